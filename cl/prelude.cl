@@ -1,0 +1,67 @@
+/* prelude.cl: what every generated stencil kernel shares: the real type, grid constants,
+ * boundary handling and the IN/AUX accessors.  The generator (lib/codegen.c) defines the
+ * macros below before this file; the defaults let the file compile on its own. */
+#pragma OPENCL FP_CONTRACT OFF
+
+#ifndef CLS_GENERATED
+#define CLS_DIMS 2
+#define NX 64
+#define NY 64
+#define NZ 1
+#define CLS_BOUNDARY 0
+#define CLS_BOUNDARY_VALUE 0
+#endif
+
+#ifdef CLS_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+#else
+typedef float real;
+#endif
+
+/* Boundary kinds, as cls_boundary in clstencil.h. */
+#define CLS_CLAMP 0
+#define CLS_CONSTANT 1
+#define CLS_PERIODIC 2
+#define CLS_MIRROR 3
+
+#define CLS_NPOINTS ((ulong)NX * (ulong)NY * (ulong)NZ)
+
+/* Flat index of an in-grid point; int arithmetic is enough below 2^31 points. */
+#if (NX * NY * NZ) < 2147483647
+#define CLS_IDX(x, y, z) ((x) + NX * ((y) + NY * (z)))
+#else
+#define CLS_IDX(x, y, z) ((size_t)(x) + (size_t)NX * ((size_t)(y) + (size_t)NY * (size_t)(z)))
+#endif
+
+/* Maps a coordinate that may lie up to one halo outside [0, n) back into the grid.  The
+ * planner guarantees halo < n, so one reflection or wrap is enough. */
+inline int cls_fold(int i, int n)
+{
+#if CLS_BOUNDARY == CLS_PERIODIC
+    return i < 0 ? i + n : (i >= n ? i - n : i);
+#elif CLS_BOUNDARY == CLS_MIRROR
+    return i < 0 ? -i : (i >= n ? 2 * n - 2 - i : i);
+#else
+    return clamp(i, 0, n - 1);
+#endif
+}
+
+inline real cls_read(__global const real *restrict a, int x, int y, int z)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    if (x < 0 || x >= NX || y < 0 || y >= NY || z < 0 || z >= NZ) return (real)CLS_BOUNDARY_VALUE;
+    return a[CLS_IDX(x, y, z)];
+#else
+    return a[CLS_IDX(cls_fold(x, NX), cls_fold(y, NY), cls_fold(z, NZ))];
+#endif
+}
+
+/* IN(...) takes one offset per dimension, like the body language. */
+#if CLS_DIMS == 1
+#define IN(dx) cls_read(in, X + (dx), 0, 0)
+#elif CLS_DIMS == 2
+#define IN(dx, dy) cls_read(in, X + (dx), Y + (dy), 0)
+#else
+#define IN(dx, dy, dz) cls_read(in, X + (dx), Y + (dy), Z + (dz))
+#endif

@@ -1,0 +1,311 @@
+/* clstencil.h: the public C API of libclstencil (iterative stencil loops on OpenCL). */
+#ifndef CLSTENCIL_H
+#define CLSTENCIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CLS_BUILDING_LIBRARY) && defined(__GNUC__)
+#define CLS_API __attribute__((visibility("default")))
+#else
+#define CLS_API
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Status codes.  0 is success.  OpenCL failures keep their own (negative, > -1000) CL_* value,
+ * so a caller can compare against <CL/cl.h>; library failures live in -1000 and below.
+ * Names and messages come from this one table (cls_status_string, cls_status_message).
+ * ---------------------------------------------------------------------------------------- */
+#define CLS_STATUS_LIST(X)                                                                     \
+    X(CLS_SUCCESS, 0, "success")                                                               \
+    X(CLS_ERR_INVALID_ARGUMENT, -1001, "invalid argument")                                     \
+    X(CLS_ERR_OUT_OF_HOST_MEMORY, -1002, "out of host memory")                                 \
+    X(CLS_ERR_NO_PLATFORM, -1003, "no OpenCL platform found")                                  \
+    X(CLS_ERR_NO_DEVICE, -1004, "no OpenCL device matches the selector")                       \
+    X(CLS_ERR_INVALID_JSON, -1005, "malformed JSON")                                           \
+    X(CLS_ERR_INVALID_SPEC, -1006, "invalid stencil specification")                            \
+    X(CLS_ERR_UNKNOWN_STENCIL, -1007, "unknown built-in stencil")                              \
+    X(CLS_ERR_BUILD_FAILED, -1008, "OpenCL program build failed")                              \
+    X(CLS_ERR_INVALID_SIZE, -1009, "invalid grid size")                                        \
+    X(CLS_ERR_TOO_LARGE, -1010, "grid larger than the device allows")                          \
+    X(CLS_ERR_IO, -1011, "file input/output failed")                                           \
+    X(CLS_ERR_INVALID_FILE, -1012, "malformed or incompatible data file")                      \
+    X(CLS_ERR_UNSUPPORTED, -1013, "not supported by this device or schedule")                  \
+    X(CLS_ERR_CACHE, -1014, "program cache failure")                                           \
+    X(CLS_ERR_INVALID_MODEL, -1015, "invalid device model")                                    \
+    X(CLS_ERR_UNKNOWN_MODEL, -1016, "unknown device model")                                    \
+    X(CLS_ERR_PLAN_INFEASIBLE, -1017, "no feasible plan within the device limits")             \
+    X(CLS_ERR_INTERNAL, -1099, "internal error")
+
+typedef enum cls_status {
+#define CLS__ENUM(name, value, msg) name = value,
+    CLS_STATUS_LIST(CLS__ENUM)
+#undef CLS__ENUM
+} cls_status;
+
+/* "CLS_ERR_BUILD_FAILED", "CL_OUT_OF_RESOURCES", ... ("CLS_UNKNOWN_STATUS" if unknown). */
+CLS_API const char *cls_status_string(int status);
+/* A short sentence for the code ("OpenCL program build failed"). */
+CLS_API const char *cls_status_message(int status);
+/* Details of the last failure in the calling thread: a JSON path, a build log, a limit that
+ * was hit.  Every API call that fails sets it; it stays valid until the next failing call in
+ * this thread.  Never NULL (empty string when there is nothing to say). */
+CLS_API const char *cls_last_error(void);
+
+/* Library version, "MAJOR.MINOR.PATCH". */
+CLS_API const char *cls_version(void);
+
+/* Frees memory the library hands out (strings from cls_stencil_to_json and similar). */
+CLS_API void cls_free(void *ptr);
+
+/* ------------------------------------------------------------------------------------------
+ * Devices
+ * ---------------------------------------------------------------------------------------- */
+typedef enum cls_device_type {
+    CLS_DEVICE_OTHER = 0,
+    CLS_DEVICE_CPU = 1,
+    CLS_DEVICE_GPU = 2,
+    CLS_DEVICE_ACCELERATOR = 3
+} cls_device_type;
+
+typedef struct cls_device_info {
+    int platform_index;          /* position in clGetPlatformIDs order */
+    int device_index;            /* position within its platform */
+    cls_device_type type;
+    char name[256];
+    char vendor[256];
+    char platform_name[256];
+    char driver_version[128];
+    char device_version[128];    /* "OpenCL 3.0 CUDA", ... */
+    unsigned compute_units;
+    unsigned clock_mhz;
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3];
+    uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;
+    uint64_t local_mem_bytes;
+    int local_mem_is_global;     /* CL_GLOBAL local memory (emulated, e.g. CPUs) */
+    int double_support;          /* cl_khr_fp64 or OpenCL >= 1.2 fp64 config */
+} cls_device_info;
+
+/* Lists every device of every platform.  Writes at most `capacity` entries into `infos`
+ * (which may be NULL when capacity is 0) and the total number into *count. */
+CLS_API cls_status cls_device_list(cls_device_info *infos, size_t capacity, size_t *count);
+
+/* Resolves a selector to one device without creating a context.  Selectors:
+ *   NULL or ""        $CLSTENCIL_DEVICE if set, else the first GPU, else the first CPU,
+ *                     else the first device;
+ *   "gpu" "cpu" "accelerator"   the first device of that type (optionally "gpu:N", N-th);
+ *   "P:D"             platform index P, device index D;
+ *   anything else     the first device whose "platform device" name contains the text
+ *                     (case-insensitive). */
+CLS_API cls_status cls_device_select(const char *selector, cls_device_info *info);
+
+/* ------------------------------------------------------------------------------------------
+ * Contexts: one device, its queue, program cache, and the last error of calls made on it.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_context cls_context;
+
+CLS_API cls_status cls_context_create(const char *selector, cls_context **ctx);
+/* Accepts NULL. */
+CLS_API void cls_context_release(cls_context *ctx);
+CLS_API cls_status cls_context_device(const cls_context *ctx, cls_device_info *info);
+/* Details of the last failing call made with this context (build log included). */
+CLS_API const char *cls_context_last_error(const cls_context *ctx);
+
+/* ------------------------------------------------------------------------------------------
+ * Stencil specifications
+ *
+ * A stencil updates one state array U (double-buffered) from its old values, optional
+ * read-only auxiliary arrays and named scalar parameters.  The update is an OpenCL C body:
+ * either one expression, or declarations "real t = ...;" followed by "return expr;".
+ * Inside it:
+ *   IN(dx), IN(dx,dy), IN(dx,dy,dz)   old state at a relative offset (one argument per
+ *                                     dimension; offsets are integer constants within halo)
+ *   AUX(name, dx[,dy[,dz]])           auxiliary array (by name or index) at an offset;
+ *                                     a "per_step" auxiliary array is read at the current
+ *                                     step's slice
+ *   parameter names                   scalars of type real
+ *   X Y Z, NX NY NZ, STEP             coordinates, grid sizes, step index (0-based)
+ *   real                              float or double, as the stencil's dtype
+ * A linear stencil may instead be given as points (offset, coefficient); the body is then
+ * generated as sum(coef_i * IN(offset_i)) in the order given.
+ * ---------------------------------------------------------------------------------------- */
+typedef enum cls_dtype { CLS_FLOAT32 = 0, CLS_FLOAT64 = 1 } cls_dtype;
+
+typedef enum cls_boundary {
+    CLS_BOUNDARY_CLAMP = 0,    /* index clamped to the edge (000_c422610359a92120.txt List. 1) */
+    CLS_BOUNDARY_CONSTANT = 1, /* reads outside the grid return a constant */
+    CLS_BOUNDARY_PERIODIC = 2, /* wrap around */
+    CLS_BOUNDARY_MIRROR = 3    /* reflect about the edge cell: -1 -> 1, n -> n-2 */
+} cls_boundary;
+
+typedef struct cls_stencil cls_stencil;
+
+/* Parses a JSON specification (see doc/guide.md for the schema).  On failure the message of
+ * cls_last_error() names the JSON path of the bad field. */
+CLS_API cls_status cls_stencil_from_json(const char *json, cls_stencil **st);
+CLS_API cls_status cls_stencil_from_file(const char *path, cls_stencil **st);
+/* A built-in stencil by name (hotspot, pathfinder, poisson2d, cell3d, heat3d7, heat3d27,
+ * moving_average, emboss, jacobi3d). */
+CLS_API cls_status cls_stencil_builtin(const char *name, cls_stencil **st);
+/* The i-th built-in name, NULL past the end. */
+CLS_API const char *cls_stencil_builtin_name(size_t i);
+/* A one-line description of a built-in, NULL if unknown. */
+CLS_API const char *cls_stencil_builtin_summary(const char *name);
+
+/* Builds a spec in C: dims 1..3, a body (NULL when points are added instead). */
+CLS_API cls_status cls_stencil_create(const char *name, int dims, cls_dtype dtype,
+                                      const char *body, cls_stencil **st);
+CLS_API cls_status cls_stencil_add_point(cls_stencil *st, int dx, int dy, int dz, double coef);
+CLS_API cls_status cls_stencil_add_aux(cls_stencil *st, const char *name, int per_step);
+CLS_API cls_status cls_stencil_set_halo(cls_stencil *st, int hx, int hy, int hz);
+CLS_API cls_status cls_stencil_set_param(cls_stencil *st, const char *name, double value);
+CLS_API cls_status cls_stencil_get_param(const cls_stencil *st, const char *name, double *value);
+CLS_API cls_status cls_stencil_set_dtype(cls_stencil *st, cls_dtype dtype);
+/* value is used by CLS_BOUNDARY_CONSTANT only. */
+CLS_API cls_status cls_stencil_set_boundary(cls_stencil *st, cls_boundary b, double value);
+/* Checks the whole spec (body parses, accessors and names known, offsets within halo). */
+CLS_API cls_status cls_stencil_validate(const cls_stencil *st);
+/* JSON text of the spec; free with cls_free. */
+CLS_API cls_status cls_stencil_to_json(const cls_stencil *st, char **json);
+CLS_API cls_status cls_stencil_copy(const cls_stencil *st, cls_stencil **copy);
+/* Accepts NULL. */
+CLS_API void cls_stencil_release(cls_stencil *st);
+
+CLS_API const char *cls_stencil_name(const cls_stencil *st);
+CLS_API int cls_stencil_dims(const cls_stencil *st);
+CLS_API cls_dtype cls_stencil_dtype(const cls_stencil *st);
+CLS_API cls_boundary cls_stencil_boundary(const cls_stencil *st);
+CLS_API void cls_stencil_halo(const cls_stencil *st, int halo[3]);
+CLS_API size_t cls_stencil_num_aux(const cls_stencil *st);
+CLS_API const char *cls_stencil_aux_name(const cls_stencil *st, size_t k);
+CLS_API int cls_stencil_aux_per_step(const cls_stencil *st, size_t k);
+/* The body as it will be compiled (generated from points where needed). */
+CLS_API const char *cls_stencil_body(const cls_stencil *st);
+/* Bytes per element (4 or 8). */
+CLS_API size_t cls_dtype_size(cls_dtype dtype);
+CLS_API const char *cls_boundary_name(cls_boundary b);
+CLS_API cls_status cls_boundary_from_name(const char *name, cls_boundary *b);
+
+/* ------------------------------------------------------------------------------------------
+ * Grids: sizes and host data.  Host arrays are C order: x varies fastest, index
+ * x + NX*(y + NY*z).  Auxiliary arrays have the grid's shape; a per-step auxiliary array
+ * holds `steps` consecutive grids.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_dims {
+    size_t n[3]; /* NX, NY, NZ; unused dimensions are 1 */
+} cls_dims;
+
+/* Number of points (0 on overflow). */
+CLS_API size_t cls_dims_points(cls_dims d);
+
+/* ------------------------------------------------------------------------------------------
+ * Plans and runs
+ * ---------------------------------------------------------------------------------------- */
+typedef enum cls_schedule {
+    CLS_SCHEDULE_AUTO = 0,  /* the planner decides */
+    CLS_SCHEDULE_NAIVE = 1  /* one launch per step, ping-pong buffers */
+} cls_schedule;
+
+CLS_API const char *cls_schedule_name(cls_schedule s);
+CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
+
+typedef struct cls_plan_options {
+    cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default */
+    size_t local_size[3];    /* work-group size; all 0 = chosen per device */
+} cls_plan_options;
+
+/* Fills defaults. */
+CLS_API void cls_plan_options_init(cls_plan_options *opt);
+
+typedef struct cls_plan cls_plan;
+
+/* Validates the stencil against the sizes and the device, picks the schedule and its
+ * parameters, and builds (or fetches from the cache) the OpenCL program.  The plan keeps its
+ * own copy of the stencil.  opt may be NULL. */
+CLS_API cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                                   size_t steps, const cls_plan_options *opt, cls_plan **plan);
+/* Accepts NULL. */
+CLS_API void cls_plan_release(cls_plan *plan);
+
+typedef struct cls_plan_info {
+    cls_schedule schedule;
+    size_t local_size[3];
+    size_t global_size[3];
+    int from_cache;          /* the program came from the disk cache */
+    double build_seconds;    /* time to build or load the program */
+} cls_plan_info;
+
+CLS_API cls_status cls_plan_describe(const cls_plan *plan, cls_plan_info *info);
+
+typedef struct cls_report {
+    cls_schedule schedule;
+    size_t steps;
+    double seconds_total;    /* host wall time of the run, transfers included */
+    double seconds_kernels;  /* device time of the kernels (profiling events) */
+    double seconds_per_step; /* seconds_kernels / steps */
+    double gpoints_per_s;    /* points * steps / seconds_kernels / 1e9 */
+    double predicted_seconds;/* model prediction of seconds_kernels, 0 if none */
+} cls_report;
+
+/* Progress callback: called between steps with (done, total); return nonzero to cancel
+ * (the run then fails with CLS_ERR_INVALID_ARGUMENT and `output` is left untouched). */
+typedef int (*cls_progress_fn)(size_t done, size_t total, void *user);
+CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, void *user);
+
+/* Runs the plan: `input` is the initial state (points elements of the dtype), `aux` the
+ * auxiliary arrays in the stencil's order (NULL when there are none), `output` receives the
+ * state after `steps` steps (it may equal `input`).  report may be NULL. */
+CLS_API cls_status cls_plan_run(cls_plan *plan, const void *input, const void *const *aux,
+                                void *output, cls_report *report);
+
+/* The host reference: the same semantics in plain C, single-threaded.  Bitwise equal to the
+ * OpenCL schedules for bodies made of + - * / sqrt, min/max, fabs and comparisons (OpenCL
+ * builds use FP_CONTRACT OFF and correctly rounded divide/sqrt); other math functions agree
+ * within their OpenCL ULP bounds. */
+CLS_API cls_status cls_reference_run(const cls_stencil *st, cls_dims dims, size_t steps,
+                                     const void *input, const void *const *aux, void *output);
+
+/* Whether the stencil's body is computed bitwise-reproducibly by the reference (see above). */
+CLS_API int cls_stencil_is_exact(const cls_stencil *st);
+
+/* ------------------------------------------------------------------------------------------
+ * Grid files: NumPy .npy (float32/float64, C order, little or big endian on read) and raw.
+ * ---------------------------------------------------------------------------------------- */
+/* Reads a .npy file; returns the data (free with cls_free), dtype and shape (ndim 1..3,
+ * shape in NumPy order: slowest first). */
+CLS_API cls_status cls_npy_read(const char *path, void **data, cls_dtype *dtype, int *ndim,
+                                size_t shape[3]);
+CLS_API cls_status cls_npy_write(const char *path, const void *data, cls_dtype dtype, int ndim,
+                                 const size_t shape[3]);
+/* Raw binary: exactly `count` elements of the dtype, host byte order. */
+CLS_API cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t count);
+CLS_API cls_status cls_raw_write(const char *path, const void *data, cls_dtype dtype,
+                                 size_t count);
+
+/* ------------------------------------------------------------------------------------------
+ * Benchmarks
+ * ---------------------------------------------------------------------------------------- */
+/* Times a plain element-wise copy kernel (dst[i] = src[i], elements of the dtype) between two
+ * device buffers of `bytes` each: the bandwidth yardstick of `clstencil bench`.  Runs a warm-up
+ * and `reps` timed launches (profiling events) and returns the median seconds per copy. */
+CLS_API cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int reps,
+                                  double *seconds);
+
+/* Minimal device-memory traffic of one step in bytes per point: the state read once and
+ * written once, plus each auxiliary array read once (at the element size). */
+CLS_API double cls_stencil_min_bytes_per_point(const cls_stencil *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Device models (devices/ and model/): loading, matching and printing. */
+#include "clstencil_model.h"
+
+#endif /* CLSTENCIL_H */

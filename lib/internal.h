@@ -1,0 +1,149 @@
+/* internal.h: structures and helpers shared by the library's own files (never installed). */
+#ifndef CLS_INTERNAL_H
+#define CLS_INTERNAL_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clstencil.h"
+
+#define CLS__MAX_DIMS 3
+#define CLS__NAME_MAX 64
+
+/* ---------------------------------------------------------------- errors (lib/status.c) */
+/* Records a formatted message as the thread's last error (and, when ctx is not NULL, as the
+ * context's) and returns `st`, so failures read: return cls__fail(ctx, CLS_ERR_..., "...");
+ * If `st` is an OpenCL code the message is prefixed by its CL_* name. */
+cls_status cls__fail(cls_context *ctx, cls_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+cls_status cls__vfail(cls_context *ctx, cls_status st, const char *fmt, va_list ap);
+/* Clears nothing: a successful call leaves the last error as it was (like errno). */
+
+/* Goto-style checks with one cleanup label (as PoCL's POCL_GOTO_ERROR_ON). */
+#define CLS__GOTO_FAIL(ctx, stvar, code, ...)                                                   \
+    do {                                                                                       \
+        (stvar) = cls__fail((ctx), (code), __VA_ARGS__);                                       \
+        goto fail;                                                                             \
+    } while (0)
+#define CLS__CHECK_CL(ctx, stvar, err, what)                                                   \
+    do {                                                                                       \
+        cl_int cls__e = (err);                                                                 \
+        if (cls__e != CL_SUCCESS) CLS__GOTO_FAIL(ctx, stvar, (cls_status)cls__e, "%s", what);  \
+    } while (0)
+
+/* Debug logging to stderr when CLSTENCIL_DEBUG is set (non-empty, not "0"). */
+void cls__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Small string helpers. */
+char *cls__strdup(const char *s);
+/* Appends formatted text to a growable buffer (*buf, *len, *cap); returns 0 or -1 (no mem). */
+int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Monotonic seconds. */
+double cls__now(void);
+/* 64-bit FNV-1a, chained through `h` (start with CLS__FNV_SEED). */
+#define CLS__FNV_SEED 14695981039346656037ULL
+uint64_t cls__hash(uint64_t h, const void *data, size_t len);
+
+/* ---------------------------------------------------------------- stencil spec (lib/stencil.c) */
+typedef struct cls__point {
+    int off[3];
+    double coef;
+} cls__point;
+
+typedef struct cls__aux {
+    char name[CLS__NAME_MAX];
+    int per_step; /* holds `steps` grids; read at the current step's slice */
+} cls__aux;
+
+typedef struct cls__param {
+    char name[CLS__NAME_MAX];
+    double value;
+} cls__param;
+
+/* A built-in may regenerate its body/halo when a structural parameter (e.g. the moving
+ * average's radius) changes. */
+typedef cls_status (*cls__regen_fn)(cls_stencil *st);
+
+struct cls_stencil {
+    char name[CLS__NAME_MAX];
+    char *description;
+    int dims;
+    cls_dtype dtype;
+    int halo[3];
+    int halo_explicit;        /* halo given by the user; else derived from the body */
+    cls_boundary boundary;
+    double boundary_value;
+    char *body;               /* user body, or generated from points */
+    int body_from_points;
+    cls__point *points;
+    size_t n_points;
+    cls__aux *aux;
+    size_t n_aux;
+    cls__param *params;
+    size_t n_params;
+    cls__regen_fn regen;      /* built-ins only */
+};
+
+/* Regenerates a points-based body ("c0*IN(..) + ..." in the given order). */
+cls_status cls__stencil_body_from_points(cls_stencil *st);
+/* Index of a parameter / aux array by name, -1 if absent. */
+int cls__stencil_param_index(const cls_stencil *st, const char *name);
+int cls__stencil_aux_index(const cls_stencil *st, const char *name);
+/* Validates the spec against grid sizes too (dims may be NULL to skip size checks). */
+cls_status cls__stencil_check(const cls_stencil *st, const cls_dims *dims, size_t steps);
+
+/* ---------------------------------------------------------------- devices (lib/device.c) */
+/* Enumerates all devices; fills cl ids in parallel arrays (either may be NULL). */
+cls_status cls__device_enumerate(cls_device_info **infos, cl_device_id **ids,
+                                 cl_platform_id **platforms, size_t *count);
+/* Applies a selector (see cls_device_select) to the enumeration; returns an index. */
+cls_status cls__device_match(const char *selector, const cls_device_info *infos, size_t count,
+                             size_t *index);
+cls_status cls__device_query(cl_platform_id p, cl_device_id d, int pi, int di,
+                             cls_device_info *info);
+
+/* ---------------------------------------------------------------- context (lib/context.c) */
+typedef struct cls__program_entry cls__program_entry;
+
+struct cls_context {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl;
+    cl_command_queue queue;     /* in-order, profiling enabled */
+    cls_device_info info;
+    char *last_error;
+    cls__program_entry *programs; /* in-memory program cache (lib/program.c) */
+};
+
+/* ---------------------------------------------------------------- programs (lib/program.c) */
+/* Returns a built program for (source, options) on the context's device: from the in-memory
+ * cache, else from the on-disk binary cache (validated), else built from source and stored.
+ * The context owns the program (do not release it).  On a build failure returns
+ * CLS_ERR_BUILD_FAILED with the build log in the message.  *from_cache (may be NULL) is set to
+ * 1 for a disk-cache hit, 2 for an in-memory hit, 0 for a fresh build. */
+cls_status cls__program_get(cls_context *ctx, const char *source, const char *options,
+                            cl_program *program, int *from_cache);
+void cls__program_cache_clear(cls_context *ctx);
+/* Directory of the disk cache (NULL when disabled by CLSTENCIL_CACHE=off). Caller frees. */
+char *cls__cache_dir(void);
+
+/* ---------------------------------------------------------------- kernel sources (generated) */
+/* Embedded cl/ files: returns the text of "naive.cl" etc., or NULL.  When the environment
+ * variable CLSTENCIL_KERNEL_DIR is set, the file is read from there instead (development);
+ * the returned string must then be freed: *owned is set to 1. */
+const char *cls__kernel_source(const char *file, int *owned);
+
+/* ---------------------------------------------------------------- code generation (lib/codegen.c) */
+/* Builds the OpenCL C source for a stencil: the common prelude (real type, boundary
+ * functions, accessors, parameters as constants) followed by the schedule's template.
+ * *source is malloc'ed. */
+cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                        const char *template_file, char **source, char **options);
+
+#endif /* CLS_INTERNAL_H */

@@ -1,0 +1,258 @@
+/* plan.c: the planner: validates a run against the device, picks the schedule and its
+ * parameters, generates and builds the program, and dispatches runs to the executors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const char *const schedule_names[] = {"auto", "naive"};
+#define N_SCHEDULES (sizeof schedule_names / sizeof schedule_names[0])
+
+const char *cls_schedule_name(cls_schedule s)
+{
+    return (size_t)s < N_SCHEDULES ? schedule_names[s] : "unknown";
+}
+
+cls_status cls_schedule_from_name(const char *name, cls_schedule *s)
+{
+    for (size_t i = 0; name && i < N_SCHEDULES; i++)
+        if (!strcmp(name, schedule_names[i])) {
+            *s = (cls_schedule)i;
+            return CLS_SUCCESS;
+        }
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown schedule '%s' (auto, naive)",
+                     name ? name : "(null)");
+}
+
+void cls_plan_options_init(cls_plan_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->schedule = CLS_SCHEDULE_AUTO;
+}
+
+static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+/* Human-readable byte counts for limit messages. */
+static const char *fmt_bytes(char *buf, size_t n, double b)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (b >= 1024 && u < 5) b /= 1024, u++;
+    snprintf(buf, n, "%.1f %s", b, unit[u]);
+    return buf;
+}
+
+/* Every buffer must fit one allocation and all of them the device's memory. */
+static cls_status check_memory(cls_plan *p)
+{
+    const cls_device_info *d = &p->ctx->info;
+    double grid = (double)p->points * (double)p->elem;
+    double total = 2 * grid, largest = grid;
+    for (size_t k = 0; k < p->st->n_aux; k++) {
+        double a = p->st->aux[k].per_step ? grid * (double)p->steps : grid;
+        total += a;
+        if (a > largest) largest = a;
+    }
+    char b1[32], b2[32], b3[32];
+    if (largest > (double)d->max_alloc_bytes)
+        return cls__fail(p->ctx, CLS_ERR_TOO_LARGE,
+                         "a %zux%zux%zu %s grid needs a buffer of %s; '%s' allows at most %s in "
+                         "one allocation (use a smaller grid or a device with more memory)",
+                         p->dims.n[0], p->dims.n[1], p->dims.n[2],
+                         p->elem == 8 ? "double" : "float", fmt_bytes(b1, sizeof b1, largest),
+                         d->name, fmt_bytes(b2, sizeof b2, (double)d->max_alloc_bytes));
+    if (total > (double)d->global_mem_bytes)
+        return cls__fail(p->ctx, CLS_ERR_TOO_LARGE,
+                         "a %zux%zux%zu %s grid needs %s of device buffers; '%s' has %s of "
+                         "global memory (largest buffer %s)",
+                         p->dims.n[0], p->dims.n[1], p->dims.n[2],
+                         p->elem == 8 ? "double" : "float", fmt_bytes(b1, sizeof b1, total),
+                         d->name, fmt_bytes(b2, sizeof b2, (double)d->global_mem_bytes),
+                         fmt_bytes(b3, sizeof b3, largest));
+    return CLS_SUCCESS;
+}
+
+void cls__choose_local_size(cls_plan *p, cl_kernel kernel, size_t local[3])
+{
+    const cls_device_info *d = &p->ctx->info;
+    size_t wgmax = d->max_work_group_size, pref = 1;
+    clGetKernelWorkGroupInfo(kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgmax,
+                             &wgmax, NULL);
+    clGetKernelWorkGroupInfo(kernel, p->ctx->device,
+                             CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof pref, &pref,
+                             NULL);
+    if (pref == 0) pref = 1;
+    if (wgmax == 0) wgmax = 1;
+    int dims = p->st->dims;
+    size_t target, lx_cap;
+    if (d->type == CLS_DEVICE_CPU) {
+        /* CPUs (PoCL) run a work-group as one vectorised loop nest: long rows, few groups. */
+        target = wgmax < 1024 ? wgmax : 1024;
+        lx_cap = target;
+    } else {
+        /* GPUs: a few warps per group, rows of whole coalesced segments. */
+        target = wgmax < 256 ? wgmax : 256;
+        lx_cap = dims == 1 ? target : 128;
+    }
+    size_t lx = round_up(p->dims.n[0], pref);
+    if (lx > lx_cap) lx = lx_cap;
+    if (lx > d->max_work_item_sizes[0] && d->max_work_item_sizes[0]) lx = d->max_work_item_sizes[0];
+    if (lx > target) lx = target;
+    size_t ly = 1, lz = 1;
+    if (dims >= 2) {
+        ly = target / lx;
+        while (ly > 1 && ly / 2 >= p->dims.n[1]) ly /= 2;
+        if (d->max_work_item_sizes[1] && ly > d->max_work_item_sizes[1]) ly = d->max_work_item_sizes[1];
+        if (ly < 1) ly = 1;
+    }
+    if (dims >= 3) {
+        lz = target / (lx * ly);
+        while (lz > 1 && lz / 2 >= p->dims.n[2]) lz /= 2;
+        if (d->max_work_item_sizes[2] && lz > d->max_work_item_sizes[2]) lz = d->max_work_item_sizes[2];
+        if (lz < 1) lz = 1;
+    }
+    local[0] = lx;
+    local[1] = ly;
+    local[2] = lz;
+}
+
+static cls_status user_local_size(cls_plan *p, const size_t req[3])
+{
+    const cls_device_info *d = &p->ctx->info;
+    size_t wgmax = d->max_work_group_size, prod = 1;
+    clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgmax,
+                             &wgmax, NULL);
+    for (int i = 0; i < 3; i++) {
+        size_t l = req[i] ? req[i] : 1;
+        if (i >= p->st->dims && l != 1)
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "local size: a %d-D stencil takes %d work-group sizes", p->st->dims,
+                             p->st->dims);
+        if (d->max_work_item_sizes[i] && l > d->max_work_item_sizes[i])
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "local size: %zu in dimension %d exceeds the device's %zu", l, i,
+                             d->max_work_item_sizes[i]);
+        p->local[i] = l;
+        prod *= l;
+    }
+    if (prod > wgmax)
+        return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "local size: %zu work-items per group exceed this kernel's limit of %zu "
+                         "on '%s'",
+                         prod, wgmax, d->name);
+    return CLS_SUCCESS;
+}
+
+cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
+                           const cls_plan_options *opt, cls_plan **out)
+{
+    cls_plan_options defaults;
+    cls_plan *p = NULL;
+    char *source = NULL, *options = NULL;
+    cls_status s;
+    if (!ctx || !st || !out)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_plan_create: NULL argument");
+    *out = NULL;
+    if (!opt) {
+        cls_plan_options_init(&defaults);
+        opt = &defaults;
+    }
+    if ((s = cls__stencil_check(st, &dims, steps)) != CLS_SUCCESS) {
+        char msg[2048];
+        snprintf(msg, sizeof msg, "%s", cls_last_error());
+        return cls__fail(ctx, s, "%s", msg);
+    }
+    if (st->dtype == CLS_FLOAT64 && !ctx->info.double_support)
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED, "'%s' has no double precision (cl_khr_fp64)",
+                         ctx->info.name);
+    if (!(p = calloc(1, sizeof *p))) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "plan");
+    p->ctx = ctx;
+    p->dims = dims;
+    p->steps = steps;
+    p->points = cls_dims_points(dims);
+    p->elem = cls_dtype_size(st->dtype);
+    if ((s = cls_stencil_copy(st, &p->st)) != CLS_SUCCESS) goto fail;
+    if ((s = check_memory(p)) != CLS_SUCCESS) goto fail;
+
+    switch (opt->schedule) {
+    case CLS_SCHEDULE_AUTO:
+    case CLS_SCHEDULE_NAIVE: p->schedule = CLS_SCHEDULE_NAIVE; break;
+    default:
+        s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown schedule %d", (int)opt->schedule);
+        goto fail;
+    }
+
+    double t0 = cls__now();
+    if ((s = cls__codegen(ctx, p->st, dims, "naive.cl", &source, &options)) != CLS_SUCCESS)
+        goto fail;
+    if ((s = cls__program_get(ctx, source, options, &p->program, &p->from_cache)) != CLS_SUCCESS)
+        goto fail;
+    cl_int err;
+    p->kernel = clCreateKernel(p->program, "cls_naive", &err);
+    if (err != CL_SUCCESS) {
+        s = cls__fail(ctx, (cls_status)err, "creating kernel cls_naive");
+        goto fail;
+    }
+    p->build_seconds = cls__now() - t0;
+
+    if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2]) {
+        if ((s = user_local_size(p, opt->local_size)) != CLS_SUCCESS) goto fail;
+    } else {
+        cls__choose_local_size(p, p->kernel, p->local);
+    }
+    for (int i = 0; i < 3; i++) p->global[i] = round_up(dims.n[i], p->local[i]);
+    free(source);
+    free(options);
+    *out = p;
+    return CLS_SUCCESS;
+fail:
+    free(source);
+    free(options);
+    cls_plan_release(p);
+    return s;
+}
+
+void cls_plan_release(cls_plan *p)
+{
+    if (!p) return;
+    if (p->kernel) clReleaseKernel(p->kernel);
+    cls_stencil_release(p->st);
+    free(p);
+}
+
+cls_status cls_plan_describe(const cls_plan *p, cls_plan_info *info)
+{
+    if (!p || !info) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_plan_describe: NULL");
+    memset(info, 0, sizeof *info);
+    info->schedule = p->schedule;
+    memcpy(info->local_size, p->local, sizeof p->local);
+    memcpy(info->global_size, p->global, sizeof p->global);
+    info->from_cache = p->from_cache;
+    info->build_seconds = p->build_seconds;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_plan_set_progress(cls_plan *p, cls_progress_fn fn, void *user)
+{
+    if (!p) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_plan_set_progress: NULL plan");
+    p->progress = fn;
+    p->progress_user = user;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_plan_run(cls_plan *p, const void *input, const void *const *aux, void *output,
+                        cls_report *report)
+{
+    if (!p || !input || !output)
+        return cls__fail(p ? p->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_plan_run: plan, input and output are required");
+    for (size_t k = 0; k < p->st->n_aux; k++)
+        if (!aux || !aux[k])
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "cls_plan_run: stencil '%s' needs auxiliary array %zu ('%s')",
+                             p->st->name, k, p->st->aux[k].name);
+    if (report) memset(report, 0, sizeof *report);
+    return cls__exec_naive(p, input, aux, output, report);
+}

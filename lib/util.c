@@ -1,0 +1,92 @@
+/* util.c: small helpers shared by the library: strings, growable buffers, clock, hashing, debug log. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include "internal.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+char *cls__strdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        size_t room = *cap - *len;
+        va_start(ap, fmt);
+        int n = vsnprintf(*buf ? *buf + *len : NULL, *buf ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) return -1;
+        if (*buf && (size_t)n < room) {
+            *len += (size_t)n;
+            return 0;
+        }
+        size_t want = *cap ? *cap : 256;
+        while (want - *len <= (size_t)n) want *= 2;
+        char *nb = realloc(*buf, want);
+        if (!nb) return -1;
+        *buf = nb;
+        *cap = want;
+    }
+}
+
+double cls__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+uint64_t cls__hash(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+void cls__debug(const char *fmt, ...)
+{
+    const char *e = getenv("CLSTENCIL_DEBUG");
+    if (!e || !*e || strcmp(e, "0") == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clstencil: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cls_free(void *ptr) { free(ptr); }
+
+const char *cls_version(void) { return PACKAGE_VERSION; }
+
+size_t cls_dtype_size(cls_dtype dtype) { return dtype == CLS_FLOAT64 ? 8 : 4; }
+
+size_t cls_dims_points(cls_dims d)
+{
+    size_t n = 1;
+    for (int i = 0; i < 3; i++) {
+        if (d.n[i] == 0) return 0;
+        if (n > SIZE_MAX / d.n[i]) return 0;
+        n *= d.n[i];
+    }
+    return n;
+}

@@ -1,0 +1,193 @@
+/* test_naive.c: the naive OpenCL schedule against the host reference for every built-in stencil,
+ * boundary condition and precision, plus the runtime's error paths (on PoCL). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clstencil.h"
+#include "tap.h"
+
+static double init_value(const char *name, size_t i, int k)
+{
+    uint32_t h = (uint32_t)(i * 2654435761u) ^ (uint32_t)(k * 40503u);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    double r = (h & 0xffff) / 65536.0;
+    if (!strcmp(name, "cell3d")) return r < 0.35;
+    if (!strcmp(name, "hotspot")) return k < 0 ? 320 + 20 * r : 0.5 * r;
+    if (!strcmp(name, "pathfinder")) return floor(10 * r);
+    return r;
+}
+
+static void fill(void *buf, cls_dtype dt, size_t n, const char *name, int k)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = init_value(name, i, k);
+        if (dt == CLS_FLOAT64) ((double *)buf)[i] = v;
+        else ((float *)buf)[i] = (float)v;
+    }
+}
+
+/* Max |a-b| / max(1,|b|) over the grid; 0 means bitwise equal values. */
+static double compare(const void *a, const void *b, cls_dtype dt, size_t n, int *bitwise)
+{
+    double worst = 0;
+    *bitwise = memcmp(a, b, n * cls_dtype_size(dt)) == 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = dt == CLS_FLOAT64 ? ((const double *)a)[i] : ((const float *)a)[i];
+        double y = dt == CLS_FLOAT64 ? ((const double *)b)[i] : ((const float *)b)[i];
+        double e = fabs(x - y) / (fabs(y) > 1 ? fabs(y) : 1);
+        if (!(e <= worst)) worst = e; /* NaN counts as worst */
+    }
+    return worst;
+}
+
+static const cls_dims sizes[3] = {{{97, 1, 1}}, {{23, 17, 1}}, {{11, 9, 7}}};
+
+static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt)
+{
+    cls_stencil *st = NULL;
+    void *in = NULL, *out = NULL, *ref = NULL, *aux[4] = {NULL};
+    cls_plan *plan = NULL;
+    const size_t steps = 6;
+    if (cls_stencil_builtin(name, &st) != CLS_SUCCESS) {
+        tap_ok(0, "%s: %s", name, cls_last_error());
+        return;
+    }
+    cls_stencil_set_dtype(st, dt);
+    cls_stencil_set_boundary(st, b, 0.25);
+    cls_dims d = sizes[cls_stencil_dims(st) - 1];
+    size_t n = cls_dims_points(d), es = cls_dtype_size(dt);
+    in = malloc(n * es);
+    out = malloc(n * es);
+    ref = malloc(n * es);
+    fill(in, dt, n, name, -1);
+    for (size_t k = 0; k < cls_stencil_num_aux(st); k++) {
+        size_t m = cls_stencil_aux_per_step(st, k) ? n * steps : n;
+        aux[k] = malloc(m * es);
+        fill(aux[k], dt, m, name, (int)k);
+    }
+    cls_status s = cls_plan_create(ctx, st, d, steps, NULL, &plan);
+    if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, (const void *const *)aux, out, NULL);
+    cls_status r = cls_reference_run(st, d, steps, in, (const void *const *)aux, ref);
+    if (s != CLS_SUCCESS || r != CLS_SUCCESS) {
+        tap_ok(0, "%s %s %s runs: %s", name, cls_boundary_name(b), dt ? "double" : "float",
+               cls_last_error());
+    } else {
+        int bitwise;
+        double err = compare(out, ref, dt, n, &bitwise);
+        int exact = cls_stencil_is_exact(st);
+        /* Exact bodies must match bit for bit; others within a few ulps per step. */
+        double tol = dt == CLS_FLOAT64 ? 1e-12 : 1e-5;
+        tap_ok(exact ? bitwise : err <= tol, "%s %s %s: naive == reference (%s, max rel err %.3g)",
+               name, cls_boundary_name(b), dt ? "double" : "float",
+               bitwise ? "bitwise" : "not bitwise", err);
+    }
+    cls_plan_release(plan);
+    cls_stencil_release(st);
+    for (int k = 0; k < 4; k++) free(aux[k]);
+    free(in);
+    free(out);
+    free(ref);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+int main(void)
+{
+    cls_context *ctx = NULL;
+    if (cls_context_create(NULL, &ctx) != CLS_SUCCESS) {
+        tap_skip("naive schedule", "no OpenCL device");
+        return tap_done();
+    }
+    cls_device_info info;
+    cls_context_device(ctx, &info);
+    tap_diag("device: %s (%s)", info.name, info.platform_name);
+
+    for (size_t i = 0; cls_stencil_builtin_name(i); i++)
+        for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++)
+            for (int dt = 0; dt <= 1; dt++) {
+                if (dt == 1 && !info.double_support) {
+                    tap_skip(cls_stencil_builtin_name(i), "no double precision on this device");
+                    continue;
+                }
+                check_stencil(ctx, cls_stencil_builtin_name(i), (cls_boundary)b, (cls_dtype)dt);
+            }
+
+    /* A user stencil with transcendental functions: agreement within tolerance. */
+    cls_stencil *st = NULL;
+    if (cls_stencil_from_json("{\"name\":\"wave\",\"dims\":2,\"body\":\"0.5*IN(0,0) + 0.1*sin(IN(1,0)) + 0.1*exp(-IN(0,1))\"}", &st) == CLS_SUCCESS) {
+        tap_ok(!cls_stencil_is_exact(st), "sin/exp bodies are flagged inexact");
+        cls_stencil_release(st);
+    }
+
+    /* Errors: a grid larger than the device allows. */
+    cls_stencil_builtin("heat3d7", &st);
+    cls_plan *plan = NULL;
+    cls_dims huge = {{4096, 4096, 4096}};
+    cls_status s = cls_plan_create(ctx, st, huge, 1, NULL, &plan);
+    tap_ok(s == CLS_ERR_TOO_LARGE && plan == NULL && strstr(cls_context_last_error(ctx), "allows"),
+           "a grid larger than the device is refused: %s", cls_context_last_error(ctx));
+
+    /* Errors: a kernel template that does not compile carries the compiler's words. */
+    char dir[] = "/tmp/cls_kdir_XXXXXX";
+    if (mkdtemp(dir)) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/prelude.cl", dir);
+        write_file(path, "typedef float real;\n");
+        snprintf(path, sizeof path, "%s/naive.cl", dir);
+        write_file(path, "__kernel void cls_naive(__global float *a) { a[0] = undefined_thing_xyz; }\n");
+        setenv("CLSTENCIL_KERNEL_DIR", dir, 1);
+        cls_dims d = {{8, 8, 8}};
+        s = cls_plan_create(ctx, st, d, 1, NULL, &plan);
+        tap_ok(s == CLS_ERR_BUILD_FAILED && strstr(cls_context_last_error(ctx), "undefined_thing_xyz"),
+               "a failing build reports the build log (%s)", cls_status_string(s));
+        unsetenv("CLSTENCIL_KERNEL_DIR");
+        snprintf(path, sizeof path, "%s/prelude.cl", dir);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/naive.cl", dir);
+        unlink(path);
+        rmdir(dir);
+    }
+    cls_plan_release(plan);
+
+    /* Errors: missing aux arrays and bad local sizes. */
+    cls_stencil *hs = NULL;
+    cls_stencil_builtin("hotspot", &hs);
+    cls_dims d2 = {{16, 16, 1}};
+    if (cls_plan_create(ctx, hs, d2, 2, NULL, &plan) == CLS_SUCCESS) {
+        float g[256] = {0}, o[256];
+        s = cls_plan_run(plan, g, NULL, o, NULL);
+        tap_ok(s == CLS_ERR_INVALID_ARGUMENT && strstr(cls_last_error(), "power"),
+               "running without the aux array names it");
+        cls_plan_release(plan);
+        plan = NULL;
+    }
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.local_size[0] = 1u << 20;
+    opt.local_size[1] = 1;
+    s = cls_plan_create(ctx, hs, d2, 2, &opt, &plan);
+    tap_ok(s == CLS_ERR_INVALID_ARGUMENT && plan == NULL, "an impossible work-group size is refused: %s",
+           cls_last_error());
+    cls_stencil_release(hs);
+    cls_stencil_release(st);
+    cls_context_release(ctx);
+
+    /* Errors: no device matches the selector. */
+    s = cls_context_create("no-such-device-xyz", &ctx);
+    tap_ok(s == CLS_ERR_NO_DEVICE && ctx == NULL && strstr(cls_last_error(), "no-such-device-xyz"),
+           "unknown device selector: %s", cls_last_error());
+    return tap_done();
+}
