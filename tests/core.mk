@@ -7,3 +7,14 @@ tests_test_spec_LDADD = $(TEST_LDADD)
 tests_test_naive_SOURCES = tests/test_naive.c
 tests_test_naive_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_naive_LDADD = $(TEST_LDADD)
+
+# The user guide's example program is compiled and run, and must be quoted verbatim in the guide.
+check_PROGRAMS += tests/example_guide
+TESTS += tests/test_example.sh tests/test_guide_quotes.sh
+tests_example_guide_SOURCES = doc/example.c
+tests_example_guide_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_example_guide_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/test_guide_quotes.sh tests/test_example.sh doc/guide.md doc/stencils.md
+# Shell tests speak TAP too.
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)

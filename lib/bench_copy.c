@@ -1,0 +1,165 @@
+/* bench_copy.c: times the device-to-device copy kernel (cl/copy.cl), the bandwidth yardstick. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int reps,
+                          double *seconds)
+{
+    cls_status st = CLS_SUCCESS;
+    const char *src_text = NULL;
+    int owned = 0;
+    cl_program prog = NULL;
+    cl_kernel kernel = NULL;
+    cl_mem src = NULL, dst = NULL;
+    cl_event ev = NULL;
+    double *times = NULL;
+    cl_int err = CL_SUCCESS;
+
+    if (seconds) *seconds = 0;
+    if (!ctx || !seconds)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_bench_copy: %s is NULL",
+                         ctx ? "seconds" : "ctx");
+    if (dtype != CLS_FLOAT32 && dtype != CLS_FLOAT64)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_bench_copy: unknown dtype %d",
+                         (int)dtype);
+    if (reps < 1)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_bench_copy: reps is %d; at least 1 timed launch is needed", reps);
+    const size_t esize = cls_dtype_size(dtype);
+    if (bytes < esize)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_bench_copy: %zu bytes is less than one element (%zu bytes)", bytes,
+                         esize);
+    const size_t n = bytes / esize;
+    bytes = n * esize;
+    if (dtype == CLS_FLOAT64 && !ctx->info.double_support)
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "%s has no double precision (cl_khr_fp64); benchmark float32 instead",
+                         ctx->info.name);
+    if ((uint64_t)bytes > ctx->info.max_alloc_bytes)
+        return cls__fail(ctx, CLS_ERR_TOO_LARGE,
+                         "copy buffers of %zu bytes exceed the largest allocation of %s "
+                         "(CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); use a smaller size",
+                         bytes, ctx->info.name, (unsigned long long)ctx->info.max_alloc_bytes);
+    if ((uint64_t)bytes > ctx->info.global_mem_bytes / 2)
+        return cls__fail(ctx, CLS_ERR_TOO_LARGE,
+                         "two copy buffers of %zu bytes exceed the global memory of %s "
+                         "(CL_DEVICE_GLOBAL_MEM_SIZE = %llu bytes); use at most half of it",
+                         bytes, ctx->info.name, (unsigned long long)ctx->info.global_mem_bytes);
+
+    src_text = cls__kernel_source("copy.cl", &owned);
+    if (!src_text) {
+        /* cls__kernel_source recorded the reason; copy it onto the context too. */
+        char *why = cls__strdup(cls_last_error());
+        st = cls__fail(ctx, CLS_ERR_IO, "%s", why ? why : "cannot load copy.cl");
+        free(why);
+        goto fail;
+    }
+    st = cls__program_get(ctx, src_text,
+                          dtype == CLS_FLOAT64 ? "-D real=double -D CLS_FP64" : "-D real=float",
+                          &prog, NULL);
+    if (st != CLS_SUCCESS) goto fail;
+
+    kernel = clCreateKernel(prog, "cls_copy", &err);
+    CLS__CHECK_CL(ctx, st, err, "clCreateKernel(cls_copy) failed");
+
+    src = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, bytes, NULL, &err);
+    if (err != CL_SUCCESS)
+        CLS__GOTO_FAIL(ctx, st, (cls_status)err,
+                       "clCreateBuffer of %zu bytes (copy source) failed on %s; try a smaller size",
+                       bytes, ctx->info.name);
+    dst = clCreateBuffer(ctx->cl, CL_MEM_WRITE_ONLY, bytes, NULL, &err);
+    if (err != CL_SUCCESS)
+        CLS__GOTO_FAIL(ctx, st, (cls_status)err,
+                       "clCreateBuffer of %zu bytes (copy destination) failed on %s; try a "
+                       "smaller size",
+                       bytes, ctx->info.name);
+    {
+        const float f = 1.0f;
+        const double d = 1.0;
+        const void *pattern = dtype == CLS_FLOAT64 ? (const void *)&d : (const void *)&f;
+        CLS__CHECK_CL(ctx, st,
+                      clEnqueueFillBuffer(ctx->queue, src, pattern, esize, 0, bytes, 0, NULL, NULL),
+                      "clEnqueueFillBuffer (initialising the copy source) failed");
+    }
+
+    cl_ulong n_arg = (cl_ulong)n;
+    CLS__CHECK_CL(ctx, st, clSetKernelArg(kernel, 0, sizeof src, &src), "clSetKernelArg(src) failed");
+    CLS__CHECK_CL(ctx, st, clSetKernelArg(kernel, 1, sizeof dst, &dst), "clSetKernelArg(dst) failed");
+    CLS__CHECK_CL(ctx, st, clSetKernelArg(kernel, 2, sizeof n_arg, &n_arg),
+                  "clSetKernelArg(n) failed");
+
+    /* Work-group size: CPUs let the driver choose; others take a multiple of the preferred
+     * size, 256 where the kernel allows it. */
+    size_t local = 0, global = n;
+    if (ctx->info.type != CLS_DEVICE_CPU) {
+        size_t kwg = 0, pref = 0;
+        CLS__CHECK_CL(ctx, st,
+                      clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                               sizeof kwg, &kwg, NULL),
+                      "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE) failed");
+        CLS__CHECK_CL(ctx, st,
+                      clGetKernelWorkGroupInfo(kernel, ctx->device,
+                                               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                               sizeof pref, &pref, NULL),
+                      "clGetKernelWorkGroupInfo(CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE) failed");
+        local = 256;
+        if (kwg > 0 && local > kwg) local = kwg;
+        if (local > ctx->info.max_work_item_sizes[0]) local = ctx->info.max_work_item_sizes[0];
+        if (pref > 0 && local >= pref) local = local / pref * pref;
+        if (local == 0) local = 1;
+        if (n > SIZE_MAX - local)
+            CLS__GOTO_FAIL(ctx, st, CLS_ERR_TOO_LARGE, "copy of %zu elements is too large", n);
+        global = (n + local - 1) / local * local;
+    }
+    cls__debug("bench copy: %zu bytes, global %zu, local %zu%s", bytes, global, local,
+               local ? "" : " (driver's choice)");
+
+    times = malloc((size_t)reps * sizeof *times);
+    if (!times) CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %d timings", reps);
+
+    for (int r = -1; r < reps; r++) { /* r == -1: the warm-up */
+        cl_ulong t0 = 0, t1 = 0;
+        CLS__CHECK_CL(ctx, st,
+                      clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global,
+                                             local ? &local : NULL, 0, NULL, &ev),
+                      "clEnqueueNDRangeKernel(cls_copy) failed; try a smaller size");
+        CLS__CHECK_CL(ctx, st, clWaitForEvents(1, &ev),
+                      "waiting for the copy kernel failed (the device may have run out of "
+                      "resources)");
+        if (r >= 0) {
+            CLS__CHECK_CL(ctx, st,
+                          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
+                                                  NULL),
+                          "clGetEventProfilingInfo(CL_PROFILING_COMMAND_START) failed");
+            CLS__CHECK_CL(ctx, st,
+                          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
+                                                  NULL),
+                          "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END) failed");
+            times[r] = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
+        }
+        clReleaseEvent(ev);
+        ev = NULL;
+    }
+
+    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    *seconds = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+    st = CLS_SUCCESS;
+
+fail:
+    if (ev) clReleaseEvent(ev);
+    free(times);
+    if (kernel) clReleaseKernel(kernel);
+    if (src) clReleaseMemObject(src);
+    if (dst) clReleaseMemObject(dst);
+    if (owned) free((void *)src_text);
+    return st;
+}

@@ -1,0 +1,484 @@
+/* program.c: OpenCL program build with an in-memory cache per context and a validated on-disk binary cache. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Bump when the file layout or the key's ingredients change: old files then simply miss. */
+#define CLS__CACHE_FORMAT "libclstencil program cache v1"
+#define CLS__CACHE_VERSION 1u
+#define CLS__CACHE_MAGIC "CLSBIN01"
+/* magic[8] version(u32) reserved(u32) key options_len source_len text_hash payload_len
+ * payload_hash (u64 each), host byte order: a cache never moves between machines. */
+#define CLS__HEADER_SIZE 64
+/* A sanity bound on what we read back. */
+#define CLS__MAX_BINARY ((uint64_t)1 << 31)
+
+struct cls__program_entry {
+    uint64_t key; /* hash of options and source: a quick filter before the full comparison */
+    char *source;
+    char *options;
+    cl_program program;
+    cls__program_entry *next;
+};
+
+/* ------------------------------------------------------------------------------ hashing */
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    return cls__hash(h, s, strlen(s) + 1); /* the NUL separates fields */
+}
+
+static uint64_t text_hash(const char *options, const char *source)
+{
+    uint64_t h = hash_str(CLS__FNV_SEED, "text");
+    h = hash_str(h, options);
+    return hash_str(h, source);
+}
+
+static uint64_t disk_key(const cls_context *ctx, const char *options, const char *source)
+{
+    uint64_t h = hash_str(CLS__FNV_SEED, CLS__CACHE_FORMAT);
+    h = hash_str(h, ctx->info.name);
+    h = hash_str(h, ctx->info.vendor);
+    h = hash_str(h, ctx->info.driver_version);
+    h = hash_str(h, ctx->info.device_version);
+    h = hash_str(h, ctx->info.platform_name);
+    h = hash_str(h, options);
+    return hash_str(h, source);
+}
+
+static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, sizeof v); }
+static void put_u64(unsigned char *p, uint64_t v) { memcpy(p, &v, sizeof v); }
+static uint32_t get_u32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* ------------------------------------------------------------------------------ cache dir */
+static int cache_disabled(void)
+{
+    const char *v = getenv("CLSTENCIL_CACHE");
+    if (!v) return 0;
+    return strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 ||
+           strcasecmp(v, "false") == 0;
+}
+
+/* mkdir -p with mode 0700 for the components it creates. */
+static int mkdir_p(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        int r = mkdir(path, 0700);
+        int e = errno;
+        *p = '/';
+        if (r != 0 && e != EEXIST) return -1;
+    }
+    if (mkdir(path, 0700) != 0 && errno != EEXIST) return -1;
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+char *cls__cache_dir(void)
+{
+    if (cache_disabled()) return NULL;
+    const char *dir = getenv("CLSTENCIL_CACHE_DIR");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    char *path = NULL;
+    size_t len = 0, cap = 0;
+    int r;
+    if (dir && *dir)
+        r = cls__appendf(&path, &len, &cap, "%s", dir);
+    else if (xdg && *xdg)
+        r = cls__appendf(&path, &len, &cap, "%s/libclstencil", xdg);
+    else if (home && *home)
+        r = cls__appendf(&path, &len, &cap, "%s/.cache/libclstencil", home);
+    else {
+        cls__debug("program cache disabled: neither CLSTENCIL_CACHE_DIR, XDG_CACHE_HOME nor HOME is set");
+        return NULL;
+    }
+    if (r != 0) {
+        free(path);
+        return NULL;
+    }
+    while (len > 1 && path[len - 1] == '/') path[--len] = '\0';
+    if (mkdir_p(path) != 0) {
+        cls__debug("program cache disabled: cannot create %s: %s", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* ------------------------------------------------------------------------------ build log */
+static cls_status build_failure(cls_context *ctx, cl_program prog, cl_int err)
+{
+    size_t n = 0;
+    char *log = NULL;
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS &&
+        n > 0) {
+        log = malloc(n + 1);
+        if (log && clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) ==
+                       CL_SUCCESS)
+            log[n] = '\0';
+        else if (log)
+            log[0] = '\0';
+    }
+    cls_status st = cls__fail(ctx, CLS_ERR_BUILD_FAILED,
+                              "OpenCL build failed on %s (%s) with %s:\n%s", ctx->info.name,
+                              ctx->info.platform_name, cls_status_string(err),
+                              log && *log ? log : "(the driver gave no build log)");
+    free(log);
+    return st;
+}
+
+/* ------------------------------------------------------------------------------ disk cache */
+static char *cache_path(const char *dir, uint64_t key)
+{
+    char *path = NULL;
+    size_t len = 0, cap = 0;
+    if (cls__appendf(&path, &len, &cap, "%s/%016llx.clbin", dir, (unsigned long long)key) != 0) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* Reads a whole file; NULL on any failure (a missing file is the common case). */
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *buf = NULL;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 0 ||
+        (uint64_t)sb.st_size > CLS__MAX_BINARY + CLS__HEADER_SIZE)
+        goto out;
+    buf = malloc((size_t)sb.st_size + 1);
+    if (!buf) goto out;
+    *size = fread(buf, 1, (size_t)sb.st_size, f);
+    if (ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+out:
+    fclose(f);
+    return buf;
+}
+
+/* Tries the disk cache; returns a built program or NULL (a miss).  A file that exists but
+ * fails any check is removed so that the rebuild rewrites it. */
+static cl_program cache_load(cls_context *ctx, const char *path, uint64_t key, const char *options,
+                             const char *source)
+{
+    size_t size = 0;
+    unsigned char *buf = read_file(path, &size);
+    cl_program prog = NULL;
+    const char *why = NULL;
+    if (!buf) {
+        cls__debug("program cache miss: %s", path);
+        return NULL;
+    }
+    if (size < CLS__HEADER_SIZE) {
+        why = "file shorter than its header";
+        goto bad;
+    }
+    if (memcmp(buf, CLS__CACHE_MAGIC, 8) != 0) {
+        why = "bad magic";
+        goto bad;
+    }
+    if (get_u32(buf + 8) != CLS__CACHE_VERSION) {
+        why = "other format version";
+        goto bad;
+    }
+    if (get_u64(buf + 16) != key) {
+        why = "key mismatch";
+        goto bad;
+    }
+    if (get_u64(buf + 24) != strlen(options) || get_u64(buf + 32) != strlen(source) ||
+        get_u64(buf + 40) != text_hash(options, source)) {
+        why = "source or options differ (hash collision)";
+        goto bad;
+    }
+    uint64_t plen = get_u64(buf + 48);
+    if (plen == 0 || plen != size - CLS__HEADER_SIZE) {
+        why = "payload length mismatch (truncated file?)";
+        goto bad;
+    }
+    const unsigned char *payload = buf + CLS__HEADER_SIZE;
+    if (get_u64(buf + 56) != cls__hash(CLS__FNV_SEED, payload, (size_t)plen)) {
+        why = "payload hash mismatch";
+        goto bad;
+    }
+
+    cl_int err = CL_SUCCESS, bstatus = CL_SUCCESS;
+    size_t blen = (size_t)plen;
+    prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &blen, &payload, &bstatus, &err);
+    if (err != CL_SUCCESS || bstatus != CL_SUCCESS || !prog) {
+        why = "clCreateProgramWithBinary rejected the binary";
+        goto bad;
+    }
+    err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        why = "clBuildProgram failed on the binary";
+        goto bad;
+    }
+    free(buf);
+    cls__debug("program cache hit: %s", path);
+    return prog;
+
+bad:
+    cls__debug("program cache entry %s rejected (%s); removing it and rebuilding", path, why);
+    if (prog) clReleaseProgram(prog);
+    free(buf);
+    if (unlink(path) != 0 && errno != ENOENT)
+        cls__debug("cannot remove %s: %s", path, strerror(errno));
+    return NULL;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Stores the program's binary; best effort (failures are only logged). */
+static void cache_store(cls_context *ctx, cl_program prog, const char *dir, const char *path,
+                        uint64_t key, const char *options, const char *source)
+{
+    cl_uint ndev = 0;
+    size_t *sizes = NULL;
+    unsigned char **bins = NULL;
+    char *tmp = NULL;
+    int fd = -1;
+    size_t len = 0, cap = 0, mine = 0;
+    const char *why = NULL;
+    int sys = 0; /* errno of a failed system call */
+
+    if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) != CL_SUCCESS ||
+        ndev == 0) {
+        why = "clGetProgramInfo(CL_PROGRAM_NUM_DEVICES) failed";
+        goto out;
+    }
+    sizes = calloc(ndev, sizeof *sizes);
+    bins = calloc(ndev, sizeof *bins);
+    if (!sizes || !bins) {
+        why = "out of memory";
+        goto out;
+    }
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, ndev * sizeof *sizes, sizes, NULL) !=
+        CL_SUCCESS) {
+        why = "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES) failed";
+        goto out;
+    }
+    /* Our programs have one device; find it among the program's devices to be safe. */
+    if (ndev > 1) {
+        cl_device_id *devs = calloc(ndev, sizeof *devs);
+        if (!devs || clGetProgramInfo(prog, CL_PROGRAM_DEVICES, ndev * sizeof *devs, devs, NULL) !=
+                         CL_SUCCESS) {
+            free(devs);
+            why = "clGetProgramInfo(CL_PROGRAM_DEVICES) failed";
+            goto out;
+        }
+        for (cl_uint i = 0; i < ndev; i++)
+            if (devs[i] == ctx->device) mine = i;
+        free(devs);
+    }
+    if (sizes[mine] == 0 || (uint64_t)sizes[mine] > CLS__MAX_BINARY) {
+        why = "the driver gave no usable binary";
+        goto out;
+    }
+    bins[mine] = malloc(sizes[mine]);
+    if (!bins[mine]) {
+        why = "out of memory";
+        goto out;
+    }
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, ndev * sizeof *bins, bins, NULL) != CL_SUCCESS) {
+        why = "clGetProgramInfo(CL_PROGRAM_BINARIES) failed";
+        goto out;
+    }
+
+    unsigned char hdr[CLS__HEADER_SIZE];
+    memset(hdr, 0, sizeof hdr);
+    memcpy(hdr, CLS__CACHE_MAGIC, 8);
+    put_u32(hdr + 8, CLS__CACHE_VERSION);
+    put_u64(hdr + 16, key);
+    put_u64(hdr + 24, strlen(options));
+    put_u64(hdr + 32, strlen(source));
+    put_u64(hdr + 40, text_hash(options, source));
+    put_u64(hdr + 48, sizes[mine]);
+    put_u64(hdr + 56, cls__hash(CLS__FNV_SEED, bins[mine], sizes[mine]));
+
+    /* Temporary file in the same directory, then rename(): readers in other processes see
+     * either no file, the old one or the new complete one. */
+    if (cls__appendf(&tmp, &len, &cap, "%s/.tmp-XXXXXX", dir) != 0) {
+        why = "out of memory";
+        goto out;
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        why = "mkstemp failed";
+        sys = errno;
+        free(tmp);
+        tmp = NULL;
+        goto out;
+    }
+    if (write_all(fd, hdr, sizeof hdr) != 0 || write_all(fd, bins[mine], sizes[mine]) != 0) {
+        why = "write failed";
+        sys = errno;
+        goto out;
+    }
+    if (close(fd) != 0) {
+        fd = -1;
+        why = "close failed";
+        sys = errno;
+        goto out;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0) {
+        why = "rename failed";
+        sys = errno;
+        goto out;
+    }
+    free(tmp);
+    tmp = NULL;
+    cls__debug("program cache stored %s (%zu bytes)", path, sizes[mine]);
+
+out:
+    if (why)
+        cls__debug("program cache not written (%s): %s%s%s", path, why, sys ? ": " : "",
+                   sys ? strerror(sys) : "");
+    if (fd >= 0) close(fd);
+    if (tmp) {
+        unlink(tmp);
+        free(tmp);
+    }
+    if (bins)
+        for (cl_uint i = 0; i < ndev; i++) free(bins[i]);
+    free(bins);
+    free(sizes);
+}
+
+/* ------------------------------------------------------------------------------ entry point */
+cls_status cls__program_get(cls_context *ctx, const char *source, const char *options,
+                            cl_program *program, int *from_cache)
+{
+    cls_status st = CLS_SUCCESS;
+    cl_program prog = NULL;
+    cls__program_entry *e = NULL;
+    char *dir = NULL, *path = NULL;
+    int origin = 0;
+
+    if (program) *program = NULL;
+    if (from_cache) *from_cache = 0;
+    if (!ctx || !source || !program)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls__program_get: %s is NULL",
+                         !ctx ? "ctx" : !source ? "source" : "program");
+    if (!options) options = "";
+
+    /* 1. In memory: same context, same text. */
+    uint64_t tkey = text_hash(options, source);
+    for (cls__program_entry *it = ctx->programs; it; it = it->next) {
+        if (it->key == tkey && strcmp(it->options, options) == 0 && strcmp(it->source, source) == 0) {
+            *program = it->program;
+            if (from_cache) *from_cache = 2;
+            return CLS_SUCCESS;
+        }
+    }
+
+    /* 2. On disk. */
+    dir = cls__cache_dir();
+    uint64_t dkey = 0;
+    if (dir) {
+        dkey = disk_key(ctx, options, source);
+        path = cache_path(dir, dkey);
+        if (path) prog = cache_load(ctx, path, dkey, options, source);
+        if (prog) origin = 1;
+    }
+
+    /* 3. From source. */
+    if (!prog) {
+        cl_int err = CL_SUCCESS;
+        size_t slen = strlen(source);
+        prog = clCreateProgramWithSource(ctx->cl, 1, &source, &slen, &err);
+        if (err != CL_SUCCESS || !prog)
+            CLS__GOTO_FAIL(ctx, st, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                           "clCreateProgramWithSource failed (%zu bytes of source)", slen);
+        err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            st = build_failure(ctx, prog, err);
+            goto fail;
+        }
+        if (path) cache_store(ctx, prog, dir, path, dkey, options, source);
+    }
+
+    e = calloc(1, sizeof *e);
+    if (e) {
+        e->source = cls__strdup(source);
+        e->options = cls__strdup(options);
+    }
+    if (!e || !e->source || !e->options)
+        CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "caching a program in memory");
+    e->key = tkey;
+    e->program = prog;
+    e->next = ctx->programs;
+    ctx->programs = e;
+    *program = prog;
+    if (from_cache) *from_cache = origin;
+    prog = NULL;
+    e = NULL;
+
+fail:
+    if (e) {
+        free(e->source);
+        free(e->options);
+        free(e);
+    }
+    if (prog) clReleaseProgram(prog);
+    free(path);
+    free(dir);
+    return st;
+}
+
+void cls__program_cache_clear(cls_context *ctx)
+{
+    if (!ctx) return;
+    cls__program_entry *e = ctx->programs;
+    while (e) {
+        cls__program_entry *next = e->next;
+        if (e->program) clReleaseProgram(e->program);
+        free(e->source);
+        free(e->options);
+        free(e);
+        e = next;
+    }
+    ctx->programs = NULL;
+}
