@@ -1,20 +1,57 @@
-/* naive.cl: the naive schedule: one launch per time step, one work-item per point, every read
- * from global memory, ping-pong buffers swapped by the host. */
+/* naive.cl: the naive schedule: one launch per time step, every read from global memory,
+ * ping-pong buffers swapped by the host.  Each work-item updates CLS_PER_ITEM consecutive
+ * points along the slowest axis (1 = one point per item). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
+#define CLS_HALO_X 0
+#define CLS_HALO_Y 0
+#define CLS_HALO_Z 0
 inline real cls_update(__global const real *restrict in, int X, int Y, int Z, int STEP)
 {
     return IN(0, 0);
 }
+inline real cls_update_interior(__global const real *restrict in, int X, int Y, int Z, int STEP)
+{
+    return IN(0, 0);
+}
 #endif
+#ifndef CLS_PER_ITEM
+#define CLS_PER_ITEM 1
+#endif
+
+/* Whether the stencil around (x, y, z) stays inside the grid in every dimension. */
+#define CLS_INSIDE(x, y, z)                                                                    \
+    ((x) >= CLS_HALO_X && (x) < NX - CLS_HALO_X &&                                             \
+     (CLS_DIMS < 2 || ((y) >= CLS_HALO_Y && (y) < NY - CLS_HALO_Y)) &&                         \
+     (CLS_DIMS < 3 || ((z) >= CLS_HALO_Z && (z) < NZ - CLS_HALO_Z)))
 
 __kernel void cls_naive(__global const real *restrict in, __global real *restrict out
                         CLS_AUX_PARAMS, int step)
 {
     int x = get_global_id(0);
-    int y = CLS_DIMS > 1 ? (int)get_global_id(1) : 0;
-    int z = CLS_DIMS > 2 ? (int)get_global_id(2) : 0;
-    if (x >= NX || y >= NY || z >= NZ) return;
-    out[CLS_IDX(x, y, z)] = cls_update(in CLS_AUX_ARGS, x, y, z, step);
+#if CLS_DIMS == 1
+    int y = 0, z = 0;
+    if (x >= NX) return;
+    out[x] = CLS_INSIDE(x, y, z) ? cls_update_interior(in CLS_AUX_ARGS, x, y, z, step)
+                                 : cls_update(in CLS_AUX_ARGS, x, y, z, step);
+#else
+#if CLS_DIMS == 2
+    int z = 0, y0 = (int)get_global_id(1) * CLS_PER_ITEM;
+    if (x >= NX) return;
+    for (int k = 0; k < CLS_PER_ITEM; k++) {
+        int y = y0 + k;
+        if (y >= NY) return;
+#else
+    int y = get_global_id(1), z0 = (int)get_global_id(2) * CLS_PER_ITEM;
+    if (x >= NX || y >= NY) return;
+    for (int k = 0; k < CLS_PER_ITEM; k++) {
+        int z = z0 + k;
+        if (z >= NZ) return;
+#endif
+        out[CLS_IDX(x, y, z)] = CLS_INSIDE(x, y, z)
+                                    ? cls_update_interior(in CLS_AUX_ARGS, x, y, z, step)
+                                    : cls_update(in CLS_AUX_ARGS, x, y, z, step);
+    }
+#endif
 }

@@ -57,11 +57,23 @@ inline real cls_read(__global const real *restrict a, int x, int y, int z)
 #endif
 }
 
+/* For points whose whole stencil lies inside the grid no boundary handling is needed. */
+inline real cls_read_direct(__global const real *restrict a, int x, int y, int z)
+{
+    return a[CLS_IDX(x, y, z)];
+}
+
+/* The generator emits the update twice: with CLS_READ = cls_read for points near the edge and
+ * CLS_READ = cls_read_direct for interior points (identical values there). */
+#ifndef CLS_READ
+#define CLS_READ cls_read
+#endif
+
 /* IN(...) takes one offset per dimension, like the body language. */
 #if CLS_DIMS == 1
-#define IN(dx) cls_read(in, X + (dx), 0, 0)
+#define IN(dx) CLS_READ(in, X + (dx), 0, 0)
 #elif CLS_DIMS == 2
-#define IN(dx, dy) cls_read(in, X + (dx), Y + (dy), 0)
+#define IN(dx, dy) CLS_READ(in, X + (dx), Y + (dy), 0)
 #else
-#define IN(dx, dy, dz) cls_read(in, X + (dx), Y + (dy), Z + (dz))
+#define IN(dx, dy, dz) CLS_READ(in, X + (dx), Y + (dy), Z + (dz))
 #endif

@@ -10,7 +10,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int reps,
+cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_t reps,
                           double *seconds)
 {
     cls_status st = CLS_SUCCESS;
@@ -30,9 +30,9 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int r
     if (dtype != CLS_FLOAT32 && dtype != CLS_FLOAT64)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_bench_copy: unknown dtype %d",
                          (int)dtype);
-    if (reps < 1)
+    if (reps < 1 || reps > 1000000)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
-                         "cls_bench_copy: reps is %d; at least 1 timed launch is needed", reps);
+                         "cls_bench_copy: reps is %zu; 1..1000000 timed launches", reps);
     const size_t esize = cls_dtype_size(dtype);
     if (bytes < esize)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
@@ -123,10 +123,10 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int r
     cls__debug("bench copy: %zu bytes, global %zu, local %zu%s", bytes, global, local,
                local ? "" : " (driver's choice)");
 
-    times = malloc((size_t)reps * sizeof *times);
-    if (!times) CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %d timings", reps);
+    times = malloc(reps * sizeof *times);
+    if (!times) CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %zu timings", reps);
 
-    for (int r = -1; r < reps; r++) { /* r == -1: the warm-up */
+    for (long r = -1; r < (long)reps; r++) { /* r == -1: the warm-up */
         cl_ulong t0 = 0, t1 = 0;
         CLS__CHECK_CL(ctx, st,
                       clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global,
@@ -150,7 +150,7 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int r
         ev = NULL;
     }
 
-    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    qsort(times, reps, sizeof *times, cmp_double);
     *seconds = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
     st = CLS_SUCCESS;
 

@@ -39,6 +39,7 @@ extern "C" {
     X(CLS_ERR_INVALID_MODEL, -1015, "invalid device model")                                    \
     X(CLS_ERR_UNKNOWN_MODEL, -1016, "unknown device model")                                    \
     X(CLS_ERR_PLAN_INFEASIBLE, -1017, "no feasible plan within the device limits")             \
+    X(CLS_ERR_CANCELLED, -1018, "run cancelled by the progress callback")                      \
     X(CLS_ERR_INTERNAL, -1099, "internal error")
 
 typedef enum cls_status {
@@ -184,6 +185,13 @@ CLS_API cls_boundary cls_stencil_boundary(const cls_stencil *st);
 CLS_API void cls_stencil_halo(const cls_stencil *st, int halo[3]);
 CLS_API size_t cls_stencil_num_aux(const cls_stencil *st);
 CLS_API const char *cls_stencil_aux_name(const cls_stencil *st, size_t k);
+/* Named scalar parameters, in declaration order (NULL / 0 past the end). */
+CLS_API size_t cls_stencil_num_params(const cls_stencil *st);
+CLS_API const char *cls_stencil_param_name(const cls_stencil *st, size_t k);
+/* The value outside the grid for CLS_BOUNDARY_CONSTANT (0 for the other kinds). */
+CLS_API double cls_stencil_boundary_value(const cls_stencil *st);
+/* The spec's free-text description ("" if none). */
+CLS_API const char *cls_stencil_description(const cls_stencil *st);
 CLS_API int cls_stencil_aux_per_step(const cls_stencil *st, size_t k);
 /* The body as it will be compiled (generated from points where needed). */
 CLS_API const char *cls_stencil_body(const cls_stencil *st);
@@ -218,6 +226,8 @@ CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
 typedef struct cls_plan_options {
     cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default */
     size_t local_size[3];    /* work-group size; all 0 = chosen per device */
+    size_t points_per_item;  /* naive: points each work-item updates along the slowest axis
+                                (2D/3D); 0 = chosen per device */
 } cls_plan_options;
 
 /* Fills defaults. */
@@ -237,7 +247,8 @@ typedef struct cls_plan_info {
     cls_schedule schedule;
     size_t local_size[3];
     size_t global_size[3];
-    int from_cache;          /* the program came from the disk cache */
+    size_t points_per_item;
+    int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
     double build_seconds;    /* time to build or load the program */
 } cls_plan_info;
 
@@ -254,7 +265,7 @@ typedef struct cls_report {
 } cls_report;
 
 /* Progress callback: called between steps with (done, total); return nonzero to cancel
- * (the run then fails with CLS_ERR_INVALID_ARGUMENT and `output` is left untouched). */
+ * (the run then fails with CLS_ERR_CANCELLED and `output` is left untouched). */
 typedef int (*cls_progress_fn)(size_t done, size_t total, void *user);
 CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, void *user);
 
@@ -294,7 +305,7 @@ CLS_API cls_status cls_raw_write(const char *path, const void *data, cls_dtype d
 /* Times a plain element-wise copy kernel (dst[i] = src[i], elements of the dtype) between two
  * device buffers of `bytes` each: the bandwidth yardstick of `clstencil bench`.  Runs a warm-up
  * and `reps` timed launches (profiling events) and returns the median seconds per copy. */
-CLS_API cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, int reps,
+CLS_API cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_t reps,
                                   double *seconds);
 
 /* Minimal device-memory traffic of one step in bytes per point: the state read once and

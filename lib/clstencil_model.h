@@ -1,4 +1,180 @@
 /* clstencil_model.h: public API of the device-model layer (included by clstencil.h). */
 #ifndef CLSTENCIL_MODEL_H
 #define CLSTENCIL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clstencil.h"
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* ------------------------------------------------------------------------------------------
+ * Device models: parameters of one device (a JSON file in the schema of doc/devices.md, the
+ * same schema `clstencil probe` writes) plus the architecture rules of its family ("gt200",
+ * "fermi", "cpu", "gpu").  The model never calls OpenCL: it answers "what would this device
+ * do" for any device, present or not.
+ *
+ * Every loading call validates every field; on failure cls_last_error() names the file and the
+ * JSON path of the bad field ("gtx280.json: $.memory.channels: must be a positive integer,
+ * got -3").  Malformed JSON gives CLS_ERR_INVALID_JSON, a well-formed file that breaks the
+ * schema CLS_ERR_INVALID_MODEL, a name that no file carries CLS_ERR_UNKNOWN_MODEL.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_model cls_model;
+
+/* Parses a model from JSON text. */
+CLS_API cls_status cls_model_from_json(const char *json, cls_model **m);
+/* Reads and parses a model file. */
+CLS_API cls_status cls_model_from_file(const char *path, cls_model **m);
+/* A model by its "name" (or file stem), searched in $CLSTENCIL_MODEL_DIR (a ':'-separated
+ * list), then the source tree's devices/, then the installed $(pkgdatadir)/devices.  Shipped:
+ * "gtx280", "c1060", "c2050", "gtx460", "pocl-cpu". */
+CLS_API cls_status cls_model_from_name(const char *name, cls_model **m);
+/* A file when the argument contains '/' or ends in ".json", else a name. */
+CLS_API cls_status cls_model_load(const char *name_or_file, cls_model **m);
+/* The generic defaults of a family; when info is not NULL its clock, compute units, work-group
+ * and memory sizes replace the generic values and the model records the device's identity. */
+CLS_API cls_status cls_model_from_defaults(const char *family, const cls_device_info *info,
+                                           cls_model **m);
+CLS_API cls_status cls_model_copy(const cls_model *m, cls_model **copy);
+/* Accepts NULL. */
+CLS_API void cls_model_release(cls_model *m);
+
+/* JSON text of the model, every field written (free with cls_free); loading it gives back the
+ * same model. */
+CLS_API cls_status cls_model_to_json(const cls_model *m, char **json);
+/* Writes the JSON to a file through a temporary file and rename(). */
+CLS_API cls_status cls_model_save(const cls_model *m, const char *path);
+
+/* Picks the model of a live device, in this order:
+ *   1. explicit_name_or_file when not NULL or "" (a failure to load it is returned);
+ *   2. a probe result cached for this exact device and driver version
+ *      (cls_model_cache_path; skipped when CLSTENCIL_CACHE=off);
+ *   3. a shipped or installed file whose "match" patterns match the device name (the longest
+ *      pattern wins; the first search directory with any match wins); values the file marks
+ *      assumed are replaced by the device's own clock, compute units and sizes;
+ *   4. the family defaults ("cpu" for CPU devices, "gpu" otherwise) filled from info.
+ * Writes one sentence saying which and why into `why` (may be NULL when whylen is 0).  info
+ * may be NULL only with an explicit model. */
+CLS_API cls_status cls_model_match(const cls_device_info *info,
+                                   const char *explicit_name_or_file, cls_model **m, char *why,
+                                   size_t whylen);
+/* Where a probe result for this device and driver is cached:
+ * <cache>/models/<device>--<driver>-<hash>.json, <cache> being $CLSTENCIL_CACHE_DIR, else
+ * $XDG_CACHE_HOME/libclstencil, else $HOME/.cache/libclstencil. */
+CLS_API cls_status cls_model_cache_path(const cls_device_info *info, char *path, size_t len);
+/* Every model found on the search path, one "name<TAB>family<TAB>file" line each, the first
+ * of each name only (free with cls_free). */
+CLS_API cls_status cls_model_list(char **text);
+
+/* Identity. */
+CLS_API const char *cls_model_name(const cls_model *m);
+CLS_API const char *cls_model_family(const cls_model *m);
+CLS_API const char *cls_model_description(const cls_model *m); /* "" when none */
+CLS_API const char *cls_model_source(const cls_model *m);      /* "" when none */
+/* The file the model came from, or "defaults". */
+CLS_API const char *cls_model_origin(const cls_model *m);
+/* The live device a probe result belongs to (NULL when none). */
+CLS_API const char *cls_model_device_name(const cls_model *m);
+CLS_API const char *cls_model_device_driver(const cls_model *m);
+/* Records a live device's identity (probe output; the cache key of cls_model_match). */
+CLS_API cls_status cls_model_set_device(cls_model *m, const cls_device_info *info);
+CLS_API cls_status cls_model_set_name(cls_model *m, const char *name);
+CLS_API cls_status cls_model_set_source(cls_model *m, const char *source);
+
+/* Scalar parameters by key, "section.key" as in the JSON ("compute.clock_mhz"; a leading "$."
+ * is accepted).  cls_model_param_key enumerates them (NULL past the end). */
+CLS_API const char *cls_model_param_key(size_t i);
+CLS_API const char *cls_model_param_unit(const char *key);    /* NULL if unknown key */
+CLS_API const char *cls_model_param_summary(const char *key); /* NULL if unknown key */
+/* CLS_ERR_INVALID_ARGUMENT for an unknown key.  Fields that may be unknown read 0. */
+CLS_API cls_status cls_model_get(const cls_model *m, const char *key, double *value);
+/* 1 when the value is a generic default or an assumption rather than a document's number or a
+ * measurement, 0 otherwise (and for unknown keys). */
+CLS_API int cls_model_is_assumed(const cls_model *m, const char *key);
+/* Sets a value after the same checks as loading; clears the assumed mark. */
+CLS_API cls_status cls_model_set(cls_model *m, const char *key, double value);
+
+/* Transfer and allocation tables: time against size (003_9039035f5da401ab.txt Sect. 5.2). */
+typedef enum cls_model_table {
+    CLS_TABLE_HOST_TO_DEVICE_PINNED = 0,
+    CLS_TABLE_DEVICE_TO_HOST_PINNED = 1,
+    CLS_TABLE_HOST_TO_DEVICE_PAGEABLE = 2,
+    CLS_TABLE_DEVICE_TO_HOST_PAGEABLE = 3,
+    CLS_TABLE_HOST_TO_HOST = 4,
+    CLS_TABLE_ALLOC_HOST = 5,  /* allocate + free one host buffer */
+    CLS_TABLE_ALLOC_DEVICE = 6, /* allocate + free one device buffer */
+    CLS_TABLE_COUNT = 7
+} cls_model_table;
+
+typedef struct cls_model_point {
+    double bytes;     /* a positive integer, ascending within a table */
+    double ns;        /* median time, nanoseconds */
+    double spread_ns; /* spread of the measurements (0 when not reported) */
+} cls_model_point;
+
+/* "transfer.host_to_device_pinned", ... (NULL when out of range). */
+CLS_API const char *cls_model_table_key(cls_model_table t);
+/* *n is 0 (and *pts NULL) when the model does not know the table. */
+CLS_API cls_status cls_model_get_table(const cls_model *m, cls_model_table t,
+                                       const cls_model_point **pts, size_t *n);
+/* Replaces a table (n 0 clears it) after the same checks as loading. */
+CLS_API cls_status cls_model_set_table(cls_model *m, cls_model_table t,
+                                       const cls_model_point *pts, size_t n);
+
+/* ------------------------------------------------------------------------------------------
+ * Architecture rules of the model's family.
+ * ---------------------------------------------------------------------------------------- */
+/* An address that a work-item does not access (inactive lane). */
+#define CLS_MODEL_NO_ACCESS UINT64_MAX
+
+typedef struct cls_model_txn {
+    unsigned count;      /* memory transactions */
+    uint64_t bytes;      /* bytes those transactions move */
+    uint64_t requested;  /* bytes the work-items asked for (bw_util = requested / bytes) */
+} cls_model_txn;
+
+typedef struct cls_model_banks {
+    unsigned degree;     /* worst n-way conflict of any group (1: conflict-free, 0: no access) */
+    unsigned passes;     /* serialized local-memory passes summed over the groups */
+    unsigned groups;     /* groups that accessed (half-warps on GT200, warps on later GPUs) */
+} cls_model_banks;
+
+typedef enum cls_model_limit {
+    CLS_LIMIT_NONE = 0,            /* no access to judge */
+    CLS_LIMIT_GROUPS = 1,          /* resident work-groups per compute unit */
+    CLS_LIMIT_WARPS = 2,           /* resident warps / work-items per compute unit */
+    CLS_LIMIT_REGISTERS = 3,
+    CLS_LIMIT_LOCAL_MEMORY = 4,
+    CLS_LIMIT_WORK_GROUP_SIZE = 5  /* the work-group is larger than the device allows */
+} cls_model_limit;
+
+typedef struct cls_model_occupancy_info {
+    unsigned groups_per_cu;  /* resident work-groups per compute unit (0: cannot run) */
+    unsigned warps_per_cu;   /* resident warps per compute unit */
+    double occupancy;        /* warps_per_cu / max_warps_per_cu */
+    cls_model_limit limit;   /* the limit that bound */
+} cls_model_occupancy_info;
+
+/* Transactions made by one access of consecutive work-items (addrs[i]: byte address of
+ * work-item i, or CLS_MODEL_NO_ACCESS; n <= 4096; elem_size 1, 2, 4, 8 or 16 and every address
+ * a multiple of it).  A whole warp may be passed: GT200 splits it into half-warps. */
+CLS_API cls_status cls_model_transactions(const cls_model *m, const uint64_t *addrs, size_t n,
+                                          size_t elem_size, cls_model_txn *out);
+/* Bank conflicts of one local-memory access (same argument rules; byte addresses). */
+CLS_API cls_status cls_model_bank_conflicts(const cls_model *m, const uint64_t *addrs,
+                                            size_t n, size_t elem_size, cls_model_banks *out);
+CLS_API cls_status cls_model_channel(const cls_model *m, uint64_t addr, unsigned *channel);
+CLS_API cls_status cls_model_occupancy(const cls_model *m, size_t work_group_size,
+                                       unsigned registers_per_item, size_t local_bytes,
+                                       cls_model_occupancy_info *out);
+/* "groups", "warps", ... */
+CLS_API const char *cls_model_limit_name(cls_model_limit limit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLSTENCIL_MODEL_H */

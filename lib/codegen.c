@@ -34,7 +34,8 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
 }
 
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                        const char *template_file, char **source, char **options)
+                        const char *template_file, const char *extra_defines, char **source,
+                        char **options)
 {
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
@@ -78,21 +79,30 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     OUT("%s\n", prelude);
 
     /* Auxiliary arrays: kernel parameters, arguments and accessors. */
-    OUT("#define CLS_NUM_AUX %zu\n#define CLS_AUX_PARAMS", st->n_aux);
+    OUT("#define CLS_NUM_AUX %zu\n#define CLS_AUX_PARAMS ", st->n_aux);
     for (size_t k = 0; k < st->n_aux; k++) OUT(", __global const real *restrict aux%zu", k);
-    OUT("\n#define CLS_AUX_ARGS");
+    OUT("\n#define CLS_AUX_ARGS ");
     for (size_t k = 0; k < st->n_aux; k++) OUT(", aux%zu", k);
     OUT("\n");
     for (size_t k = 0; k < st->n_aux; k++)
-        OUT("#define CLS_AUX_%zu(%s) cls_read(aux%zu%s, %s)\n", k, dim_params[st->dims - 1], k,
+        OUT("#define CLS_AUX_%zu(%s) CLS_READ(aux%zu%s, %s)\n", k, dim_params[st->dims - 1], k,
             st->aux[k].per_step ? " + (size_t)STEP * CLS_NPOINTS" : "", dim_args[st->dims - 1]);
 
-    /* Parameters are constants local to the update, so they cannot clash with template names. */
-    OUT("inline real cls_update(__global const real *restrict in CLS_AUX_PARAMS, int X, int Y, "
-        "int Z, int STEP)\n{\n");
-    for (size_t k = 0; k < st->n_params; k++)
-        OUT("    const real %s = (real)%.17g;\n", st->params[k].name, st->params[k].value);
-    OUT("%s\n}\n#define CLS_HAVE_UPDATE 1\n", body);
+    /* Parameters are constants local to the update, so they cannot clash with template names.
+     * cls_update handles the boundary; cls_update_interior reads directly (the templates call
+     * it only where the whole stencil lies inside the grid). */
+    static const char *const variant[2][2] = {{"cls_update", "cls_read"},
+                                              {"cls_update_interior", "cls_read_direct"}};
+    for (int v = 0; v < 2; v++) {
+        OUT("#undef CLS_READ\n#define CLS_READ %s\n", variant[v][1]);
+        OUT("inline real %s(__global const real *restrict in CLS_AUX_PARAMS, int X, int Y, "
+            "int Z, int STEP)\n{\n", variant[v][0]);
+        for (size_t k = 0; k < st->n_params; k++)
+            OUT("    const real %s = (real)%.17g;\n", st->params[k].name, st->params[k].value);
+        OUT("%s\n}\n", body);
+    }
+    OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#define CLS_HAVE_UPDATE 1\n");
+    if (extra_defines) OUT("%s\n", extra_defines);
     OUT("%s\n", tmpl);
 #undef OUT
 

@@ -73,7 +73,7 @@ cls_status cls__exec_naive(cls_plan *p, const void *input, const void *const *au
             err = clFinish(ctx->queue);
             CLS__CHECK_CL(ctx, s, err, "waiting for the device");
             if (p->progress(t + 1, p->steps, p->progress_user))
-                CLS__GOTO_FAIL(ctx, s, CLS_ERR_INVALID_ARGUMENT,
+                CLS__GOTO_FAIL(ctx, s, CLS_ERR_CANCELLED,
                                "run cancelled by the progress callback after %zu of %zu steps",
                                t + 1, p->steps);
         }

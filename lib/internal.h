@@ -141,9 +141,10 @@ const char *cls__kernel_source(const char *file, int *owned);
 
 /* ---------------------------------------------------------------- code generation (lib/codegen.c) */
 /* Builds the OpenCL C source for a stencil: the common prelude (real type, boundary
- * functions, accessors, parameters as constants) followed by the schedule's template.
- * *source is malloc'ed. */
+ * functions, accessors), the update function (parameters as constants), the schedule's own
+ * defines (extra_defines, may be NULL) and its template.  *source is malloc'ed. */
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                        const char *template_file, char **source, char **options);
+                        const char *template_file, const char *extra_defines, char **source,
+                        char **options);
 
 #endif /* CLS_INTERNAL_H */

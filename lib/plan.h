@@ -14,6 +14,7 @@ struct cls_plan {
     cl_program program;       /* owned by the context's program cache */
     cl_kernel kernel;
     size_t local[3], global[3];
+    size_t per_item;          /* naive: points per work-item along the slowest axis */
     int from_cache;
     double build_seconds;
     cls_progress_fn progress;
@@ -25,4 +26,6 @@ cls_status cls__exec_naive(cls_plan *plan, const void *input, const void *const 
                            void *output, cls_report *report);
 /* Chooses a work-group shape for a one-point-per-item kernel on the plan's device. */
 void cls__choose_local_size(cls_plan *plan, cl_kernel kernel, size_t local[3]);
+/* The naive kernel's points per work-item along the slowest axis for this device. */
+size_t cls__default_points_per_item(cls_context *ctx, const cls_stencil *st, cls_dims dims);
 #endif

@@ -401,6 +401,16 @@ int cls_stencil_aux_per_step(const cls_stencil *st, size_t k)
     return st && k < st->n_aux ? st->aux[k].per_step : 0;
 }
 const char *cls_stencil_body(const cls_stencil *st) { return st ? st->body : NULL; }
+size_t cls_stencil_num_params(const cls_stencil *st) { return st ? st->n_params : 0; }
+const char *cls_stencil_param_name(const cls_stencil *st, size_t k)
+{
+    return st && k < st->n_params ? st->params[k].name : NULL;
+}
+double cls_stencil_boundary_value(const cls_stencil *st) { return st ? st->boundary_value : 0; }
+const char *cls_stencil_description(const cls_stencil *st)
+{
+    return st && st->description ? st->description : "";
+}
 
 void cls_stencil_halo(const cls_stencil *st, int halo[3])
 {

@@ -121,7 +121,7 @@ static cls_status parse_points(const cJSON *j, cls_stencil *st)
             snprintf(path, sizeof path, "$.points[%d].offset[%d]", i, d);
             if (get_int(c, path, -1024, 1024, &o[d]) != CLS_SUCCESS) return CLS_ERR_INVALID_SPEC;
         }
-        double cv;
+        double cv = 0;
         snprintf(path, sizeof path, "$.points[%d].coef", i);
         if (get_number(coef, path, &cv) != CLS_SUCCESS) return CLS_ERR_INVALID_SPEC;
         cls_status s = cls_stencil_add_point(st, o[0], o[1], o[2], cv);
@@ -178,7 +178,7 @@ static cls_status parse_params(const cJSON *j, cls_stencil *st)
                          type_name(j));
     for (const cJSON *p = j->child; p; p = p->next) {
         snprintf(path, sizeof path, "$.params.%.64s", p->string);
-        double v;
+        double v = 0;
         if (get_number(p, path, &v) != CLS_SUCCESS) return CLS_ERR_INVALID_SPEC;
         cls_status s = cls_stencil_set_param(st, p->string, v);
         if (s != CLS_SUCCESS) return relabel(s, path);

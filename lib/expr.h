@@ -1,0 +1,64 @@
+/* expr.h: the stencil body language: parse, check, emit as OpenCL C, evaluate on the host. */
+#ifndef CLS_EXPR_H
+#define CLS_EXPR_H
+
+#include <stddef.h>
+
+/* Limits of the language (doc/guide.md quotes them). */
+#define CLS_EXPR_MAX_BODY 1048576 /* bytes of body text */
+#define CLS_EXPR_MAX_DEPTH 200    /* nesting of parentheses, calls, unary operators, ?: */
+#define CLS_EXPR_MAX_OFFSET 1024  /* |offset| of IN / AUX */
+
+typedef struct cls_expr cls_expr;
+
+typedef struct cls_expr_env {
+    int dims;           /* 1..3: IN/AUX take exactly this many offsets */
+    int real_is_double; /* 'real' is double (else float) */
+    size_t n_aux;
+    const char *const *aux_names;
+    size_t n_params;
+    const char *const *param_names;
+} cls_expr_env;
+
+/* Parses and checks a body.  0 ok; -1 error (message "line L, column C: ..." in err);
+ * -2 out of memory.  err may be NULL or errlen 0.  The result does not refer to body or env. */
+int cls__expr_parse(const char *body, const cls_expr_env *env, cls_expr **out, char *err,
+                    size_t errlen);
+/* Accepts NULL. */
+void cls__expr_free(cls_expr *e);
+
+/* Per-dimension min/max offsets over all IN accesses (used = 0 and zeros if none) and,
+ * separately, over the accesses of aux array k.  Unused dimensions report 0. */
+void cls__expr_in_extent(const cls_expr *e, int lo[3], int hi[3], int *used);
+void cls__expr_aux_extent(const cls_expr *e, size_t k, int lo[3], int hi[3], int *used);
+/* 1 if only exactly-rounded operations are used (no exp, sin, pow, ...). */
+int cls__expr_is_exact(const cls_expr *e);
+/* Floating-point + - * / and calls of floating type, counted over the whole body (both
+ * branches of ?: and of && ||). */
+size_t cls__expr_flops(const cls_expr *e);
+/* Number of distinct IN offsets read. */
+size_t cls__expr_in_reads(const cls_expr *e);
+
+/* OpenCL C statements for the body of `real cls_update(...)`, ending in "return ...;".
+ * Uses IN(dx[, dy[, dz]]), CLS_AUX_<k>(...), the parameter names, X Y Z NX NY NZ STEP (as int)
+ * and `real`, all of which the prelude defines; locals are renamed cls_v_<name>.
+ * malloc'ed; NULL when out of memory. */
+char *cls__expr_emit_opencl(const cls_expr *e);
+
+/* Reads one element: array -1 = IN, k >= 0 = aux k, at the relative offset off. */
+typedef double (*cls_expr_read_fn)(void *user, int array, const int off[3]);
+
+typedef struct cls_expr_point {
+    int coord[3]; /* X Y Z (unused dimensions: 0) */
+    int size[3];  /* NX NY NZ (unused dimensions: 1) */
+    int step;     /* STEP */
+    const double *params; /* values in env order, already rounded to real */
+    cls_expr_read_fn read;
+    void *user;
+} cls_expr_point;
+
+/* Evaluates the body at one point; the result is converted to real (a float value when real
+ * is float).  Thread-safe: e is only read.  NaN if out of memory (very large bodies only). */
+double cls__expr_eval(const cls_expr *e, const cls_expr_point *pt);
+
+#endif /* CLS_EXPR_H */

@@ -1,0 +1,3 @@
+# tests/cli.mk: the command line's end-to-end test (a shell script printing TAP).
+TESTS += tests/test_cli.sh
+EXTRA_DIST += tests/test_cli.sh

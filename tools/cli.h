@@ -1,0 +1,230 @@
+/* cli.h: shared pieces of the clstencil command line (commands, options, output, workloads). */
+#ifndef CLS_CLI_H
+#define CLS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clstencil.h"
+
+/* Exit statuses: success, runtime failure (or failed verification), bad command line. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+/* ---------------------------------------------------------------- commands (tools/clstencil.c) */
+typedef struct cli_command cli_command;
+struct cli_command {
+    const char *name;
+    const char *summary;  /* one line for `clstencil --help` */
+    const char *synopsis; /* the "usage:" lines, without a trailing newline */
+    const char *help;     /* description and options, printed after the synopsis */
+    /* argv[0] is the command's name; returns the process exit status. */
+    int (*main)(const cli_command *self, int argc, char **argv);
+};
+
+/* One definition per subcommand file; the dispatch table in tools/clstencil.c lists them. */
+extern const cli_command cli_cmd_devices;
+extern const cli_command cli_cmd_run;
+extern const cli_command cli_cmd_demo;
+extern const cli_command cli_cmd_bench;
+
+/* Full help (synopsis, description, options) of one command. */
+void cli_print_help(const cli_command *cmd, FILE *f);
+/* "clstencil CMD: <message>", the synopsis and a hint, all on stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- errors (cli_util.c) */
+/* "clstencil: <status name>: <cls_last_error(), or the status message>" on stderr; returns
+ * CLI_EXIT_FAIL. */
+int cli_fail(int status);
+/* Same with the CLI's own detail text instead of the library's last error. */
+int cli_failf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- option parsing (cli_util.c) */
+/* Long options only ("--name value" or "--name=value"), plus -h/--help and "--" (the rest is
+ * positional).  No abbreviations: scripts keep working when options are added. */
+typedef struct cli_option {
+    const char *name; /* without the leading "--" */
+    int has_arg;
+    int id;           /* > 0, returned by cli_next */
+} cli_option;
+
+typedef struct cli_parser {
+    const cli_command *cmd;
+    const cli_option *options; /* ends with a zeroed entry */
+    int argc;
+    char **argv;
+    int index;
+    int only_positional;
+    const char *opt_name; /* the option just returned, for messages ("--size") */
+    char opt_buf[64];
+} cli_parser;
+
+enum {
+    CLI_OPT_END = 0,         /* no more arguments */
+    CLI_OPT_POSITIONAL = -1, /* *value is the argument */
+    CLI_OPT_HELP = -2,       /* -h or --help */
+    CLI_OPT_ERROR = -3       /* message and synopsis already printed; exit CLI_EXIT_USAGE */
+};
+
+void cli_parser_init(cli_parser *p, const cli_command *cmd, const cli_option *options, int argc,
+                     char **argv);
+/* Next option id (its argument in *value), or one of CLI_OPT_*. */
+int cli_next(cli_parser *p, const char **value);
+
+/* Strict number parsing: the whole text, decimal digits only (no sign, no blanks), no
+ * overflow.  Return 0 on success, -1 (nothing printed) otherwise. */
+int cli_parse_count(const char *s, size_t *out);          /* >= 1 */
+int cli_parse_double(const char *s, double *out);         /* finite */
+/* "NX", "NXxNY" or "NXxNYxNZ" (also "X"), every part >= 1, the product without overflow.
+ * Sets *ndims to the number of parts; unused dimensions are 1. */
+int cli_parse_size(const char *s, cls_dims *dims, int *ndims);
+/* "512x512" style text of the first ndims sizes. */
+void cli_format_size(char *buf, size_t len, cls_dims dims, int ndims);
+
+/* "float" or "double" (also "float32", "float64"). */
+int cli_parse_dtype(const char *s, cls_dtype *out);
+/* "clamp", "constant", "constant=V", "periodic", "mirror"; *value is 0 unless given. */
+int cli_parse_boundary(const char *s, cls_boundary *b, double *value);
+/* "name=value": copies the name (1..cap-1 characters) and points *value after the '='. */
+int cli_parse_assign(const char *s, char *name, size_t cap, const char **value);
+
+/* "LX[xLY[xLZ]]" into opt->local_size (missing parts 1). */
+int cli_parse_local_size(const char *s, cls_plan_options *opt);
+
+typedef enum cli_format { CLI_FORMAT_TEXT = 1, CLI_FORMAT_CSV = 2, CLI_FORMAT_JSON = 4 } cli_format;
+/* Accepts the formats in `allowed` (a mask of cli_format). */
+int cli_parse_format(const char *s, int allowed, cli_format *out);
+
+/* ---------------------------------------------------------------- output (cli_util.c) */
+/* A JSON writer for one object, pretty-printed; strings escaped.  Non-finite numbers become
+ * null.  Keys are NULL inside arrays. */
+typedef struct cli_json {
+    FILE *f;
+    int depth;
+    int first[16]; /* no member written yet at this depth */
+    char close[16]; /* the bracket that ends each open level */
+} cli_json;
+
+void cli_json_begin(cli_json *j, FILE *f); /* opens the top-level object */
+void cli_json_end(cli_json *j);            /* closes it and ends the line */
+void cli_json_object(cli_json *j, const char *key);
+void cli_json_array(cli_json *j, const char *key);
+void cli_json_close(cli_json *j); /* ends the innermost object or array */
+void cli_json_str(cli_json *j, const char *key, const char *value); /* NULL -> null */
+void cli_json_num(cli_json *j, const char *key, double value);
+void cli_json_uint(cli_json *j, const char *key, uint64_t value);
+void cli_json_int(cli_json *j, const char *key, long long value);
+void cli_json_bool(cli_json *j, const char *key, int value);
+void cli_json_size_array(cli_json *j, const char *key, const size_t *v, int n);
+
+/* One CSV field, quoted when it holds a comma, quote or line break. */
+void cli_csv_field(FILE *f, const char *s);
+
+/* "1.5 GiB", "64 KiB" */
+void cli_format_bytes(char *buf, size_t len, uint64_t bytes);
+/* "123.4 us", "5.67 ms", "1.234 s" */
+void cli_format_seconds(char *buf, size_t len, double seconds);
+const char *cli_device_type_name(cls_device_type t);
+
+/* ---------------------------------------------------------------- devices and progress */
+/* Creates the context for `selector` (NULL: $CLSTENCIL_DEVICE or the default) and prints
+ * "device: <name> (<platform>)" on stderr.  On failure prints the error and returns it. */
+int cli_open_context(const char *selector, cls_context **ctx, cls_device_info *info);
+
+/* Progress of long runs on stderr, only when stderr is a terminal.  Also turns SIGINT into a
+ * clean cancellation while attached. */
+typedef struct cli_progress {
+    cls_plan *plan;
+    const char *label;
+    double last_print;
+    double start;
+    int active;
+    int printed;
+} cli_progress;
+
+/* Attaches a progress display to the plan when stderr is a terminal; returns whether it did. */
+int cli_progress_attach(cli_progress *pr, cls_plan *plan, const char *label);
+/* Clears the line and restores SIGINT; safe to call when not attached. */
+void cli_progress_detach(cli_progress *pr);
+/* Whether SIGINT arrived while a progress display was attached. */
+int cli_interrupted(void);
+
+double cli_now(void);
+
+/* ---------------------------------------------------------------- workloads (tools/cmd_run.c) */
+/* What `run`, `demo` and `bench` share: a stencil with its host arrays. */
+typedef struct cli_workload {
+    cls_stencil *st;
+    int dims;           /* the stencil's dimensionality */
+    cls_dims size;
+    size_t steps;
+    size_t points;
+    void *input;        /* points elements of the stencil's dtype */
+    void **aux;         /* cls_stencil_num_aux entries (NULL when there are none) */
+    size_t n_aux;
+    void *output;       /* points elements */
+} cli_workload;
+
+/* Loads STENCIL: a path to an existing JSON spec file, else a built-in name.  Prints the
+ * error on failure; returns a cls_status. */
+int cli_load_stencil(const char *name, cls_stencil **st);
+
+/* Stencil settings from the command line (--dtype, --boundary, --param), applied once the
+ * stencil is loaded. */
+typedef struct cli_settings {
+    int have_dtype;
+    cls_dtype dtype;
+    int have_boundary;
+    cls_boundary boundary;
+    double boundary_value;
+    const char **params; /* "name=value", syntax already checked */
+    size_t n_params;
+} cli_settings;
+
+/* Takes the value of --dtype, --boundary or --param (`option` without dashes); returns
+ * CLI_EXIT_OK or, with the message printed, CLI_EXIT_USAGE. */
+int cli_settings_option(cli_settings *s, const cli_command *cmd, const char *option,
+                        const char *value);
+/* Applies the settings and validates the stencil.  Prints the error; returns a cls_status. */
+int cli_settings_apply(const cli_settings *s, cls_stencil *st);
+void cli_settings_free(cli_settings *s);
+/* Default grid size per dimensionality (1D 1048576, 2D 1024x1024, 3D 128x128x128). */
+cls_dims cli_default_size(int dims);
+/* Allocates and initialises the arrays of w (st, size and steps already set) that are still
+ * NULL: the deterministic fields described in clstencil(1).  Returns a cls_status. */
+int cli_workload_fill(cli_workload *w);
+void cli_workload_free(cli_workload *w);
+
+/* Result of comparing a device result with the host reference. */
+typedef struct cli_verify {
+    int exact;          /* compared bitwise */
+    int ok;
+    double max_rel_err; /* tolerance mode only */
+    double tolerance;
+    size_t mismatches;
+    size_t first_bad;   /* index of the first (bitwise) or worst (tolerance) mismatch */
+    double got, expected;
+    double seconds;     /* time of the host reference */
+} cli_verify;
+
+/* Runs cls_reference_run on w's inputs and compares with w->output.  Returns a cls_status
+ * (failure of the reference itself); the verdict is in *v. */
+int cli_verify_run(const cli_workload *w, cli_verify *v);
+/* "OK (bitwise)", "OK (max relative error 2.1e-07 <= 1e-05)", "FAILED (...)". */
+void cli_verify_text(const cli_workload *w, const cli_verify *v, char *buf, size_t len);
+void cli_verify_json(cli_json *j, const cli_workload *w, const cli_verify *v);
+
+/* The configuration (cls_plan_describe) and the measured figures, as "label: value" lines or
+ * as JSON members.  GB/s is the effective bandwidth at cls_stencil_min_bytes_per_point. */
+void cli_plan_text(FILE *f, const cls_plan_info *pi, int dims);
+void cli_plan_json(cli_json *j, const cls_plan_info *pi, int dims);
+void cli_report_text(FILE *f, const cli_workload *w, const cls_report *r);
+void cli_report_json(cli_json *j, const cli_workload *w, const cls_report *r);
+/* "hotspot (2D, float, boundary clamp)" */
+void cli_stencil_text(char *buf, size_t len, const cls_stencil *st);
+/* Effective GB/s of one step taking `seconds` (0 when unknown). */
+double cli_effective_gbs(const cli_workload *w, double seconds);
+
+#endif /* CLS_CLI_H */

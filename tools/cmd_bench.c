@@ -1,0 +1,335 @@
+/* cmd_bench.c: `clstencil bench`, stencil throughput against a plain copy kernel's bandwidth. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define DEFAULT_STEPS 20
+#define DEFAULT_REPS 5
+#define MAX_COPY_LAUNCHES 1000
+
+enum {
+    OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_REPS, OPT_SCHEDULE,
+    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT
+};
+
+static const cli_option options[] = {
+    {"size", 1, OPT_SIZE},         {"steps", 1, OPT_STEPS},   {"dtype", 1, OPT_DTYPE},
+    {"boundary", 1, OPT_BOUNDARY}, {"param", 1, OPT_PARAM},   {"reps", 1, OPT_REPS},
+    {"schedule", 1, OPT_SCHEDULE}, {"device", 1, OPT_DEVICE}, {"format", 1, OPT_FORMAT},
+    {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM}, {NULL, 0, 0},
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The figures of one benchmark, as every output format prints them. */
+typedef struct bench_result {
+    const char *stencil;
+    char size[96];
+    const char *dtype;
+    size_t steps, reps;
+    cls_plan_info plan;
+    char local[96];
+    const char *device;
+    double bytes_per_point;
+    double step_s, step_gpts, step_gbs; /* medians over the reps */
+    double total_s;                     /* median host wall time of one run */
+    double copy_bytes, copy_s, copy_gbs, copy_gpts;
+    size_t copy_launches;
+    double ratio; /* stencil GB/s over copy GB/s, percent */
+} bench_result;
+
+static void print_text(const bench_result *r)
+{
+    char t1[32], t2[32];
+    cli_format_seconds(t1, sizeof t1, r->step_s);
+    cli_format_seconds(t2, sizeof t2, r->copy_s);
+    printf("stencil: %s %s %s, %zu steps, median of %zu runs\n", r->stencil, r->size, r->dtype,
+           r->steps, r->reps);
+    printf("schedule: %s, work-group %s\n", cls_schedule_name(r->plan.schedule), r->local);
+    printf("traffic: %g bytes/point (state read and written once, each aux array read once)\n",
+           r->bytes_per_point);
+    printf("%-8s %12s %12s %12s\n", "", "time/step", "GPoints/s", "GB/s");
+    printf("%-8s %12s %12.3f %12.1f\n", "stencil", t1, r->step_gpts, r->step_gbs);
+    printf("%-8s %12s %12.3f %12.1f\n", "copy", t2, r->copy_gpts, r->copy_gbs);
+    printf("stencil/copy: %.1f %%\n", r->ratio);
+}
+
+static const char *const csv_header =
+    "stencil,size,dtype,steps,reps,schedule,local_size,points_per_item,device,bytes_per_point,"
+    "seconds_per_step,gpoints_per_s,gbytes_per_s,copy_bytes,copy_seconds,copy_gbytes_per_s,"
+    "copy_gpoints_per_s,ratio_percent";
+
+static void print_csv(const bench_result *r)
+{
+    printf("%s\n", csv_header);
+    cli_csv_field(stdout, r->stencil);
+    printf(",%s,%s,%zu,%zu,%s,%s,%zu,", r->size, r->dtype, r->steps, r->reps,
+           cls_schedule_name(r->plan.schedule), r->local, r->plan.points_per_item);
+    cli_csv_field(stdout, r->device);
+    printf(",%g,%.9g,%.6g,%.6g,%.0f,%.9g,%.6g,%.6g,%.2f\n", r->bytes_per_point, r->step_s,
+           r->step_gpts, r->step_gbs, r->copy_bytes, r->copy_s, r->copy_gbs, r->copy_gpts,
+           r->ratio);
+}
+
+static void print_json(const bench_result *r, const cls_device_info *dev, const cli_workload *w)
+{
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "stencil", r->stencil);
+    cli_json_size_array(&j, "size", w->size.n, w->dims);
+    cli_json_str(&j, "dtype", r->dtype);
+    cli_json_uint(&j, "steps", r->steps);
+    cli_json_uint(&j, "reps", r->reps);
+    cli_json_object(&j, "device");
+    cli_json_str(&j, "name", dev->name);
+    cli_json_str(&j, "platform", dev->platform_name);
+    cli_json_str(&j, "type", cli_device_type_name(dev->type));
+    cli_json_close(&j);
+    cli_plan_json(&j, &r->plan, w->dims);
+    cli_json_num(&j, "bytes_per_point", r->bytes_per_point);
+    cli_json_object(&j, "stencil_result");
+    cli_json_num(&j, "seconds_per_step", r->step_s);
+    cli_json_num(&j, "gpoints_per_s", r->step_gpts);
+    cli_json_num(&j, "gbytes_per_s", r->step_gbs);
+    cli_json_num(&j, "seconds_per_run", r->total_s);
+    cli_json_close(&j);
+    cli_json_object(&j, "copy");
+    cli_json_num(&j, "bytes", r->copy_bytes);
+    cli_json_uint(&j, "launches", r->copy_launches);
+    cli_json_num(&j, "seconds", r->copy_s);
+    cli_json_num(&j, "gbytes_per_s", r->copy_gbs);
+    cli_json_num(&j, "gpoints_per_s", r->copy_gpts);
+    cli_json_close(&j);
+    cli_json_num(&j, "ratio_percent", r->ratio);
+    cli_json_end(&j);
+}
+
+static int bench_main(const cli_command *self, int argc, char **argv)
+{
+    cli_parser p;
+    cli_settings set = {0};
+    cli_format format = CLI_FORMAT_TEXT;
+    cls_plan_options popt;
+    const char *stencil_arg = NULL, *device = NULL, *v;
+    cls_dims size = {{1, 1, 1}};
+    int size_dims = 0, id, ret = CLI_EXIT_FAIL, rc;
+    size_t steps = DEFAULT_STEPS, reps = DEFAULT_REPS;
+    cli_workload w = {0};
+    cls_context *ctx = NULL;
+    cls_plan *plan = NULL;
+    cls_device_info dev;
+    double *step_times = NULL, *run_times = NULL;
+
+    cls_plan_options_init(&popt);
+    cli_parser_init(&p, self, options, argc, argv);
+    while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
+        switch (id) {
+        case CLI_OPT_HELP: cli_print_help(self, stdout); ret = CLI_EXIT_OK; goto done;
+        case CLI_OPT_ERROR: ret = CLI_EXIT_USAGE; goto done;
+        case CLI_OPT_POSITIONAL:
+            if (stencil_arg) {
+                ret = cli_usage_error(self, "unexpected argument '%s'", v);
+                goto done;
+            }
+            stencil_arg = v;
+            break;
+        case OPT_SIZE:
+            if (cli_parse_size(v, &size, &size_dims) != 0) {
+                ret = cli_usage_error(self,
+                                      "invalid --size '%s': expected NX, NXxNY or NXxNYxNZ with "
+                                      "every size a whole number >= 1",
+                                      v);
+                goto done;
+            }
+            break;
+        case OPT_STEPS:
+        case OPT_REPS:
+            if (cli_parse_count(v, id == OPT_STEPS ? &steps : &reps) != 0) {
+                ret = cli_usage_error(self, "invalid %s '%s': expected a whole number >= 1",
+                                      p.opt_name, v);
+                goto done;
+            }
+            break;
+        case OPT_DTYPE: case OPT_BOUNDARY: case OPT_PARAM:
+            if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK)
+                goto done;
+            ret = CLI_EXIT_FAIL;
+            break;
+        case OPT_SCHEDULE:
+            if (cls_schedule_from_name(v, &popt.schedule) != CLS_SUCCESS) {
+                ret = cli_usage_error(self, "unknown --schedule '%s' (auto or naive)", v);
+                goto done;
+            }
+            break;
+        case OPT_PER_ITEM:
+            if (cli_parse_count(v, &popt.points_per_item) != 0 || popt.points_per_item == 0) {
+                ret = cli_usage_error(self, "invalid --points-per-item '%s' (a positive integer)",
+                                      v);
+                goto done;
+            }
+            break;
+        case OPT_LOCAL_SIZE:
+            if (cli_parse_local_size(v, &popt) != 0) {
+                ret = cli_usage_error(self, "invalid --local-size '%s' (expected LX[xLY[xLZ]])",
+                                      v);
+                goto done;
+            }
+            break;
+        case OPT_DEVICE: device = v; break;
+        case OPT_FORMAT:
+            if (cli_parse_format(v, CLI_FORMAT_TEXT | CLI_FORMAT_CSV | CLI_FORMAT_JSON,
+                                 &format) != 0) {
+                ret = cli_usage_error(self, "unknown --format '%s' (text, csv or json)", v);
+                goto done;
+            }
+            break;
+        }
+    }
+    if (!stencil_arg) {
+        ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
+        goto done;
+    }
+    if (reps > 100000) {
+        ret = cli_usage_error(self, "--reps %zu is more than 100000", reps);
+        goto done;
+    }
+
+    if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
+    if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
+    int dims = cls_stencil_dims(w.st);
+    if (!size_dims) {
+        size = cli_default_size(dims);
+    } else if (size_dims != dims) {
+        char a[96];
+        cli_format_size(a, sizeof a, size, size_dims);
+        cli_failf(CLS_ERR_INVALID_SIZE, "--size %s has %d dimension%s but stencil '%s' is %dD",
+                  a, size_dims, size_dims == 1 ? "" : "s", cls_stencil_name(w.st), dims);
+        goto done;
+    }
+    w.size = size;
+    w.steps = steps;
+
+    if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
+    if (cli_workload_fill(&w) != CLS_SUCCESS) goto done;
+    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt, &plan)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
+    bench_result r;
+    memset(&r, 0, sizeof r);
+    if ((rc = cls_plan_describe(plan, &r.plan)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
+
+    step_times = calloc(reps, sizeof *step_times);
+    run_times = calloc(reps, sizeof *run_times);
+    if (!step_times || !run_times) {
+        cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "timing table");
+        goto done;
+    }
+    /* One untimed run first: the first launch pays for lazy allocation and JIT on some
+     * drivers. The input stays unchanged (output is a separate buffer), so every run does the
+     * same work. */
+    cls_report rep;
+    for (size_t i = 0; i <= reps; i++) {
+        rc = cls_plan_run(plan, w.input, (const void *const *)w.aux, w.output, &rep);
+        if (rc != CLS_SUCCESS) {
+            cli_fail(rc);
+            goto done;
+        }
+        if (i > 0) {
+            step_times[i - 1] = rep.seconds_per_step;
+            run_times[i - 1] = rep.seconds_total;
+        }
+    }
+
+    cls_dtype dt = cls_stencil_dtype(w.st);
+    size_t es = cls_dtype_size(dt);
+    r.stencil = cls_stencil_name(w.st);
+    cli_format_size(r.size, sizeof r.size, w.size, dims);
+    r.dtype = dt == CLS_FLOAT64 ? "double" : "float";
+    r.steps = w.steps;
+    r.reps = reps;
+    cls_dims ls = {{r.plan.local_size[0], r.plan.local_size[1], r.plan.local_size[2]}};
+    cli_format_size(r.local, sizeof r.local, ls, dims);
+    r.device = dev.name;
+    r.bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
+    r.step_s = median(step_times, reps);
+    r.total_s = median(run_times, reps);
+    r.step_gpts = r.step_s > 0 ? (double)w.points / r.step_s / 1e9 : 0.0;
+    r.step_gbs = cli_effective_gbs(&w, r.step_s);
+
+    /* The yardstick: a copy of one state array, read once and written once, timed over as
+     * many launches as the stencil's timed steps so that both medians are equally steady. */
+    r.copy_bytes = (double)w.points * (double)es;
+    size_t launches = steps > MAX_COPY_LAUNCHES / reps ? MAX_COPY_LAUNCHES : steps * reps;
+    if (launches < reps) launches = reps;
+    r.copy_launches = launches;
+    if ((rc = cls_bench_copy(ctx, dt, w.points * es, (size_t)launches, &r.copy_s)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
+    r.copy_gbs = r.copy_s > 0 ? 2.0 * r.copy_bytes / r.copy_s / 1e9 : 0.0;
+    r.copy_gpts = r.bytes_per_point > 0 ? r.copy_gbs / r.bytes_per_point : 0.0;
+    r.ratio = r.copy_gbs > 0 ? 100.0 * r.step_gbs / r.copy_gbs : 0.0;
+
+    if (format == CLI_FORMAT_JSON)
+        print_json(&r, &dev, &w);
+    else if (format == CLI_FORMAT_CSV)
+        print_csv(&r);
+    else
+        print_text(&r);
+    ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+
+done:
+    free(step_times);
+    free(run_times);
+    cls_plan_release(plan);
+    cls_context_release(ctx);
+    cli_workload_free(&w);
+    cli_settings_free(&set);
+    return ret;
+}
+
+const cli_command cli_cmd_bench = {
+    "bench",
+    "measure a stencil's throughput against a plain copy kernel",
+    "usage: clstencil bench STENCIL [--size NXxNYxNZ] [--steps N] [--dtype float|double]\n"
+    "           [--boundary B] [--param NAME=VALUE]... [--reps R] [--schedule auto|naive]\n"
+    "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|csv|json]",
+    "Runs the plan for STENCIL (no verification) once untimed and then R times, and prints the\n"
+    "median time per step (device time of the kernels), GPoints/s and the effective GB/s at\n"
+    "the minimal traffic (the state read and written once and each auxiliary array read once\n"
+    "per point).  It then times a plain copy kernel over the same number of bytes (points x\n"
+    "element size), launched as often as the timed steps (STEPS x R, at most 1000), and\n"
+    "prints its median time, its GB/s counted as read + write, the GPoints/s it would allow\n"
+    "at the stencil's bytes per point, and the ratio of the stencil's GB/s to the copy's in\n"
+    "percent.\n"
+    "\n"
+    "Options:\n"
+    "  --size NXxNYxNZ     grid size (default 1048576, 1024x1024 or 128x128x128)\n"
+    "  --steps N           time steps per run (default 20)\n"
+    "  --dtype T           float or double\n"
+    "  --boundary B        clamp, constant[=V], periodic or mirror\n"
+    "  --param NAME=VALUE  set a declared scalar parameter (repeatable)\n"
+    "  --reps R            timed runs of the plan (default 5)\n"
+    "  --schedule S        auto (default) or naive\n"
+    "  --local-size L      work-group size, one part per dimension (default: the planner's)\n"
+    "  --points-per-item N naive schedule: points per work-item along the slowest axis\n"
+    "  --device SEL        device selector (overrides CLSTENCIL_DEVICE)\n"
+    "  --format F          text (default), csv (a header and one row) or json\n"
+    "  -h, --help          show this help\n",
+    bench_main,
+};
