@@ -70,8 +70,9 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     if (st->dtype == CLS_FLOAT64) OUT("#define CLS_FP64 1\n");
     OUT("#define CLS_DIMS %d\n#define NX %zu\n#define NY %zu\n#define NZ %zu\n", st->dims,
         dims.n[0], dims.n[1], dims.n[2]);
-    OUT("#define CLS_BOUNDARY %d\n#define CLS_BOUNDARY_VALUE %.17g\n", (int)st->boundary,
-        st->boundary_value);
+    char num[40];
+    OUT("#define CLS_BOUNDARY %d\n#define CLS_BOUNDARY_VALUE %s\n", (int)st->boundary,
+        cls__fmt_double(num, st->boundary_value));
     int halo[3];
     cls_stencil_halo(st, halo);
     OUT("#define CLS_HALO_X %d\n#define CLS_HALO_Y %d\n#define CLS_HALO_Z %d\n", halo[0], halo[1],
@@ -98,7 +99,8 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
         OUT("inline real %s(__global const real *restrict in CLS_AUX_PARAMS, int X, int Y, "
             "int Z, int STEP)\n{\n", variant[v][0]);
         for (size_t k = 0; k < st->n_params; k++)
-            OUT("    const real %s = (real)%.17g;\n", st->params[k].name, st->params[k].value);
+            OUT("    const real %s = (real)%s;\n", st->params[k].name,
+                cls__fmt_double(num, st->params[k].value));
         OUT("%s\n}\n", body);
     }
     OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#define CLS_HAVE_UPDATE 1\n");

@@ -1,7 +1,6 @@
 /* expr.c: the stencil body language: lexer, type checker, OpenCL C emitter, host interpreter. */
 #include "expr.h"
 
-#include <float.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -1861,7 +1860,10 @@ static int em_pre(void *ctx, wframe *f)
         if (n->type == T_INT && n->sub <= B_MUL) return put(m, "as_int(as_uint(");
         return put(m, is_logic(n) && !is_bool(e, n->kid[0]) ? "((" : "(");
     case N_TERN: return put(m, kt != T_INT ? "((" : "(");
-    case N_CALL: return put(m, "%s(", funcs[n->sub].name);
+    case N_CALL:
+        /* int clamp as min(max()): OpenCL leaves clamp undefined when lo > hi */
+        if (n->sub == F_CLAMP) return put(m, "min(max(");
+        return put(m, "%s(", funcs[n->sub].name);
     default: return -1;
     }
 }
@@ -1881,7 +1883,7 @@ static int em_mid(void *ctx, wframe *f, int i)
     case N_TERN:
         if (i == 1) return put(m, "%s ? ", t0 != T_INT ? " != 0)" : "");
         return put(m, " : ");
-    case N_CALL: return put(m, ", ");
+    case N_CALL: return put(m, n->sub == F_CLAMP && i == 2 ? "), " : ", ");
     default: return 0;
     }
 }

@@ -44,6 +44,8 @@ char *cls__strdup(const char *s);
 /* Appends formatted text to a growable buffer (*buf, *len, *cap); returns 0 or -1 (no mem). */
 int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A double printed with %.17g (round-trips exactly) and a '.' decimal point in any locale. */
+const char *cls__fmt_double(char buf[40], double v);
 /* Monotonic seconds. */
 double cls__now(void);
 /* 64-bit FNV-1a, chained through `h` (start with CLS__FNV_SEED). */

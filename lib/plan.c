@@ -36,11 +36,12 @@ static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
 size_t cls__default_points_per_item(cls_context *ctx, const cls_stencil *st, cls_dims dims)
 {
-    (void)st;
     (void)dims;
-    /* Measured on an H100 (doc/benchmarks.md): a short column per item lets the z (or y)
-     * neighbours of consecutive points hit in registers and L1.  CPUs gain nothing. */
-    return ctx->info.type == CLS_DEVICE_GPU ? 1 : 1;
+    if (ctx->info.type != CLS_DEVICE_GPU || st->dims < 2) return 1;
+    /* Measured on an H100 (doc/benchmarks.md, naive sweep): a column of 4 points per item lets
+     * the neighbours along the slowest axis come from registers and L1: heat3d7 512^3 float
+     * 230 -> 303 GPoints/s, poisson2d 8192^2 float 216 -> 254.  2D double peaks at 1-2. */
+    return st->dims == 2 && st->dtype == CLS_FLOAT64 ? 2 : 4;
 }
 
 /* Human-readable byte counts for limit messages. */
@@ -101,9 +102,11 @@ void cls__choose_local_size(cls_plan *p, cl_kernel kernel, size_t local[3])
         target = wgmax < 1024 ? wgmax : 1024;
         lx_cap = target;
     } else {
-        /* GPUs: a few warps per group, rows of whole coalesced segments. */
+        /* GPUs: a few warps per group, rows of whole coalesced segments; 3D grids do best with
+         * 64x2 groups (H100 sweep in doc/benchmarks.md), 2D with 128x2. */
         target = wgmax < 256 ? wgmax : 256;
-        lx_cap = dims == 1 ? target : 128;
+        if (dims == 3 && target > 128) target = 128;
+        lx_cap = dims == 1 ? target : dims == 3 ? 64 : 128;
     }
     size_t lx = round_up(p->dims.n[0], pref);
     if (lx > lx_cap) lx = lx_cap;

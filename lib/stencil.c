@@ -117,7 +117,10 @@ cls_status cls__stencil_body_from_points(cls_stencil *st)
     for (size_t i = 0; i < st->n_points; i++) {
         const cls__point *p = &st->points[i];
         /* %.17g round-trips the coefficient, so host and device use the same value. */
-        if (cls__appendf(&buf, &len, &cap, "%s%.17g * ", i ? " + " : "", p->coef) < 0) goto oom;
+        char num[40];
+        if (cls__appendf(&buf, &len, &cap, "%s%s * ", i ? " + " : "",
+                         cls__fmt_double(num, p->coef)) < 0)
+            goto oom;
         if (cls__appendf(&buf, &len, &cap, axis_fmt[st->dims - 1], p->off[0], p->off[1],
                          p->off[2]) < 0)
             goto oom;

@@ -1,4 +1,5 @@
 /* util.c: small helpers shared by the library: strings, growable buffers, clock, hashing, debug log. */
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,22 @@ int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
         *buf = nb;
         *cap = want;
     }
+}
+
+const char *cls__fmt_double(char buf[40], double v)
+{
+    snprintf(buf, 40, "%.17g", v);
+    /* OpenCL C and JSON need '.', whatever LC_NUMERIC the host program chose. */
+    const char *dp = localeconv()->decimal_point;
+    if (dp && dp[0] && (dp[0] != '.' || dp[1])) {
+        size_t dl = strlen(dp);
+        char *p = strstr(buf, dp);
+        if (p) {
+            *p = '.';
+            memmove(p + 1, p + dl, strlen(p + dl) + 1);
+        }
+    }
+    return buf;
 }
 
 double cls__now(void)

@@ -1,0 +1,95 @@
+/* devices.h: declarations shared by the files of devices/ (never installed). */
+#ifndef CLS_DEVICES_H
+#define CLS_DEVICES_H
+
+#include <stddef.h>
+
+#include "device_model.h"
+#include "internal.h"
+
+/* Longest message an internal step writes before the public call records it. */
+#define CLS__ERR_MAX 1024
+
+/* ---------------------------------------------------------------- registry.c */
+const cls_model_rules *cls__family_find(const char *name);
+/* The i-th family, NULL past the end. */
+const cls_model_rules *cls__family_at(size_t i);
+
+/* ---------------------------------------------------------------- schema.c */
+typedef struct cls__table_desc {
+    const char *section;
+    const char *key;
+    const char *path;    /* "transfer.host_to_device_pinned" */
+    const char *summary;
+} cls__table_desc;
+
+extern const cls__table_desc cls__tables[CLS_TABLE_COUNT];
+
+#define CLS__TABLE_MAX 64 /* entries per table */
+
+/* Index of a scalar field by "section.key" (a leading "$." accepted), -1 if none. */
+int cls__field_find(const char *key);
+/* Index of a scalar field / table by section and key, -1 if none. */
+int cls__field_find2(const char *section, const char *key);
+int cls__table_find2(const char *section, const char *key);
+/* Whether a JSON section name is one of the schema's sections. */
+int cls__section_known(const char *section);
+double cls__field_get(const cls_model_params *p, int i);
+void cls__field_put(cls_model_params *p, int i, double v);
+/* Checks a number against field i; on failure writes "must be ..., got ..." into msg and
+ * returns -1. */
+int cls__field_check(int i, double v, char *msg, size_t len);
+/* "a positive integer", "a positive number", ... */
+const char *cls__field_kind_text(int i);
+/* Checks a table's entries (ascending positive integer bytes, positive ns, non-negative
+ * spread); on failure writes the failing entry's sub-path ("[2].bytes") and message. */
+int cls__table_check(const cls_model_point *pts, size_t n, char *where, size_t wlen, char *msg,
+                     size_t mlen);
+/* Checks relations between fields; on failure writes the path ("memory.min_segment_bytes")
+ * and message. */
+int cls__params_check(const cls_model_params *p, char *where, size_t wlen, char *msg,
+                      size_t mlen);
+/* Checks a free-text field: 1..maxlen bytes, no control characters. */
+int cls__text_check(const char *s, size_t maxlen, char *msg, size_t len);
+/* Shortest text that reads back as v. */
+void cls__fmt_num(char *buf, size_t len, double v);
+
+/* ---------------------------------------------------------------- model.c */
+/* A new model with the family's generic defaults, every defaulted field marked assumed and
+ * every unknown-able field unknown (0).  NULL when out of memory. */
+cls_model *cls__model_new(const cls_model_rules *rules);
+/* Replaces *dst by a copy of src (NULL clears); -1 when out of memory. */
+int cls__set_text(char **dst, const char *src);
+/* Takes clock, compute units, work-group and memory sizes from a live device: all of them
+ * (only_assumed 0), or only where the model holds an assumed or unknown value.  Returns how
+ * many values changed. */
+int cls__model_apply_device(cls_model *m, const cls_device_info *info, int only_assumed);
+/* Raises assumed limits that given or device values have overtaken (max_threads_per_cu below
+ * max_work_group, ...), so generic defaults never contradict the numbers a file or a device
+ * supplied. */
+void cls__model_settle(cls_model *m);
+/* Deep copy of a table; -1 when out of memory. */
+int cls__table_copy(cls__table *dst, const cls_model_point *pts, size_t n);
+
+/* ---------------------------------------------------------------- model_json.c */
+/* Parses and validates model JSON; messages are "<label>: $.path: ..." written into err. */
+cls_status cls__model_parse(const char *text, const char *label, cls_model **m, char *err,
+                            size_t errlen);
+/* JSON text (malloc'ed) or NULL when out of memory. */
+char *cls__model_print(const cls_model *m);
+
+/* ---------------------------------------------------------------- model_files.c */
+/* Reads a whole text file (malloc'ed, NUL-terminated). */
+cls_status cls__read_text(const char *path, char **text, char *err, size_t errlen);
+/* Reads and parses a model file; the model's origin is the path. */
+cls_status cls__model_parse_file(const char *path, cls_model **m, char *err, size_t errlen);
+/* The model search path: $CLSTENCIL_MODEL_DIR entries, CLS_SRCDIR/devices,
+ * CLS_PKGDATADIR/devices (existing directories only).  Free with cls__strv_free. */
+char **cls__model_dirs(size_t *count);
+/* Sorted "*.json" files of a directory, as full paths.  Free with cls__strv_free. */
+char **cls__json_files(const char *dir, size_t *count);
+void cls__strv_free(char **v, size_t count);
+/* Creates a directory and its parents; -1 with errno on failure. */
+int cls__mkdirs(const char *path);
+
+#endif /* CLS_DEVICES_H */

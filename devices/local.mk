@@ -1,0 +1,17 @@
+# devices/local.mk: build rules for devices/ (appended to the top-level Makefile.am).
+
+# The device-model plug-ins: family rules, the schema, loading, matching.
+DEVICES_SOURCES = \
+	devices/devices.h devices/registry.c devices/schema.c \
+	devices/model.c devices/model_json.c devices/model_files.c devices/match.c \
+	devices/rules_api.c \
+	devices/family_gt200.c devices/family_fermi.c devices/family_cpu.c devices/family_gpu.c
+libclstencil_la_SOURCES += $(DEVICES_SOURCES)
+# The installed models are the last place cls_model_from_name looks.
+libclstencil_la_CPPFLAGS = $(AM_CPPFLAGS) -DCLS_PKGDATADIR='"$(pkgdatadir)"'
+
+# Parameter files of the documents' devices and the generic PoCL CPU.
+devicesdir = $(pkgdatadir)/devices
+dist_devices_DATA = \
+	devices/gtx280.json devices/tesla_c1060.json devices/tesla_c2050.json \
+	devices/gtx460.json devices/pocl_cpu.json

@@ -1,0 +1,331 @@
+/* model.c: the cls_model handle: creation, copies, identity and parameter accessors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices.h"
+
+int cls__set_text(char **dst, const char *src)
+{
+    char *copy = NULL;
+    if (src) {
+        size_t n = strlen(src) + 1;
+        copy = malloc(n);
+        if (!copy) return -1;
+        memcpy(copy, src, n);
+    }
+    free(*dst);
+    *dst = copy;
+    return 0;
+}
+
+int cls__table_copy(cls__table *dst, const cls_model_point *pts, size_t n)
+{
+    cls_model_point *copy = NULL;
+    if (n > 0) {
+        copy = malloc(n * sizeof *copy);
+        if (!copy) return -1;
+        memcpy(copy, pts, n * sizeof *copy);
+    }
+    free(dst->pts);
+    dst->pts = copy;
+    dst->n = n;
+    return 0;
+}
+
+cls_model *cls__model_new(const cls_model_rules *rules)
+{
+    cls_model *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->rules = rules;
+    rules->defaults(&m->p);
+    for (int i = 0; i < CLS__NFIELDS; i++) {
+        if (cls__fields[i].flags & CLS__UNK) {
+            cls__field_put(&m->p, i, 0);
+            m->assumed[i] = 0;
+        } else {
+            m->assumed[i] = 1;
+        }
+    }
+    return m;
+}
+
+void cls_model_release(cls_model *m)
+{
+    if (!m) return;
+    free(m->name);
+    free(m->description);
+    free(m->source);
+    free(m->origin);
+    for (size_t i = 0; i < m->n_match; i++) free(m->match[i]);
+    free(m->match);
+    free(m->device.name);
+    free(m->device.vendor);
+    free(m->device.driver_version);
+    free(m->device.platform);
+    for (int t = 0; t < CLS_TABLE_COUNT; t++) free(m->p.tables[t].pts);
+    free(m);
+}
+
+cls_status cls_model_copy(const cls_model *m, cls_model **copy)
+{
+    cls_model *c;
+    int bad = 0;
+    if (!m || !copy) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_copy: NULL");
+    c = calloc(1, sizeof *c);
+    if (!c) goto oom;
+    c->rules = m->rules;
+    c->p = m->p;
+    memcpy(c->assumed, m->assumed, sizeof c->assumed);
+    for (int t = 0; t < CLS_TABLE_COUNT; t++) c->p.tables[t] = (cls__table){NULL, 0};
+    for (int t = 0; t < CLS_TABLE_COUNT; t++)
+        bad |= cls__table_copy(&c->p.tables[t], m->p.tables[t].pts, m->p.tables[t].n);
+    bad |= cls__set_text(&c->name, m->name);
+    bad |= cls__set_text(&c->description, m->description);
+    bad |= cls__set_text(&c->source, m->source);
+    bad |= cls__set_text(&c->origin, m->origin);
+    bad |= cls__set_text(&c->device.name, m->device.name);
+    bad |= cls__set_text(&c->device.vendor, m->device.vendor);
+    bad |= cls__set_text(&c->device.driver_version, m->device.driver_version);
+    bad |= cls__set_text(&c->device.platform, m->device.platform);
+    if (m->n_match > 0) {
+        c->match = calloc(m->n_match, sizeof *c->match);
+        if (!c->match) goto oom;
+        c->n_match = m->n_match;
+        for (size_t i = 0; i < m->n_match; i++) bad |= cls__set_text(&c->match[i], m->match[i]);
+    }
+    if (bad) goto oom;
+    *copy = c;
+    return CLS_SUCCESS;
+oom:
+    cls_model_release(c);
+    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_copy: out of memory");
+}
+
+void cls__model_settle(cls_model *m)
+{
+    cls_model_params *p = &m->p;
+    if (m->assumed[CLS__F_max_threads_per_cu] && p->max_threads_per_cu < p->max_work_group)
+        p->max_threads_per_cu = p->max_work_group;
+    if (m->assumed[CLS__F_max_warps_per_cu] &&
+        p->max_warps_per_cu * p->warp_width < p->max_threads_per_cu)
+        p->max_warps_per_cu = (p->max_threads_per_cu + p->warp_width - 1) / p->warp_width;
+    if (m->assumed[CLS__F_min_segment_bytes] && p->min_segment_bytes > p->segment_bytes)
+        p->min_segment_bytes = p->segment_bytes;
+    if (m->assumed[CLS__F_segment_bytes] && p->segment_bytes < p->min_segment_bytes)
+        p->segment_bytes = p->min_segment_bytes;
+}
+
+static int take(cls_model *m, int f, double v, int only_assumed)
+{
+    char msg[128];
+    int unknown = (cls__fields[f].flags & CLS__UNK) && cls__field_get(&m->p, f) == 0;
+    if (v <= 0 || cls__field_check(f, v, msg, sizeof msg) != 0) return 0;
+    if (only_assumed && !m->assumed[f] && !unknown) return 0;
+    if (cls__field_get(&m->p, f) == v && !m->assumed[f]) return 0;
+    cls__field_put(&m->p, f, v);
+    m->assumed[f] = 0;
+    return 1;
+}
+
+int cls__model_apply_device(cls_model *m, const cls_device_info *info, int only_assumed)
+{
+    int n = 0;
+    n += take(m, CLS__F_clock_mhz, (double)info->clock_mhz, only_assumed);
+    n += take(m, CLS__F_compute_units, (double)info->compute_units, only_assumed);
+    n += take(m, CLS__F_max_work_group, (double)info->max_work_group_size, only_assumed);
+    n += take(m, CLS__F_local_bytes, (double)info->local_mem_bytes, only_assumed);
+    n += take(m, CLS__F_global_bytes, (double)info->global_mem_bytes, only_assumed);
+    cls__model_settle(m);
+    return n;
+}
+
+cls_status cls_model_from_defaults(const char *family, const cls_device_info *info,
+                                   cls_model **out)
+{
+    const cls_model_rules *rules = cls__family_find(family);
+    cls_model *m;
+    cls_status st;
+    char msg[CLS__ERR_MAX];
+    if (!out) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_from_defaults: NULL");
+    if (!rules)
+        return cls__fail(NULL, CLS_ERR_UNKNOWN_MODEL,
+                         "unknown device-model family \"%s\" (known: gt200, fermi, cpu, gpu)",
+                         family ? family : "(null)");
+    m = cls__model_new(rules);
+    if (!m || cls__set_text(&m->origin, "defaults") != 0) goto oom;
+    if (info) {
+        cls__model_apply_device(m, info, 0);
+        if (cls__text_check(info->name, CLS__MODEL_NAME_MAX - 1, msg, sizeof msg) == 0) {
+            if (cls__set_text(&m->name, info->name) != 0) goto oom;
+        } else if (cls__set_text(&m->name, family) != 0) {
+            goto oom;
+        }
+        if ((st = cls_model_set_device(m, info)) != CLS_SUCCESS) {
+            cls_model_release(m);
+            return st;
+        }
+    } else if (cls__set_text(&m->name, family) != 0) {
+        goto oom;
+    }
+    *out = m;
+    return CLS_SUCCESS;
+oom:
+    cls_model_release(m);
+    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_from_defaults: out of memory");
+}
+
+const char *cls_model_name(const cls_model *m)
+{
+    return m && m->name ? m->name : "";
+}
+
+const char *cls_model_family(const cls_model *m)
+{
+    return m ? m->rules->family : "";
+}
+
+const char *cls_model_description(const cls_model *m)
+{
+    return m && m->description ? m->description : "";
+}
+
+const char *cls_model_source(const cls_model *m)
+{
+    return m && m->source ? m->source : "";
+}
+
+const char *cls_model_origin(const cls_model *m)
+{
+    return m && m->origin ? m->origin : "";
+}
+
+const char *cls_model_device_name(const cls_model *m)
+{
+    return m ? m->device.name : NULL;
+}
+
+const char *cls_model_device_driver(const cls_model *m)
+{
+    return m ? m->device.driver_version : NULL;
+}
+
+cls_status cls_model_set_device(cls_model *m, const cls_device_info *info)
+{
+    char msg[CLS__ERR_MAX];
+    if (!m || !info) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_device: NULL");
+    if (cls__text_check(info->name, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) != 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "device name %s", msg);
+    if (cls__set_text(&m->device.name, info->name) != 0 ||
+        cls__set_text(&m->device.vendor, info->vendor[0] ? info->vendor : NULL) != 0 ||
+        cls__set_text(&m->device.driver_version,
+                      info->driver_version[0] ? info->driver_version : NULL) != 0 ||
+        cls__set_text(&m->device.platform, info->platform_name[0] ? info->platform_name : NULL))
+        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_device: out of memory");
+    return CLS_SUCCESS;
+}
+
+cls_status cls_model_set_name(cls_model *m, const char *name)
+{
+    char msg[CLS__ERR_MAX];
+    if (!m || !name) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_name: NULL");
+    if (cls__text_check(name, CLS__MODEL_NAME_MAX - 1, msg, sizeof msg) != 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "model name %s", msg);
+    if (cls__set_text(&m->name, name) != 0)
+        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_name: out of memory");
+    return CLS_SUCCESS;
+}
+
+cls_status cls_model_set_source(cls_model *m, const char *source)
+{
+    char msg[CLS__ERR_MAX];
+    if (!m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_source: NULL");
+    if (source && cls__text_check(source, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) != 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "model source %s", msg);
+    if (cls__set_text(&m->source, source) != 0)
+        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_source: out of memory");
+    return CLS_SUCCESS;
+}
+
+const char *cls_model_param_key(size_t i)
+{
+    return i < (size_t)CLS__NFIELDS ? cls__fields[i].path : NULL;
+}
+
+const char *cls_model_param_unit(const char *key)
+{
+    int f = cls__field_find(key);
+    return f < 0 ? NULL : cls__fields[f].unit;
+}
+
+const char *cls_model_param_summary(const char *key)
+{
+    int f = cls__field_find(key);
+    return f < 0 ? NULL : cls__fields[f].summary;
+}
+
+cls_status cls_model_get(const cls_model *m, const char *key, double *value)
+{
+    int f = cls__field_find(key);
+    if (!m || !value) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_get: NULL");
+    if (f < 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown model parameter \"%s\"",
+                         key ? key : "(null)");
+    *value = cls__field_get(&m->p, f);
+    return CLS_SUCCESS;
+}
+
+int cls_model_is_assumed(const cls_model *m, const char *key)
+{
+    int f = cls__field_find(key);
+    return m && f >= 0 ? m->assumed[f] : 0;
+}
+
+cls_status cls_model_set(cls_model *m, const char *key, double value)
+{
+    char msg[CLS__ERR_MAX], where[128];
+    cls_model_params p;
+    int f = cls__field_find(key);
+    if (!m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set: NULL");
+    if (f < 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown model parameter \"%s\"",
+                         key ? key : "(null)");
+    if (cls__field_check(f, value, msg, sizeof msg) != 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_MODEL, "$.%s: %s", cls__fields[f].path, msg);
+    p = m->p;
+    cls__field_put(&p, f, value);
+    if (cls__params_check(&p, where, sizeof where, msg, sizeof msg) != 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_MODEL, "$.%s: %s", where, msg);
+    m->p = p;
+    m->assumed[f] = 0;
+    cls__model_settle(m);
+    return CLS_SUCCESS;
+}
+
+const char *cls_model_table_key(cls_model_table t)
+{
+    return (int)t >= 0 && t < CLS_TABLE_COUNT ? cls__tables[t].path : NULL;
+}
+
+cls_status cls_model_get_table(const cls_model *m, cls_model_table t,
+                               const cls_model_point **pts, size_t *n)
+{
+    if (!m || !pts || !n || (int)t < 0 || t >= CLS_TABLE_COUNT)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_get_table: bad argument");
+    *pts = m->p.tables[t].pts;
+    *n = m->p.tables[t].n;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_model_set_table(cls_model *m, cls_model_table t, const cls_model_point *pts,
+                               size_t n)
+{
+    char where[64], msg[CLS__ERR_MAX];
+    if (!m || (int)t < 0 || t >= CLS_TABLE_COUNT || (n > 0 && !pts))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_table: bad argument");
+    if (cls__table_check(pts, n, where, sizeof where, msg, sizeof msg) != 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_MODEL, "$.%s%s: %s", cls__tables[t].path, where,
+                         msg);
+    if (cls__table_copy(&m->p.tables[t], pts, n) != 0)
+        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_table: out of memory");
+    return CLS_SUCCESS;
+}

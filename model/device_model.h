@@ -1,0 +1,251 @@
+/* device_model.h: the device-model interface: parameters (data) and family rules (plug-ins). */
+#ifndef CLS_DEVICE_MODEL_H
+#define CLS_DEVICE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clstencil.h"
+
+/* ------------------------------------------------------------------------------------------
+ * Parameters.  One X-macro list is the single description of every scalar field: the C member,
+ * its place in the JSON schema ($.section.key), its kind, unit, range and flags.  The struct,
+ * the JSON loader and writer, the accessors and doc/devices.md all follow this list.
+ *
+ *   X(member, section, key, kind, unit, lo, hi, flags, summary)
+ *
+ * kind   CLS__INT (stored as int64_t, must be integral) or CLS__REAL (double)
+ * lo, hi the accepted range; lo is exclusive when flags has CLS__GT0, inclusive otherwise
+ * flags  CLS__REQ   required in every file
+ *        CLS__UNK   may be absent: then 0, meaning "unknown" (no family default is invented)
+ *        CLS__GT0   strictly greater than lo (lo is 0)
+ *        CLS__POW2  a power of two
+ * A field that is neither CLS__REQ nor CLS__UNK takes the family's generic default when absent,
+ * and the loaded model marks it "assumed".
+ * ---------------------------------------------------------------------------------------- */
+#define CLS__REQ 1u
+#define CLS__UNK 2u
+#define CLS__GT0 4u
+#define CLS__POW2 8u
+
+#define CLS_MODEL_SCALARS(X)                                                                   \
+    X(clock_mhz, "compute", "clock_mhz", CLS__REAL, "MHz", 0, 1e5, CLS__REQ | CLS__GT0,       \
+      "core clock rate")                                                                       \
+    X(compute_units, "compute", "compute_units", CLS__INT, "count", 1, 1e6, CLS__REQ,           \
+      "compute units (streaming multiprocessors, CPU cores)")                                  \
+    X(cores_per_cu, "compute", "cores_per_cu", CLS__INT, "count", 1, 65536, 0,                \
+      "scalar lanes per compute unit (SPs, CUDA cores, SIMD lanes)")                           \
+    X(warp_width, "compute", "warp_width", CLS__INT, "work-items", 1, 1024, 0,                  \
+      "warp or SIMD width: work-items issued together")                                        \
+    X(coalesce_width, "compute", "coalesce_width", CLS__INT, "work-items", 1, 1024, 0,         \
+      "work-items whose global accesses combine into transactions (half-warp on GT200)")      \
+    X(cpi, "compute", "cpi", CLS__REAL, "cycles", 0, 1e4, CLS__GT0,                            \
+      "average cycles per warp instruction on one compute unit")                               \
+    X(blocks_per_cu, "compute", "blocks_per_cu", CLS__INT, "work-groups", 1, 4096, 0,          \
+      "most work-groups resident on one compute unit")                                         \
+    X(max_work_group, "compute", "max_work_group", CLS__INT, "work-items", 1, 16777216, 0,     \
+      "largest work-group")                                                                    \
+    X(max_threads_per_cu, "compute", "max_threads_per_cu", CLS__INT, "work-items", 1,          \
+      16777216, 0, "most work-items resident on one compute unit")                             \
+    X(max_warps_per_cu, "compute", "max_warps_per_cu", CLS__INT, "warps", 1, 1048576, 0,       \
+      "most warps resident on one compute unit")                                               \
+    X(registers_per_cu, "compute", "registers_per_cu", CLS__INT, "32-bit registers", 1,        \
+      1073741824, 0, "register file of one compute unit")                                      \
+    X(peak_gflops_sp, "compute", "peak_gflops_sp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
+      CLS__UNK | CLS__GT0, "peak single-precision rate")                                       \
+    X(peak_gflops_dp, "compute", "peak_gflops_dp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
+      CLS__UNK | CLS__GT0, "peak double-precision rate")                                       \
+    X(local_bytes, "local_memory", "bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0,           \
+      "local memory of one compute unit (also the most one work-group may use)")              \
+    X(banks, "local_memory", "banks", CLS__INT, "count", 1, 1024, 0, "local-memory banks")    \
+    X(bank_width_bytes, "local_memory", "bank_width_bytes", CLS__INT, "bytes", 1, 64,          \
+      CLS__POW2, "bytes per bank word; successive words go to successive banks")              \
+    X(global_bytes, "memory", "global_bytes", CLS__INT, "bytes", 1, 1152921504606846976.0,     \
+      CLS__UNK, "global memory size")                                                          \
+    X(bandwidth_peak_gbs, "memory", "bandwidth_peak_gbs", CLS__REAL, "GB/s", 0, 1e6, CLS__GT0, \
+      "peak global-memory bandwidth (10^9 bytes/s)")                                           \
+    X(bandwidth_measured_gbs, "memory", "bandwidth_measured_gbs", CLS__REAL, "GB/s", 0, 1e6,    \
+      CLS__UNK | CLS__GT0, "sustained copy bandwidth (cube_transit, 10^9 bytes/s)")            \
+    X(bandwidth_ghost_gbs, "memory", "bandwidth_ghost_gbs", CLS__REAL, "GB/s", 0, 1e6,          \
+      CLS__UNK | CLS__GT0, "bandwidth with aligned ghost-zone loads (cube_ghost_transit)")     \
+    X(latency_cycles, "memory", "latency_cycles", CLS__REAL, "cycles", 0, 1e7, CLS__GT0,       \
+      "uncontended round trip of one global-memory request")                                   \
+    X(channels, "memory", "channels", CLS__INT, "count", 1, 4096, 0, "memory channels")        \
+    X(channel_width_bytes, "memory", "channel_width_bytes", CLS__INT, "bytes", 1, 1048576,      \
+      0, "interleave: successive regions of this size go to successive channels")             \
+    X(segment_bytes, "memory", "segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2,         \
+      "coalescing granularity: largest transaction (segment, cache line or sector)")          \
+    X(min_segment_bytes, "memory", "min_segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2, \
+      "smallest transaction")                                                                  \
+    X(kernel_restart_cycles, "sync", "kernel_restart_cycles", CLS__REAL, "cycles", 0, 1e12, 0,  \
+      "global synchronisation by ending and relaunching a kernel")                             \
+    X(barrier_cycles_per_group, "sync", "barrier_cycles_per_group", CLS__REAL, "cycles", 0,     \
+      1e12, 0, "in-kernel global barrier, cost per work-group")                                \
+    X(copy_engines, "transfer", "copy_engines", CLS__INT, "count", 0, 64, 0,                   \
+      "DMA copy engines (0: the host copies)")                                                 \
+    X(overlap_factor, "transfer", "overlap_factor", CLS__REAL, "ratio", 0, 4, CLS__GT0,        \
+      "throughput of both directions at once over one direction alone")
+
+/* Tables: transfer and allocation times against size, X(id, section, key, summary). */
+#define CLS_MODEL_TABLES(X)                                                                    \
+    X(CLS_TABLE_HOST_TO_DEVICE_PINNED, "transfer", "host_to_device_pinned",                    \
+      "copy from page-locked host memory to the device")                                       \
+    X(CLS_TABLE_DEVICE_TO_HOST_PINNED, "transfer", "device_to_host_pinned",                    \
+      "copy from the device to page-locked host memory")                                       \
+    X(CLS_TABLE_HOST_TO_DEVICE_PAGEABLE, "transfer", "host_to_device_pageable",                \
+      "copy from ordinary (pageable) host memory to the device")                               \
+    X(CLS_TABLE_DEVICE_TO_HOST_PAGEABLE, "transfer", "device_to_host_pageable",                \
+      "copy from the device to ordinary (pageable) host memory")                               \
+    X(CLS_TABLE_HOST_TO_HOST, "transfer", "host_to_host",                                      \
+      "copy between two page-locked host buffers")                                             \
+    X(CLS_TABLE_ALLOC_HOST, "alloc", "host", "allocate and free one host buffer")              \
+    X(CLS_TABLE_ALLOC_DEVICE, "alloc", "device", "allocate and free one device buffer")
+
+#define CLS__CTYPE_CLS__INT int64_t
+#define CLS__CTYPE_CLS__REAL double
+#define CLS__CTYPE(kind) CLS__CTYPE_##kind
+
+typedef enum cls__field_id {
+#define CLS__X(member, sec, key, kind, unit, lo, hi, flags, summary) CLS__F_##member,
+    CLS_MODEL_SCALARS(CLS__X)
+#undef CLS__X
+    CLS__NFIELDS
+} cls__field_id;
+
+/* One row of a transfer or allocation table (the public cls_model_point). */
+typedef struct cls__table {
+    cls_model_point *pts; /* ascending bytes; NULL when n == 0 (unknown) */
+    size_t n;
+} cls__table;
+
+/* The parameters of one device, every scalar filled (from the file, the device or the family
+ * defaults) except CLS__UNK fields, which are 0 when unknown. */
+typedef struct cls_model_params {
+#define CLS__X(member, sec, key, kind, unit, lo, hi, flags, summary) CLS__CTYPE(kind) member;
+    CLS_MODEL_SCALARS(CLS__X)
+#undef CLS__X
+    cls__table tables[CLS_TABLE_COUNT];
+} cls_model_params;
+
+/* Descriptor of one scalar field (devices/schema.c). */
+typedef struct cls__field {
+    const char *section;
+    const char *key;
+    const char *path;     /* "compute.clock_mhz" */
+    int is_int;
+    const char *unit;
+    double lo, hi;
+    unsigned flags;
+    const char *summary;
+    size_t offset;        /* into cls_model_params */
+} cls__field;
+
+extern const cls__field cls__fields[CLS__NFIELDS];
+
+/* ------------------------------------------------------------------------------------------
+ * Rules: one struct of function pointers per architecture family (devices/family_*.c),
+ * registered by name in devices/registry.c.  Every rule is pure: it reads the parameters and
+ * its arguments and never fails (the public wrappers check the arguments first: elem_size is
+ * 1, 2, 4, 8 or 16, every active address is a multiple of it, n is at most 4096).
+ * Addresses equal to CLS_MODEL_NO_ACCESS are inactive work-items (divergence, ghost lanes).
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_model_rules {
+    /* Family name as written in JSON ("gt200"). */
+    const char *family;
+    /* One line for listings. */
+    const char *summary;
+
+    /* Fills every scalar of *p with the family's generic defaults and clears the tables.
+     * Required. */
+    void (*defaults)(cls_model_params *p);
+
+    /* Memory transactions made by the global accesses of consecutive work-items: addrs[i] is
+     * the byte address of work-item i (one warp, or any run of them), each access elem_size
+     * bytes.  Adds count, bytes moved and bytes requested to *out (which the caller zeroes).
+     * May be NULL: the shared default splits the work-items into groups of coalesce_width and
+     * counts the distinct aligned blocks of segment_bytes each group touches (Fermi L1 lines,
+     * sectors of later GPUs, CPU cache lines). */
+    void (*transactions)(const cls_model_params *p, const uint64_t *addrs, size_t n,
+                         size_t elem_size, cls_model_txn *out);
+
+    /* Local-memory bank conflicts of one access by consecutive work-items: addrs[i] is the
+     * byte address of work-item i in local memory.  Fills *out.  May be NULL: the shared
+     * default takes groups of one full warp over `banks` banks of bank_width_bytes, and a
+     * group needs as many passes as the most distinct words any one bank holds (the same word
+     * read by many work-items is broadcast). */
+    void (*bank_conflicts)(const cls_model_params *p, const uint64_t *addrs, size_t n,
+                           size_t elem_size, cls_model_banks *out);
+
+    /* Memory channel of a global byte address.  May be NULL: the shared default maps
+     * successive channel_width_bytes regions to successive channels (004 Sect. 5.4). */
+    unsigned (*channel)(const cls_model_params *p, uint64_t addr);
+
+    /* Resident work-groups and warps per compute unit for a kernel using work_group_size
+     * work-items, registers_per_item 32-bit registers each (0: unknown, not limiting) and
+     * local_bytes of local memory per work-group.  Fills *out; groups_per_cu is 0 when the
+     * work-group cannot run at all (out->limit says why).  May be NULL: the shared default
+     * takes the least of the work-group, warp, register and local-memory limits. */
+    void (*occupancy)(const cls_model_params *p, size_t work_group_size,
+                      unsigned registers_per_item, size_t local_bytes,
+                      cls_model_occupancy_info *out);
+} cls_model_rules;
+
+/* Family rule tables (devices/family_*.c). */
+extern const cls_model_rules cls__family_gt200;
+extern const cls_model_rules cls__family_fermi;
+extern const cls_model_rules cls__family_cpu;
+extern const cls_model_rules cls__family_gpu;
+
+/* A loaded model (the public opaque cls_model). */
+#define CLS__MODEL_NAME_MAX 128
+#define CLS__MODEL_TEXT_MAX 1024
+#define CLS__MODEL_MAX_MATCH 64
+
+typedef struct cls__model_device {
+    char *name;
+    char *vendor;
+    char *driver_version;
+    char *platform;
+} cls__model_device;
+
+struct cls_model {
+    char *name;
+    char *description;
+    char *source;
+    char *origin;                 /* file it came from, or "defaults" */
+    char **match;                 /* device-name patterns */
+    size_t n_match;
+    cls__model_device device;     /* the live device a probe measured (all NULL otherwise) */
+    const cls_model_rules *rules;
+    cls_model_params p;
+    unsigned char assumed[CLS__NFIELDS]; /* 1: generic default or assumption, not measured or
+                                            taken from a document */
+};
+
+/* ------------------------------------------------------------------------------------------
+ * Dispatch (model/device_model.c): the family's rule, else the shared default.  These are what
+ * the model formulas call; they add nothing for n == 0 or elem_size 0 and report no resident
+ * group for a work-group size of 0.
+ * ---------------------------------------------------------------------------------------- */
+void cls__model_transactions(const cls_model *m, const uint64_t *addrs, size_t n,
+                             size_t elem_size, cls_model_txn *out);
+void cls__model_bank_conflicts(const cls_model *m, const uint64_t *addrs, size_t n,
+                               size_t elem_size, cls_model_banks *out);
+unsigned cls__model_channel(const cls_model *m, uint64_t addr);
+void cls__model_occupancy(const cls_model *m, size_t work_group_size,
+                          unsigned registers_per_item, size_t local_bytes,
+                          cls_model_occupancy_info *out);
+
+/* Shared building blocks the families reuse. */
+/* Counts distinct aligned `block`-byte blocks touched per group of `group` work-items. */
+void cls__txn_distinct_blocks(const uint64_t *addrs, size_t n, size_t elem_size, size_t group,
+                              uint64_t block, cls_model_txn *out);
+/* Bank conflicts per group of `group` work-items over p->banks banks of p->bank_width_bytes. */
+void cls__banks_grouped(const cls_model_params *p, const uint64_t *addrs, size_t n,
+                        size_t elem_size, size_t group, cls_model_banks *out);
+void cls__occupancy_default(const cls_model_params *p, size_t work_group_size,
+                            unsigned registers_per_item, size_t local_bytes,
+                            cls_model_occupancy_info *out);
+unsigned cls__channel_default(const cls_model_params *p, uint64_t addr);
+
+#endif /* CLS_DEVICE_MODEL_H */
