@@ -226,8 +226,8 @@ CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
 typedef struct cls_plan_options {
     cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default */
     size_t local_size[3];    /* work-group size; all 0 = chosen per device */
-    size_t points_per_item;  /* naive: points each work-item updates along the slowest axis
-                                (2D/3D); 0 = chosen per device */
+    size_t points_per_item;  /* naive: points each work-item updates: along the slowest axis
+                                on GPUs (2D/3D), a run along x on CPUs; 0 = chosen per device */
 } cls_plan_options;
 
 /* Fills defaults. */

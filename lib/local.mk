@@ -10,7 +10,7 @@ libclstencil_la_SOURCES += \
 nodist_libclstencil_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
-CL_FILES = cl/prelude.cl cl/naive.cl cl/copy.cl
+CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/copy.cl
 EXTRA_DIST += $(CL_FILES) lib/embed.sh
 BUILT_SOURCES += lib/kernels_gen.c
 CLEANFILES += lib/kernels_gen.c

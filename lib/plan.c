@@ -36,7 +36,10 @@ static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
 size_t cls__default_points_per_item(cls_context *ctx, const cls_stencil *st, cls_dims dims)
 {
-    (void)dims;
+    /* CPUs: whole rows (split in 1D so that every core gets work). */
+    if (ctx->info.type == CLS_DEVICE_CPU)
+        return st->dims == 1 ? (dims.n[0] < 4096 ? dims.n[0] : 4096)
+                             : (dims.n[0] < 16384 ? dims.n[0] : 16384);
     if (ctx->info.type != CLS_DEVICE_GPU || st->dims < 2) return 1;
     /* Measured on an H100 (doc/benchmarks.md, naive sweep): a column of 4 points per item lets
      * the neighbours along the slowest axis come from registers and L1: heat3d7 512^3 float
@@ -196,23 +199,26 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
         goto fail;
     }
 
-    /* Points per work-item along the slowest axis: GPUs reuse the column in cache/registers. */
-    int slow = p->st->dims - 1;
+    /* CPUs get the row kernel (a vectorisable loop along x per work-item); other devices the
+     * one-point (or short column) per work-item kernel. */
+    p->rows = ctx->info.type == CLS_DEVICE_CPU;
+    int axis = p->rows ? 0 : p->st->dims - 1;
     p->per_item = opt->points_per_item;
     if (p->per_item == 0) p->per_item = cls__default_points_per_item(ctx, p->st, dims);
-    if (slow == 0) p->per_item = 1;
-    if (p->per_item > dims.n[slow]) p->per_item = dims.n[slow];
-    if (p->per_item > 1024) {
-        s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "points per item: at most 1024, got %zu",
-                      opt->points_per_item);
+    if (!p->rows && axis == 0) p->per_item = 1;
+    if (p->per_item > dims.n[axis]) p->per_item = dims.n[axis];
+    if (p->per_item > (p->rows ? (size_t)1 << 20 : 1024)) {
+        s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "points per item: at most %d, got %zu",
+                      p->rows ? 1 << 20 : 1024, opt->points_per_item);
         goto fail;
     }
     char defines[64];
-    snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu", p->per_item);
+    snprintf(defines, sizeof defines, "#define %s %zu", p->rows ? "CLS_ROW_LEN" : "CLS_PER_ITEM",
+             p->per_item);
 
     double t0 = cls__now();
-    if ((s = cls__codegen(ctx, p->st, dims, "naive.cl", defines, &source, &options)) !=
-        CLS_SUCCESS)
+    if ((s = cls__codegen(ctx, p->st, dims, p->rows ? "naive_rows.cl" : "naive.cl", defines,
+                          &source, &options)) != CLS_SUCCESS)
         goto fail;
     if ((s = cls__program_get(ctx, source, options, &p->program, &p->from_cache)) != CLS_SUCCESS)
         goto fail;
@@ -226,11 +232,17 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
 
     if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2]) {
         if ((s = user_local_size(p, opt->local_size)) != CLS_SUCCESS) goto fail;
+    } else if (p->rows) {
+        /* A few rows per work-group: each row is already a long vector loop. */
+        size_t rows_axis = p->st->dims == 1 ? 0 : 1;
+        size_t n = rows_axis == 0 ? (dims.n[0] + p->per_item - 1) / p->per_item : dims.n[1];
+        p->local[0] = p->local[1] = p->local[2] = 1;
+        p->local[rows_axis] = n < 8 ? n : 8;
     } else {
         cls__choose_local_size(p, p->kernel, p->local);
     }
     for (int i = 0; i < 3; i++) {
-        size_t n = i == slow ? (dims.n[i] + p->per_item - 1) / p->per_item : dims.n[i];
+        size_t n = i == axis ? (dims.n[i] + p->per_item - 1) / p->per_item : dims.n[i];
         p->global[i] = round_up(n, p->local[i]);
     }
     free(source);

@@ -14,7 +14,9 @@ struct cls_plan {
     cl_program program;       /* owned by the context's program cache */
     cl_kernel kernel;
     size_t local[3], global[3];
-    size_t per_item;          /* naive: points per work-item along the slowest axis */
+    int rows;                 /* naive: the CPU row kernel (naive_rows.cl) */
+    size_t per_item;          /* naive: points per work-item, along x for the row kernel, else
+                                 along the slowest axis */
     int from_cache;
     double build_seconds;
     cls_progress_fn progress;

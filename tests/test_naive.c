@@ -48,7 +48,8 @@ static double compare(const void *a, const void *b, cls_dtype dt, size_t n, int 
 
 static const cls_dims sizes[3] = {{{97, 1, 1}}, {{23, 17, 1}}, {{11, 9, 7}}};
 
-static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt)
+static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt,
+                          size_t per_item)
 {
     cls_stencil *st = NULL;
     void *in = NULL, *out = NULL, *ref = NULL, *aux[4] = {NULL};
@@ -71,7 +72,10 @@ static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cl
         aux[k] = malloc(m * es);
         fill(aux[k], dt, m, name, (int)k);
     }
-    cls_status s = cls_plan_create(ctx, st, d, steps, NULL, &plan);
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.points_per_item = per_item;
+    cls_status s = cls_plan_create(ctx, st, d, steps, &opt, &plan);
     if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, (const void *const *)aux, out, NULL);
     cls_status r = cls_reference_run(st, d, steps, in, (const void *const *)aux, ref);
     if (s != CLS_SUCCESS || r != CLS_SUCCESS) {
@@ -83,8 +87,11 @@ static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cl
         int exact = cls_stencil_is_exact(st);
         /* Exact bodies must match bit for bit; others within a few ulps per step. */
         double tol = dt == CLS_FLOAT64 ? 1e-12 : 1e-5;
-        tap_ok(exact ? bitwise : err <= tol, "%s %s %s: naive == reference (%s, max rel err %.3g)",
-               name, cls_boundary_name(b), dt ? "double" : "float",
+        cls_plan_info pi;
+        cls_plan_describe(plan, &pi);
+        tap_ok(exact ? bitwise : err <= tol,
+               "%s %s %s, %zu per item: naive == reference (%s, max rel err %.3g)", name,
+               cls_boundary_name(b), dt ? "double" : "float", pi.points_per_item,
                bitwise ? "bitwise" : "not bitwise", err);
     }
     cls_plan_release(plan);
@@ -122,8 +129,14 @@ int main(void)
                     tap_skip(cls_stencil_builtin_name(i), "no double precision on this device");
                     continue;
                 }
-                check_stencil(ctx, cls_stencil_builtin_name(i), (cls_boundary)b, (cls_dtype)dt);
+                check_stencil(ctx, cls_stencil_builtin_name(i), (cls_boundary)b, (cls_dtype)dt, 0);
             }
+    /* Runs split across work-items (rows on CPUs, columns on GPUs), with ragged ends. */
+    for (size_t i = 0; cls_stencil_builtin_name(i); i++)
+        for (size_t per = 2; per <= 3; per++) {
+            check_stencil(ctx, cls_stencil_builtin_name(i), CLS_BOUNDARY_PERIODIC, CLS_FLOAT32, per);
+            check_stencil(ctx, cls_stencil_builtin_name(i), CLS_BOUNDARY_MIRROR, CLS_FLOAT32, per);
+        }
 
     /* A user stencil with transcendental functions: agreement within tolerance. */
     cls_stencil *st = NULL;
@@ -146,8 +159,12 @@ int main(void)
         char path[256];
         snprintf(path, sizeof path, "%s/prelude.cl", dir);
         write_file(path, "typedef float real;\n");
-        snprintf(path, sizeof path, "%s/naive.cl", dir);
-        write_file(path, "__kernel void cls_naive(__global float *a) { a[0] = undefined_thing_xyz; }\n");
+        /* Both naive templates (GPU columns, CPU rows) get the broken kernel. */
+        static const char *const tmpl[] = {"naive.cl", "naive_rows.cl"};
+        for (int t = 0; t < 2; t++) {
+            snprintf(path, sizeof path, "%s/%s", dir, tmpl[t]);
+            write_file(path, "__kernel void cls_naive(__global float *a) { a[0] = undefined_thing_xyz; }\n");
+        }
         setenv("CLSTENCIL_KERNEL_DIR", dir, 1);
         cls_dims d = {{8, 8, 8}};
         s = cls_plan_create(ctx, st, d, 1, NULL, &plan);
@@ -156,8 +173,10 @@ int main(void)
         unsetenv("CLSTENCIL_KERNEL_DIR");
         snprintf(path, sizeof path, "%s/prelude.cl", dir);
         unlink(path);
-        snprintf(path, sizeof path, "%s/naive.cl", dir);
-        unlink(path);
+        for (int t = 0; t < 2; t++) {
+            snprintf(path, sizeof path, "%s/%s", dir, tmpl[t]);
+            unlink(path);
+        }
         rmdir(dir);
     }
     cls_plan_release(plan);
