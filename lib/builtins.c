@@ -8,20 +8,24 @@
 
 typedef cls_status (*builtin_fn)(cls_stencil *st);
 
-/* HotSpot: the thermal ODE of Rodinia's benchmark, as 000_c422610359a92120.txt studies it.
- * The derived constants are computed per point from the parameters and the grid size; NX and
- * NY are compile-time constants in the kernels, so the compiler folds them. */
+/* HotSpot: the thermal ODE of Rodinia's benchmark, as 000_c422610359a92120.txt studies it:
+ * T' = T + dt/Cap*(P + (T_N + T_S - 2T)/Ry + (T_E + T_W - 2T)/Rx + (amb - T)/Rz).
+ * As in Rodinia's kernel, the divisions by constants are multiplications by precomputed
+ * reciprocals (step_div_Cap, Rx_1, Ry_1, Rz_1).  The constants depend only on the parameters
+ * and NX, NY, which are compile-time constants in the kernels, so the compiler folds them and a
+ * step costs no division. */
 static const char hotspot_body[] =
     "real gw = chip_width / NX;\n"
     "real gh = chip_height / NY;\n"
     "real cap = factor_chip * spec_heat_si * t_chip * gw * gh;\n"
-    "real rx = gw / (2 * k_si * t_chip * gh);\n"
-    "real ry = gh / (2 * k_si * t_chip * gw);\n"
-    "real rz = t_chip / (k_si * gh * gw);\n"
+    "real rx_1 = 1 / (gw / (2 * k_si * t_chip * gh));\n"
+    "real ry_1 = 1 / (gh / (2 * k_si * t_chip * gw));\n"
+    "real rz_1 = 1 / (t_chip / (k_si * gh * gw));\n"
     "real dt = precision / (max_pd / (factor_chip * t_chip * spec_heat_si));\n"
+    "real step_div_cap = dt / cap;\n"
     "real t = IN(0, 0);\n"
-    "return t + dt / cap * (AUX(power, 0, 0) + (IN(0, 1) + IN(0, -1) - 2 * t) / ry\n"
-    "       + (IN(1, 0) + IN(-1, 0) - 2 * t) / rx + (amb_temp - t) / rz);\n";
+    "return t + step_div_cap * (AUX(power, 0, 0) + (IN(0, 1) + IN(0, -1) - 2 * t) * ry_1\n"
+    "       + (IN(1, 0) + IN(-1, 0) - 2 * t) * rx_1 + (amb_temp - t) * rz_1);\n";
 
 static cls_status make_hotspot(cls_stencil *st)
 {

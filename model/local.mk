@@ -3,3 +3,10 @@
 # The device-model interface (parameters and rule dispatch) the model formulas consume.
 MODEL_CORE_SOURCES = model/device_model.h model/device_model.c
 libclstencil_la_SOURCES += $(MODEL_CORE_SOURCES)
+
+# The ghost-zone (trapezoid) cost model and optimizer (000_c422610359a92120.txt).
+GHOST_ZONE_SOURCES = model/ghost_zone.h model/ghost_zone.c model/ghost_zone_opt.c \
+	model/ghost_zone_apps.c
+libclstencil_la_SOURCES += $(GHOST_ZONE_SOURCES)
+# Its equations, choices and reproduction of the document.
+EXTRA_DIST += doc/ghost-zones.md

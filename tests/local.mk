@@ -33,3 +33,4 @@ check-summary:
 	done; \
 	echo "$$pass passed, $$fail failed, $$skip skipped"
 .PHONY: check-summary
+include tests/ghost.mk

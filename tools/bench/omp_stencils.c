@@ -350,7 +350,7 @@ typedef struct S(grid) {
     const T *aux;     /* rhs, power or wall (NULL if none) */
     const T *zeros;   /* a row of nx zeros: cell3d's outside rows */
     /* hotspot constants, computed once (see S(hotspot_constants)) */
-    T hs_step_div_cap, hs_rx, hs_ry, hs_rz, hs_amb;
+    T hs_step_div_cap, hs_rx, hs_ry, hs_rz, hs_amb; /* hs_r*: the reciprocals 1/Rx, 1/Ry, 1/Rz */
 } S(grid);
 
 /* Clamped neighbour indices. */
@@ -542,14 +542,15 @@ static void S(hotspot_constants)(S(grid) *g)
     T gw = chip_width / (T)g->nx;
     T gh = chip_height / (T)g->ny;
     T cap = factor_chip * spec_heat_si * t_chip * gw * gh;
-    T rx = gw / ((T)2 * k_si * t_chip * gh);
-    T ry = gh / ((T)2 * k_si * t_chip * gw);
-    T rz = t_chip / (k_si * gh * gw);
+    /* Reciprocals, as Rodinia's kernel (and the library's body) multiply by them. */
+    T rx_1 = (T)1 / (gw / ((T)2 * k_si * t_chip * gh));
+    T ry_1 = (T)1 / (gh / ((T)2 * k_si * t_chip * gw));
+    T rz_1 = (T)1 / (t_chip / (k_si * gh * gw));
     T dt = precision / (max_pd / (factor_chip * t_chip * spec_heat_si));
     g->hs_step_div_cap = dt / cap;
-    g->hs_rx = rx;
-    g->hs_ry = ry;
-    g->hs_rz = rz;
+    g->hs_rx = rx_1;
+    g->hs_ry = ry_1;
+    g->hs_rz = rz_1;
     g->hs_amb = (T)HS_AMB_TEMP;
 }
 
@@ -558,8 +559,8 @@ static void S(hotspot_row)(T *restrict o, const T *restrict c, const T *restrict
                            T ry, T rz, T amb)
 {
 #define P_HOTSPOT(xm, x, xp)                                                                   \
-    (c[x] + sdc * (power[x] + (yp[x] + ym[x] - (T)2 * c[x]) / ry +                             \
-                   (c[xp] + c[xm] - (T)2 * c[x]) / rx + (amb - c[x]) / rz))
+    (c[x] + sdc * (power[x] + (yp[x] + ym[x] - (T)2 * c[x]) * ry +                             \
+                   (c[xp] + c[xm] - (T)2 * c[x]) * rx + (amb - c[x]) * rz))
     ROW_LOOP(o, nx, P_HOTSPOT);
 #undef P_HOTSPOT
 }

@@ -1,0 +1,9 @@
+# tests/ghost.mk: the ghost-zone cost model and optimizer against hand values and the document.
+# The model's functions are hidden by the library, so the test compiles the sources itself.
+check_PROGRAMS += tests/test_ghost_zone
+TESTS += tests/test_ghost_zone
+
+tests_test_ghost_zone_SOURCES = tests/test_ghost_zone.c $(GHOST_ZONE_SOURCES) \
+	$(MODEL_CORE_SOURCES) $(DEVICES_SOURCES) lib/status.c lib/util.c
+tests_test_ghost_zone_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_ghost_zone_LDADD = $(CJSON_LIBS) -lm
