@@ -77,3 +77,29 @@ inline real cls_read_direct(__global const real *restrict a, int x, int y, int z
 #else
 #define IN(dx, dy, dz) CLS_READ(in, X + (dx), Y + (dy), Z + (dz))
 #endif
+
+#ifdef CLS_TILE_X
+/* Trapezoid tiles (000_c422610359a92120.txt Sect. 3.3): the state of CLS_TILE_X x CLS_TILE_Y x
+ * CLS_TILE_Z points in local memory, whose first element is grid point (ox, oy, oz).  Reads
+ * outside the grid follow the boundary rule inside the tile: clamp and mirror fold the
+ * coordinate into the grid (the folded point lies in the tile's valid part whenever the reading
+ * point is valid); periodic tiles hold wrapped values at virtual coordinates, so no folding.
+ * Points whose neighbours leave the tile are invalid anyway; the index clamp keeps their reads
+ * inside the array. */
+inline real cls_tile_at(__local const real *restrict t, int x, int y, int z, int ox, int oy,
+                        int oz)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    if (x < 0 || x >= NX || y < 0 || y >= NY || z < 0 || z >= NZ) return (real)CLS_BOUNDARY_VALUE;
+#elif CLS_BOUNDARY != CLS_PERIODIC
+    x = cls_fold(x, NX);
+    y = cls_fold(y, NY);
+    z = cls_fold(z, NZ);
+#endif
+    int lx = clamp(x - ox, 0, CLS_TILE_X - 1);
+    int ly = clamp(y - oy, 0, CLS_TILE_Y - 1);
+    int lz = clamp(z - oz, 0, CLS_TILE_Z - 1);
+    return t[lx + CLS_TILE_X * (ly + CLS_TILE_Y * lz)];
+}
+#define cls_read_tile(a, x, y, z) cls_tile_at(a, x, y, z, OX, OY, OZ)
+#endif

@@ -216,9 +216,23 @@ CLS_API size_t cls_dims_points(cls_dims d);
  * Plans and runs
  * ---------------------------------------------------------------------------------------- */
 typedef enum cls_schedule {
-    CLS_SCHEDULE_AUTO = 0,  /* the planner decides */
-    CLS_SCHEDULE_NAIVE = 1  /* one launch per step, ping-pong buffers */
+    CLS_SCHEDULE_AUTO = 0,     /* the planner decides */
+    CLS_SCHEDULE_NAIVE = 1,    /* one launch per step, ping-pong buffers */
+    CLS_SCHEDULE_TRAPEZOID = 2 /* ghost zones: h steps per pass in local memory
+                                  (000_c422610359a92120.txt) */
 } cls_schedule;
+
+/* Global synchronisation between the trapezoid schedule's stages (000_c422610359a92120.txt
+ * Sect. 4.5). */
+typedef enum cls_sync {
+    CLS_SYNC_AUTO = 0,    /* the planner decides */
+    CLS_SYNC_RESTART = 1, /* one kernel launch per stage */
+    CLS_SYNC_BARRIER = 2  /* one persistent launch, an in-kernel barrier of atomics and fences;
+                             only as many work-groups as can be resident at once */
+} cls_sync;
+
+CLS_API const char *cls_sync_name(cls_sync s);
+CLS_API cls_status cls_sync_from_name(const char *name, cls_sync *s);
 
 CLS_API const char *cls_schedule_name(cls_schedule s);
 CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
@@ -228,6 +242,8 @@ typedef struct cls_plan_options {
     size_t local_size[3];    /* work-group size; all 0 = chosen per device */
     size_t points_per_item;  /* naive: points each work-item updates: along the slowest axis
                                 on GPUs (2D/3D), a run along x on CPUs; 0 = chosen per device */
+    size_t trapezoid_height; /* trapezoid: steps per stage h; 0 = chosen by the model */
+    cls_sync sync;           /* trapezoid: stage synchronisation; CLS_SYNC_AUTO by default */
 } cls_plan_options;
 
 /* Fills defaults. */
@@ -248,6 +264,9 @@ typedef struct cls_plan_info {
     size_t local_size[3];
     size_t global_size[3];
     size_t points_per_item;
+    size_t trapezoid_height; /* trapezoid: h; local_size is the tile incl. the ghost zone */
+    cls_sync sync;
+    size_t resident_groups;  /* trapezoid with CLS_SYNC_BARRIER: work-groups launched */
     int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
     double build_seconds;    /* time to build or load the program */
 } cls_plan_info;

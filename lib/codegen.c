@@ -77,6 +77,9 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     cls_stencil_halo(st, halo);
     OUT("#define CLS_HALO_X %d\n#define CLS_HALO_Y %d\n#define CLS_HALO_Z %d\n", halo[0], halo[1],
         halo[2]);
+    /* The schedule's own defines come before the prelude: some select prelude parts (the
+     * local-memory tile accessor of the trapezoid schedule). */
+    if (extra_defines) OUT("%s\n", extra_defines);
     OUT("%s\n", prelude);
 
     /* Auxiliary arrays: kernel parameters, arguments and accessors. */
@@ -86,25 +89,37 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     for (size_t k = 0; k < st->n_aux; k++) OUT(", aux%zu", k);
     OUT("\n");
     for (size_t k = 0; k < st->n_aux; k++)
-        OUT("#define CLS_AUX_%zu(%s) CLS_READ(aux%zu%s, %s)\n", k, dim_params[st->dims - 1], k,
+        OUT("#define CLS_AUX_%zu(%s) CLS_READ_AUX(aux%zu%s, %s)\n", k, dim_params[st->dims - 1], k,
             st->aux[k].per_step ? " + (size_t)STEP * CLS_NPOINTS" : "", dim_args[st->dims - 1]);
 
     /* Parameters are constants local to the update, so they cannot clash with template names.
-     * cls_update handles the boundary; cls_update_interior reads directly (the templates call
-     * it only where the whole stencil lies inside the grid). */
-    static const char *const variant[2][2] = {{"cls_update", "cls_read"},
-                                              {"cls_update_interior", "cls_read_direct"}};
-    for (int v = 0; v < 2; v++) {
-        OUT("#undef CLS_READ\n#define CLS_READ %s\n", variant[v][1]);
-        OUT("inline real %s(__global const real *restrict in CLS_AUX_PARAMS, int X, int Y, "
-            "int Z, int STEP)\n{\n", variant[v][0]);
+     * Variants: cls_update handles the boundary; cls_update_interior reads directly (templates
+     * call it only where the whole stencil lies inside the grid); cls_update_tile reads the
+     * state from a local-memory tile whose first element is grid point (OX, OY, OZ) (only
+     * when the template defines CLS_TILE_X). */
+    static const struct {
+        const char *name, *in_reader, *aux_reader, *in_type, *extra, *guard;
+    } variant[3] = {
+        {"cls_update", "cls_read", "cls_read", "__global", "", NULL},
+        {"cls_update_interior", "cls_read_direct", "cls_read_direct", "__global", "", NULL},
+        {"cls_update_tile", "cls_read_tile", "cls_read", "__local", ", int OX, int OY, int OZ",
+         "CLS_TILE_X"},
+    };
+    for (int v = 0; v < 3; v++) {
+        if (variant[v].guard) OUT("#ifdef %s\n", variant[v].guard);
+        OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX %s\n",
+            variant[v].in_reader, variant[v].aux_reader);
+        OUT("inline real %s(%s const real *restrict in CLS_AUX_PARAMS, int X, int Y, int Z, "
+            "int STEP%s)\n{\n",
+            variant[v].name, variant[v].in_type, variant[v].extra);
         for (size_t k = 0; k < st->n_params; k++)
             OUT("    const real %s = (real)%s;\n", st->params[k].name,
                 cls__fmt_double(num, st->params[k].value));
         OUT("%s\n}\n", body);
+        if (variant[v].guard) OUT("#endif\n");
     }
-    OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#define CLS_HAVE_UPDATE 1\n");
-    if (extra_defines) OUT("%s\n", extra_defines);
+    OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#undef CLS_READ_AUX\n"
+        "#define CLS_READ_AUX cls_read\n#define CLS_HAVE_UPDATE 1\n");
     OUT("%s\n", tmpl);
 #undef OUT
 

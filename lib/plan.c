@@ -6,7 +6,7 @@
 
 #include "plan.h"
 
-static const char *const schedule_names[] = {"auto", "naive"};
+static const char *const schedule_names[] = {"auto", "naive", "trapezoid"};
 #define N_SCHEDULES (sizeof schedule_names / sizeof schedule_names[0])
 
 const char *cls_schedule_name(cls_schedule s)
@@ -21,8 +21,23 @@ cls_status cls_schedule_from_name(const char *name, cls_schedule *s)
             *s = (cls_schedule)i;
             return CLS_SUCCESS;
         }
-    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown schedule '%s' (auto, naive)",
-                     name ? name : "(null)");
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                     "unknown schedule '%s' (auto, naive, trapezoid)", name ? name : "(null)");
+}
+
+static const char *const sync_names[] = {"auto", "restart", "barrier"};
+
+const char *cls_sync_name(cls_sync s) { return (size_t)s < 3 ? sync_names[s] : "unknown"; }
+
+cls_status cls_sync_from_name(const char *name, cls_sync *s)
+{
+    for (size_t i = 0; name && i < 3; i++)
+        if (!strcmp(name, sync_names[i])) {
+            *s = (cls_sync)i;
+            return CLS_SUCCESS;
+        }
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                     "unknown synchronisation '%s' (auto, restart, barrier)", name ? name : "(null)");
 }
 
 void cls_plan_options_init(cls_plan_options *opt)
@@ -160,12 +175,176 @@ static cls_status user_local_size(cls_plan *p, const size_t req[3])
     return CLS_SUCCESS;
 }
 
+/* Generates the schedule's source, builds it (or takes it from the cache) and creates its
+ * kernel. */
+static cls_status build_kernel(cls_plan *p, const char *tmpl, const char *defines,
+                               const char *kernel)
+{
+    char *source = NULL, *options = NULL;
+    double t0 = cls__now();
+    cls_status s = cls__codegen(p->ctx, p->st, p->dims, tmpl, defines, &source, &options);
+    if (s == CLS_SUCCESS)
+        s = cls__program_get(p->ctx, source, options, &p->program, &p->from_cache);
+    if (s == CLS_SUCCESS) {
+        cl_int err;
+        p->kernel = clCreateKernel(p->program, kernel, &err);
+        if (err != CL_SUCCESS) s = cls__fail(p->ctx, (cls_status)err, "creating kernel %s", kernel);
+    }
+    p->build_seconds = cls__now() - t0;
+    free(source);
+    free(options);
+    return s;
+}
+
+static cls_status plan_naive(cls_plan *p, const cls_plan_options *opt)
+{
+    cls_context *ctx = p->ctx;
+    cls_status s;
+    /* CPUs get the row kernel (a vectorisable loop along x per work-item); other devices the
+     * one-point (or short column) per work-item kernel. */
+    p->rows = ctx->info.type == CLS_DEVICE_CPU;
+    int axis = p->rows ? 0 : p->st->dims - 1;
+    p->per_item = opt->points_per_item;
+    if (p->per_item == 0) p->per_item = cls__default_points_per_item(ctx, p->st, p->dims);
+    if (!p->rows && axis == 0) p->per_item = 1;
+    if (p->per_item > p->dims.n[axis]) p->per_item = p->dims.n[axis];
+    if (p->per_item > (p->rows ? (size_t)1 << 20 : 1024))
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "points per item: at most %d, got %zu",
+                         p->rows ? 1 << 20 : 1024, opt->points_per_item);
+    char defines[64];
+    snprintf(defines, sizeof defines, "#define %s %zu", p->rows ? "CLS_ROW_LEN" : "CLS_PER_ITEM",
+             p->per_item);
+    if ((s = build_kernel(p, p->rows ? "naive_rows.cl" : "naive.cl", defines, "cls_naive")) !=
+        CLS_SUCCESS)
+        return s;
+
+    if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2]) {
+        if ((s = user_local_size(p, opt->local_size)) != CLS_SUCCESS) return s;
+    } else if (p->rows) {
+        /* A few rows per work-group: each row is already a long vector loop. */
+        size_t rows_axis = p->st->dims == 1 ? 0 : 1;
+        size_t n = rows_axis == 0 ? (p->dims.n[0] + p->per_item - 1) / p->per_item : p->dims.n[1];
+        p->local[0] = p->local[1] = p->local[2] = 1;
+        p->local[rows_axis] = n < 8 ? n : 8;
+    } else {
+        cls__choose_local_size(p, p->kernel, p->local);
+    }
+    for (int i = 0; i < 3; i++) {
+        size_t n = i == axis ? (p->dims.n[i] + p->per_item - 1) / p->per_item : p->dims.n[i];
+        p->global[i] = round_up(n, p->local[i]);
+    }
+    return CLS_SUCCESS;
+}
+
+/* The default trapezoid tile (the work-group, ghost zone included) for the device. */
+static void default_tile(const cls_plan *p, size_t tile[3])
+{
+    size_t wg = p->ctx->info.max_work_group_size;
+    tile[0] = tile[1] = tile[2] = 1;
+    switch (p->st->dims) {
+    case 1: tile[0] = wg < 1024 ? wg : 1024; break;
+    case 2: tile[0] = tile[1] = wg >= 1024 ? 32 : 16; break;
+    default: tile[0] = tile[1] = tile[2] = 8; break;
+    }
+}
+
+static cls_status plan_trapezoid(cls_plan *p, const cls_plan_options *opt)
+{
+    cls_context *ctx = p->ctx;
+    const cls_device_info *d = &ctx->info;
+    static const char *const axis[3] = {"x", "y", "z"};
+    int halo[3];
+    cls_status s;
+    cls_stencil_halo(p->st, halo);
+
+    if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2]) {
+        for (int i = 0; i < 3; i++) p->tile[i] = opt->local_size[i] ? opt->local_size[i] : 1;
+    } else {
+        default_tile(p, p->tile);
+    }
+    for (int i = p->st->dims; i < 3; i++)
+        if (p->tile[i] != 1)
+            return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "tile: a %d-D stencil takes %d tile sizes", p->st->dims, p->st->dims);
+    p->h = opt->trapezoid_height;
+    if (p->h == 0) p->h = cls__trapezoid_default_height(p);
+    if (p->h > p->steps) p->h = p->steps ? p->steps : 1;
+    for (int i = 0; i < p->st->dims; i++)
+        if (p->tile[i] <= 2 * p->h * (size_t)halo[i])
+            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "trapezoid: a tile of %zu in %s leaves no inner block for h = %zu and "
+                             "halo %d (the tile must exceed 2*h*halo = %zu); lower h or widen the "
+                             "tile",
+                             p->tile[i], axis[i], p->h, halo[i], 2 * p->h * (size_t)halo[i]);
+    size_t items = p->tile[0] * p->tile[1] * p->tile[2];
+    if (items > d->max_work_group_size)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "trapezoid: a tile of %zu points needs %zu work-items per group; '%s' "
+                         "allows %zu",
+                         items, items, d->name, d->max_work_group_size);
+    for (int i = 0; i < 3; i++)
+        if (d->max_work_item_sizes[i] && p->tile[i] > d->max_work_item_sizes[i])
+            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "trapezoid: tile %zu in %s exceeds the device's %zu work-items",
+                             p->tile[i], axis[i], d->max_work_item_sizes[i]);
+    /* Two tile buffers (ping-pong) in local memory. */
+    double local_bytes = 2.0 * (double)items * (double)p->elem;
+    if (local_bytes > (double)d->local_mem_bytes)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "trapezoid: a tile of %zu points needs %.0f bytes of local memory; '%s' "
+                         "has %llu",
+                         items, local_bytes, d->name, (unsigned long long)d->local_mem_bytes);
+
+    size_t ntiles[3] = {1, 1, 1};
+    p->tiles = 1;
+    for (int i = 0; i < p->st->dims; i++) {
+        size_t inner = p->tile[i] - 2 * p->h * (size_t)halo[i];
+        ntiles[i] = (p->dims.n[i] + inner - 1) / inner;
+        p->tiles *= ntiles[i];
+    }
+    /* Barrier synchronisation only with every launched group resident: one per compute unit,
+     * which always fits (the tile fits one group's limits); each group loops over tiles. */
+    p->sync = opt->sync == CLS_SYNC_AUTO ? CLS_SYNC_RESTART : opt->sync;
+    if (p->sync == CLS_SYNC_BARRIER) {
+        p->groups = d->compute_units ? d->compute_units : 1;
+        if (p->groups > p->tiles) p->groups = p->tiles;
+    }
+
+    char defines[256];
+    snprintf(defines, sizeof defines,
+             "#define CLS_TILE_X %zu\n#define CLS_TILE_Y %zu\n#define CLS_TILE_Z %zu\n"
+             "#define CLS_H %zu\n%s%s",
+             p->tile[0], p->tile[1], p->tile[2], p->h,
+             p->sync == CLS_SYNC_BARRIER ? "#define CLS_PERSISTENT 1\n" : "",
+             p->sync == CLS_SYNC_BARRIER && d->type == CLS_DEVICE_CPU
+                 ? "#define CLS_SPIN_LIMIT (1 << 30)\n"
+                 : "");
+    const char *kernel = p->sync == CLS_SYNC_BARRIER ? "cls_trapezoid_persistent" : "cls_trapezoid";
+    if ((s = build_kernel(p, "trapezoid.cl", defines, kernel)) != CLS_SUCCESS) return s;
+    size_t kmax = 0;
+    clGetKernelWorkGroupInfo(p->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
+                             NULL);
+    if (kmax && items > kmax)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "trapezoid: the kernel for this stencil allows %zu work-items per group "
+                         "on '%s', the tile needs %zu; use a smaller tile",
+                         kmax, d->name, items);
+    memcpy(p->local, p->tile, sizeof p->tile);
+    if (p->sync == CLS_SYNC_BARRIER) {
+        p->global[0] = p->groups * p->tile[0];
+        p->global[1] = p->tile[1];
+        p->global[2] = p->tile[2];
+    } else {
+        for (int i = 0; i < 3; i++) p->global[i] = ntiles[i] * p->tile[i];
+    }
+    return CLS_SUCCESS;
+}
+
 cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
                            const cls_plan_options *opt, cls_plan **out)
 {
     cls_plan_options defaults;
     cls_plan *p = NULL;
-    char *source = NULL, *options = NULL;
     cls_status s;
     if (!ctx || !st || !out)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_plan_create: NULL argument");
@@ -182,6 +361,8 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
     if (st->dtype == CLS_FLOAT64 && !ctx->info.double_support)
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED, "'%s' has no double precision (cl_khr_fp64)",
                          ctx->info.name);
+    if (steps > 2147483647u)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "steps: at most 2^31-1, got %zu", steps);
     if (!(p = calloc(1, sizeof *p))) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "plan");
     p->ctx = ctx;
     p->dims = dims;
@@ -193,65 +374,21 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
 
     switch (opt->schedule) {
     case CLS_SCHEDULE_AUTO:
-    case CLS_SCHEDULE_NAIVE: p->schedule = CLS_SCHEDULE_NAIVE; break;
+    case CLS_SCHEDULE_NAIVE:
+        p->schedule = CLS_SCHEDULE_NAIVE;
+        s = plan_naive(p, opt);
+        break;
+    case CLS_SCHEDULE_TRAPEZOID:
+        p->schedule = CLS_SCHEDULE_TRAPEZOID;
+        s = plan_trapezoid(p, opt);
+        break;
     default:
         s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown schedule %d", (int)opt->schedule);
-        goto fail;
     }
-
-    /* CPUs get the row kernel (a vectorisable loop along x per work-item); other devices the
-     * one-point (or short column) per work-item kernel. */
-    p->rows = ctx->info.type == CLS_DEVICE_CPU;
-    int axis = p->rows ? 0 : p->st->dims - 1;
-    p->per_item = opt->points_per_item;
-    if (p->per_item == 0) p->per_item = cls__default_points_per_item(ctx, p->st, dims);
-    if (!p->rows && axis == 0) p->per_item = 1;
-    if (p->per_item > dims.n[axis]) p->per_item = dims.n[axis];
-    if (p->per_item > (p->rows ? (size_t)1 << 20 : 1024)) {
-        s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "points per item: at most %d, got %zu",
-                      p->rows ? 1 << 20 : 1024, opt->points_per_item);
-        goto fail;
-    }
-    char defines[64];
-    snprintf(defines, sizeof defines, "#define %s %zu", p->rows ? "CLS_ROW_LEN" : "CLS_PER_ITEM",
-             p->per_item);
-
-    double t0 = cls__now();
-    if ((s = cls__codegen(ctx, p->st, dims, p->rows ? "naive_rows.cl" : "naive.cl", defines,
-                          &source, &options)) != CLS_SUCCESS)
-        goto fail;
-    if ((s = cls__program_get(ctx, source, options, &p->program, &p->from_cache)) != CLS_SUCCESS)
-        goto fail;
-    cl_int err;
-    p->kernel = clCreateKernel(p->program, "cls_naive", &err);
-    if (err != CL_SUCCESS) {
-        s = cls__fail(ctx, (cls_status)err, "creating kernel cls_naive");
-        goto fail;
-    }
-    p->build_seconds = cls__now() - t0;
-
-    if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2]) {
-        if ((s = user_local_size(p, opt->local_size)) != CLS_SUCCESS) goto fail;
-    } else if (p->rows) {
-        /* A few rows per work-group: each row is already a long vector loop. */
-        size_t rows_axis = p->st->dims == 1 ? 0 : 1;
-        size_t n = rows_axis == 0 ? (dims.n[0] + p->per_item - 1) / p->per_item : dims.n[1];
-        p->local[0] = p->local[1] = p->local[2] = 1;
-        p->local[rows_axis] = n < 8 ? n : 8;
-    } else {
-        cls__choose_local_size(p, p->kernel, p->local);
-    }
-    for (int i = 0; i < 3; i++) {
-        size_t n = i == axis ? (dims.n[i] + p->per_item - 1) / p->per_item : dims.n[i];
-        p->global[i] = round_up(n, p->local[i]);
-    }
-    free(source);
-    free(options);
+    if (s != CLS_SUCCESS) goto fail;
     *out = p;
     return CLS_SUCCESS;
 fail:
-    free(source);
-    free(options);
     cls_plan_release(p);
     return s;
 }
@@ -272,6 +409,9 @@ cls_status cls_plan_describe(const cls_plan *p, cls_plan_info *info)
     memcpy(info->local_size, p->local, sizeof p->local);
     memcpy(info->global_size, p->global, sizeof p->global);
     info->points_per_item = p->per_item;
+    info->trapezoid_height = p->h;
+    info->sync = p->sync;
+    info->resident_groups = p->groups;
     info->from_cache = p->from_cache;
     info->build_seconds = p->build_seconds;
     return CLS_SUCCESS;
@@ -297,5 +437,7 @@ cls_status cls_plan_run(cls_plan *p, const void *input, const void *const *aux, 
                              "cls_plan_run: stencil '%s' needs auxiliary array %zu ('%s')",
                              p->st->name, k, p->st->aux[k].name);
     if (report) memset(report, 0, sizeof *report);
+    if (p->schedule == CLS_SCHEDULE_TRAPEZOID)
+        return cls__exec_trapezoid(p, input, aux, output, report);
     return cls__exec_naive(p, input, aux, output, report);
 }

@@ -19,15 +19,40 @@ struct cls_plan {
                                  along the slowest axis */
     int from_cache;
     double build_seconds;
+    /* trapezoid: height, tile (= work-group), sync mode, resident groups (barrier mode) */
+    size_t h;
+    size_t tile[3];
+    size_t tiles;
+    cls_sync sync;
+    size_t groups;
     cls_progress_fn progress;
     void *progress_user;
 };
 
+/* Device copies of a run's arrays (lib/exec_common.c). */
+typedef struct cls__dev_grid {
+    cl_mem buf[2];  /* the state, ping-pong; buf[0] holds the input after upload */
+    cl_mem aux[16];
+    size_t n_aux;
+} cls__dev_grid;
+cls_status cls__dev_grid_upload(cls_plan *p, const void *input, const void *const *aux,
+                                cls__dev_grid *g);
+void cls__dev_grid_release(cls__dev_grid *g);
+/* Sets the aux buffers as kernel arguments first, first+1, ... */
+cls_status cls__set_aux_args(cls_plan *p, cl_kernel k, cl_uint first, const cls__dev_grid *g);
+/* Device seconds from the start of `first` to the end of `last` (0 if unavailable). */
+double cls__event_span(cl_event first, cl_event last);
+void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double kernel_seconds);
+
 /* Executors: run plan->steps steps from host `input` into host `output`. */
 cls_status cls__exec_naive(cls_plan *plan, const void *input, const void *const *aux,
                            void *output, cls_report *report);
+cls_status cls__exec_trapezoid(cls_plan *plan, const void *input, const void *const *aux,
+                               void *output, cls_report *report);
 /* Chooses a work-group shape for a one-point-per-item kernel on the plan's device. */
 void cls__choose_local_size(cls_plan *plan, cl_kernel kernel, size_t local[3]);
+/* The trapezoid height when the caller leaves it open (lib/tune_trapezoid.c). */
+size_t cls__trapezoid_default_height(const cls_plan *plan);
 /* The naive kernel's points per work-item along the slowest axis for this device. */
 size_t cls__default_points_per_item(cls_context *ctx, const cls_stencil *st, cls_dims dims);
 #endif

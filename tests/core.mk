@@ -18,3 +18,10 @@ EXTRA_DIST += tests/test_guide_quotes.sh tests/test_example.sh doc/guide.md doc/
 # Shell tests speak TAP too.
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
+
+# The trapezoid (ghost-zone) schedule against the reference.
+check_PROGRAMS += tests/test_trapezoid
+TESTS += tests/test_trapezoid
+tests_test_trapezoid_SOURCES = tests/test_trapezoid.c
+tests_test_trapezoid_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_trapezoid_LDADD = $(TEST_LDADD)

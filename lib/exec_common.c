@@ -1,0 +1,83 @@
+/* exec_common.c: what every executor shares: device buffers for the state and the auxiliary
+ * arrays, upload, profiling spans and the run report. */
+#include <string.h>
+
+#include "plan.h"
+
+cls_status cls__dev_grid_upload(cls_plan *p, const void *input, const void *const *aux,
+                                cls__dev_grid *g)
+{
+    cls_context *ctx = p->ctx;
+    cls_status s = CLS_SUCCESS;
+    cl_int err;
+    size_t bytes = p->points * p->elem;
+    memset(g, 0, sizeof *g);
+    g->n_aux = p->st->n_aux;
+    for (int i = 0; i < 2; i++) {
+        g->buf[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        CLS__CHECK_CL(ctx, s, err, "allocating a grid buffer on the device");
+    }
+    err = clEnqueueWriteBuffer(ctx->queue, g->buf[0], CL_FALSE, 0, bytes, input, 0, NULL, NULL);
+    CLS__CHECK_CL(ctx, s, err, "copying the input grid to the device");
+    for (size_t k = 0; k < g->n_aux; k++) {
+        int per_step = p->st->aux[k].per_step;
+        size_t ab = per_step ? bytes * (p->steps ? p->steps : 1) : bytes;
+        g->aux[k] = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, ab, NULL, &err);
+        CLS__CHECK_CL(ctx, s, err, "allocating an auxiliary buffer on the device");
+        size_t wb = per_step ? bytes * p->steps : bytes;
+        if (wb) {
+            err = clEnqueueWriteBuffer(ctx->queue, g->aux[k], CL_FALSE, 0, wb, aux[k], 0, NULL,
+                                       NULL);
+            CLS__CHECK_CL(ctx, s, err, "copying an auxiliary array to the device");
+        }
+    }
+    return CLS_SUCCESS;
+fail:
+    clFinish(ctx->queue);
+    cls__dev_grid_release(g);
+    return s;
+}
+
+void cls__dev_grid_release(cls__dev_grid *g)
+{
+    for (int i = 0; i < 2; i++)
+        if (g->buf[i]) clReleaseMemObject(g->buf[i]);
+    for (size_t k = 0; k < g->n_aux; k++)
+        if (g->aux[k]) clReleaseMemObject(g->aux[k]);
+    memset(g, 0, sizeof *g);
+}
+
+cls_status cls__set_aux_args(cls_plan *p, cl_kernel k, cl_uint first, const cls__dev_grid *g)
+{
+    for (size_t i = 0; i < g->n_aux; i++) {
+        cl_int err = clSetKernelArg(k, first + (cl_uint)i, sizeof(cl_mem), &g->aux[i]);
+        if (err != CL_SUCCESS)
+            return cls__fail(p->ctx, (cls_status)err, "setting an auxiliary kernel argument");
+    }
+    return CLS_SUCCESS;
+}
+
+double cls__event_span(cl_event first, cl_event last)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    if (!first || !last ||
+        clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) !=
+            CL_SUCCESS ||
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) != CL_SUCCESS)
+        return 0;
+    return t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
+}
+
+void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double kernel_seconds)
+{
+    if (!r) return;
+    r->schedule = p->schedule;
+    r->steps = p->steps;
+    r->seconds_total = cls__now() - t_start;
+    r->seconds_kernels = kernel_seconds;
+    if (p->steps) {
+        r->seconds_per_step = kernel_seconds / (double)p->steps;
+        if (kernel_seconds > 0)
+            r->gpoints_per_s = (double)p->points * (double)p->steps / kernel_seconds / 1e9;
+    }
+}
