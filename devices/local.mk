@@ -14,4 +14,4 @@ libclstencil_la_CPPFLAGS = $(AM_CPPFLAGS) -DCLS_PKGDATADIR='"$(pkgdatadir)"'
 devicesdir = $(pkgdatadir)/devices
 dist_devices_DATA = \
 	devices/gtx280.json devices/tesla_c1060.json devices/tesla_c2050.json \
-	devices/gtx460.json devices/pocl_cpu.json
+	devices/gtx460.json devices/pocl_cpu.json devices/h100_probe.json

@@ -30,7 +30,7 @@ CLS_API cls_status cls_model_from_json(const char *json, cls_model **m);
 CLS_API cls_status cls_model_from_file(const char *path, cls_model **m);
 /* A model by its "name" (or file stem), searched in $CLSTENCIL_MODEL_DIR (a ':'-separated
  * list), then the source tree's devices/, then the installed $(pkgdatadir)/devices.  Shipped:
- * "gtx280", "c1060", "c2050", "gtx460", "pocl-cpu". */
+ * "gtx280", "c1060", "c2050", "gtx460", "pocl-cpu", "h100" (measured by clstencil probe). */
 CLS_API cls_status cls_model_from_name(const char *name, cls_model **m);
 /* A file when the argument contains '/' or ends in ".json", else a name. */
 CLS_API cls_status cls_model_load(const char *name_or_file, cls_model **m);
@@ -172,6 +172,59 @@ CLS_API cls_status cls_model_occupancy(const cls_model *m, size_t work_group_siz
                                        cls_model_occupancy_info *out);
 /* "groups", "warps", ... */
 CLS_API const char *cls_model_limit_name(cls_model_limit limit);
+
+/* ------------------------------------------------------------------------------------------
+ * Probing a live device (`clstencil probe`, lib/probe.c).  Measures what the documents measured
+ * on theirs and returns a model in the schema above (family "gpu" for GPUs, "cpu" for CPUs;
+ * values it does not measure keep the family defaults, marked assumed):
+ *   memory.bandwidth_measured_gbs  cube_transit, 001_405c9e1d5e6c3c1a.txt Listing 4, Eq. 3
+ *   memory.bandwidth_ghost_gbs     cube_ghost_transit, 001 Listing 5 (12 bytes per point)
+ *   sync.kernel_restart_cycles     back-to-back empty kernels, 000_c422610359a92120.txt Sect. 4.4
+ *   sync.barrier_cycles_per_group  slope of an in-kernel atomic barrier against the number of
+ *                                  co-resident work-groups, 000 Sect. 4.5 (Eq. 18)
+ *   transfer.* and alloc.* tables  10^1 .. 10^8 bytes, 003_9039035f5da401ab.txt Sect. 5.2, 6.3
+ *   transfer.overlap_factor        both directions at once on two queues, 003 Sect. 6.4.4
+ *   local_memory.banks             from a stride sweep (004_3bb0fc5541bb7adb.txt Sect. 5.5), on
+ *                                  devices with real local memory where the sweep is conclusive
+ * Every measurement repeats until (p90 - p10) / median of its samples is below
+ * target_spread or a repetition and time cap is reached.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_probe_stat {
+    const char *key;    /* "memory.cube_transit", "transfer.host_to_device_pinned", ... */
+    const char *label;  /* what was varied: "256^3", "10^5 B", "4 groups", "stride 32" */
+    const char *unit;   /* "GB/s", "ns", "ns/group", "ratio", "x", "count" */
+    double bytes;       /* the transfer or buffer size, 0 when none */
+    double median;      /* median of the samples (fits: the fitted value) */
+    double spread;      /* (p90 - p10) / median of the samples; fits: relative 95 % half-width */
+    size_t reps;        /* samples taken (fits: points fitted) */
+    const char *note;   /* NULL, or why the measurement was skipped (median is then 0) */
+} cls_probe_stat;
+
+/* Called before each measurement with a short description and the count done so far; a
+ * nonzero return cancels the probe (CLS_ERR_CANCELLED). */
+typedef int (*cls_probe_progress_fn)(const char *what, size_t done, size_t total, void *user);
+/* Called after each measurement; the strings live until the callback returns. */
+typedef void (*cls_probe_result_fn)(const cls_probe_stat *stat, void *user);
+
+typedef struct cls_probe_options {
+    int quick;                      /* small sizes, few repetitions: seconds (for tests) */
+    double target_spread;           /* stop repeating below this spread (default 0.03) */
+    cls_probe_progress_fn progress; /* may be NULL */
+    cls_probe_result_fn result;     /* may be NULL */
+    void *user;
+} cls_probe_options;
+
+/* Fills defaults (full mode, 3 % spread, no callbacks). */
+CLS_API void cls_probe_options_init(cls_probe_options *opt);
+/* Measures the context's device and returns its model (release with cls_model_release); opt
+ * may be NULL.  The model records the device and driver (cls_model_set_device), so that
+ * cls_probe_save_cache stores it where cls_model_match finds it. */
+CLS_API cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt,
+                                    cls_model **out);
+/* Saves a probe result to cls_model_cache_path of the device it records, creating the folder;
+ * the file's path goes to `path` (may be NULL when len is 0).  CLS_ERR_CACHE when
+ * CLSTENCIL_CACHE=off or no cache folder can be made. */
+CLS_API cls_status cls_probe_save_cache(const cls_model *m, char *path, size_t len);
 
 #ifdef __cplusplus
 }

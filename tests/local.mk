@@ -34,3 +34,4 @@ check-summary:
 	echo "$$pass passed, $$fail failed, $$skip skipped"
 .PHONY: check-summary
 include tests/ghost.mk
+include tests/probe.mk

@@ -60,6 +60,8 @@ int main(void)
     char why[2048], cache[600], models[600], path[4200], other[4200];
     cls_device_info gtx = device("NVIDIA GeForce GTX 280", "340.108", CLS_DEVICE_GPU);
     cls_device_info h100 = device("NVIDIA H100 80GB HBM3", "550.54.15", CLS_DEVICE_GPU);
+    /* A GPU no shipped file names (the H100 has its measured file, devices/h100_probe.json). */
+    cls_device_info l40 = device("NVIDIA L40S", "550.54.15", CLS_DEVICE_GPU);
     cls_device_info pocl =
         device("pthread-skylake-avx512-Intel(R) Xeon(R) Processor", "3.1+debian", CLS_DEVICE_CPU);
     cls_device_info xeon = device("Intel(R) Xeon(R) CPU E5-2680", "2023.16", CLS_DEVICE_CPU);
@@ -118,8 +120,12 @@ int main(void)
                get(m, "compute.max_work_group") == 1024,
            "a PoCL device gets pocl-cpu with its own clock and compute units: %s", why);
 
-    /* 4. Family defaults from the device's facts. */
+    /* The H100 gets its shipped probe result. */
     name = match(&h100, NULL, why, sizeof why, &m);
+    tap_ok(m && strcmp(cls_model_family(m), "gpu") == 0 && strstr(cls_model_name(m), "h100"),
+           "the H100 gets the shipped measured model: %s", why);
+    /* 4. Family defaults from the device's facts. */
+    name = match(&l40, NULL, why, sizeof why, &m);
     tap_ok(m && strcmp(cls_model_family(m), "gpu") == 0 && strstr(why, "generic gpu family") &&
                get(m, "compute.compute_units") == 132 && get(m, "compute.clock_mhz") == 1980 &&
                !cls_model_is_assumed(m, "compute.clock_mhz") &&

@@ -27,6 +27,8 @@ extern const cli_command cli_cmd_devices;
 extern const cli_command cli_cmd_run;
 extern const cli_command cli_cmd_demo;
 extern const cli_command cli_cmd_bench;
+extern const cli_command cli_cmd_probe;
+extern const cli_command cli_cmd_model;
 
 /* Full help (synopsis, description, options) of one command. */
 void cli_print_help(const cli_command *cmd, FILE *f);

@@ -5,12 +5,16 @@
 
 #include "cli.h"
 
+/* Subcommands of the device-model layer (tools/cmd_probe.c, tools/cmd_model.c). */
+
 /* The dispatch table: a new subcommand is one file defining a cli_command and one line here. */
 static const cli_command *const commands[] = {
     &cli_cmd_devices,
     &cli_cmd_run,
     &cli_cmd_demo,
     &cli_cmd_bench,
+    &cli_cmd_probe,
+    &cli_cmd_model,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,1065 @@
+/* probe.c: measures a live OpenCL device (bandwidth, sync, transfers, banks) into a model. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "devices.h"
+
+#define PROBE_TARGET_SPREAD 0.03
+#define PROBE_MAX_REPS 100      /* samples of one measurement, at most */
+#define PROBE_MAX_BATCH 10000   /* operations timed together in one sample, at most */
+#define PROBE_MAX_POINTS 16     /* work-group counts of the barrier fit */
+
+/* ------------------------------------------------------------------------ the probe's state */
+typedef struct probe {
+    cls_context *ctx;
+    cls_probe_options opt;
+    int quick, is_cpu;
+    cls_model *m;
+    size_t done, total;           /* measurements, for the progress callback */
+    double samples[PROBE_MAX_REPS];
+    cl_command_queue q2;          /* the second queue of the overlap test (003 Sect. 6.4.4) */
+    cl_program prog;
+    cl_kernel k_transit, k_ghost, k_empty, k_barrier, k_stride;
+    /* Transfer buffers: two device buffers, two pinned host buffers (CL_MEM_ALLOC_HOST_PTR,
+     * kept mapped at h1 and h2) and one pageable malloc'ed buffer. */
+    size_t xfer_max;
+    cl_mem d1, d2, pin1, pin2;
+    void *h1, *h2, *pageable;
+} probe;
+
+/* Repetition limits of one measurement. */
+typedef struct budget {
+    size_t min_reps, max_reps;
+    double seconds;       /* stop once this much time went into the measurement */
+    double sample_s;      /* batched operations: aim at samples of this length */
+} budget;
+
+static budget budget_of(const probe *pr)
+{
+    if (pr->quick) return (budget){3, 9, 0.08, 0.3e-3};
+    return pr->is_cpu ? (budget){5, 60, 2.0, 2e-3} : (budget){5, PROBE_MAX_REPS, 1.0, 2e-3};
+}
+
+/* ------------------------------------------------------------------------ statistics */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Quantile q of sorted values, linearly interpolated between ranks. */
+static double quantile(const double *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    double frac = pos - (double)lo;
+    return lo + 1 < n ? v[lo] + frac * (v[lo + 1] - v[lo]) : v[n - 1];
+}
+
+/* Median and spread ((p90 - p10) / median) of n samples. */
+static void summarize(const double *samples, size_t n, double *median, double *spread)
+{
+    double sorted[PROBE_MAX_REPS];
+    memcpy(sorted, samples, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    *median = quantile(sorted, n, 0.5);
+    *spread = *median > 0 ? (quantile(sorted, n, 0.9) - quantile(sorted, n, 0.1)) / *median : 0;
+}
+
+/* ------------------------------------------------------------------------ progress and results */
+static cls_status step(probe *pr, const char *key, const char *label)
+{
+    char what[256];
+    snprintf(what, sizeof what, "%s %s", key, label);
+    if (pr->opt.progress && pr->opt.progress(what, pr->done, pr->total, pr->opt.user))
+        return cls__fail(pr->ctx, CLS_ERR_CANCELLED, "probe of %s cancelled during %s",
+                         pr->ctx->info.name, what);
+    return CLS_SUCCESS;
+}
+
+static void report(probe *pr, const char *key, const char *label, const char *unit,
+                   double bytes, double median, double spread, size_t reps)
+{
+    cls_probe_stat s = {key, label, unit, bytes, median, spread, reps, NULL};
+    if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
+}
+
+/* A measurement that cannot be made on this device, and why. */
+static void skipped(probe *pr, const char *key, const char *label, double bytes,
+                    const char *why)
+{
+    cls_probe_stat s = {key, label, "", bytes, 0, 0, 0, why};
+    pr->done++;
+    if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
+}
+
+/* One sample of a measurement: a value in the measurement's unit. */
+typedef cls_status (*sample_fn)(probe *pr, void *arg, double *value);
+
+/* Repeats fn until the spread is below the target, or the repetition or time cap is reached,
+ * then reports median and spread (001 Sect. 6.1: "t ... can be obtained by n executions"). */
+static cls_status measure(probe *pr, const char *key, const char *label, const char *unit,
+                          double bytes, sample_fn fn, void *arg, double *median,
+                          double *spread)
+{
+    const budget b = budget_of(pr);
+    const double start = cls__now();
+    size_t n = 0;
+    cls_status st;
+    *median = *spread = 0;
+    while (n < b.max_reps) {
+        if ((st = fn(pr, arg, &pr->samples[n])) != CLS_SUCCESS) return st;
+        n++;
+        if (n >= b.min_reps) {
+            summarize(pr->samples, n, median, spread);
+            if (*spread <= pr->opt.target_spread) break;
+        }
+        if (n >= 3 && cls__now() - start >= b.seconds) break;
+    }
+    summarize(pr->samples, n, median, spread);
+    pr->done++;
+    report(pr, key, label, unit, bytes, *median, *spread, n);
+    return CLS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ batched operations */
+/* One operation (a transfer, an allocation, a launch); complete when it returns, or when the
+ * queue is finished if the batch asks for it. */
+typedef cls_status (*op_fn)(probe *pr, void *arg);
+
+typedef struct batch {
+    op_fn op;
+    void *arg;
+    size_t k;    /* operations per sample */
+    int finish;  /* clFinish after the k operations, inside the timed region */
+} batch;
+
+static cls_status finish(probe *pr, const char *what)
+{
+    cl_int err = clFinish(pr->ctx->queue);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "clFinish after %s failed on %s", what,
+                         pr->ctx->info.name);
+    return CLS_SUCCESS;
+}
+
+/* Nanoseconds per operation over one batch. */
+static cls_status sample_batch(probe *pr, void *arg, double *value)
+{
+    batch *b = arg;
+    cls_status st;
+    double t0 = cls__now();
+    for (size_t i = 0; i < b->k; i++)
+        if ((st = b->op(pr, b->arg)) != CLS_SUCCESS) return st;
+    if (b->finish && (st = finish(pr, "a batch of operations")) != CLS_SUCCESS) return st;
+    *value = (cls__now() - t0) * 1e9 / (double)b->k;
+    return CLS_SUCCESS;
+}
+
+/* Times a batched operation: one warm-up, one calibration (how many operations make a sample
+ * of budget.sample_s), then measure().  Results in nanoseconds per operation. */
+static cls_status measure_op(probe *pr, const char *key, const char *label, double bytes,
+                             op_fn op, void *arg, int fin, double *median, double *spread)
+{
+    batch b = {op, arg, 1, fin};
+    double once = 0;
+    cls_status st = sample_batch(pr, &b, &once); /* warm-up: first-touch and lazy costs */
+    if (st != CLS_SUCCESS) return st;
+    if ((st = sample_batch(pr, &b, &once)) != CLS_SUCCESS) return st;
+    {
+        double want = budget_of(pr).sample_s * 1e9 / (once > 1 ? once : 1);
+        b.k = want < 1 ? 1 : want > PROBE_MAX_BATCH ? PROBE_MAX_BATCH : (size_t)want;
+    }
+    return measure(pr, key, label, "ns", bytes, sample_batch, &b, median, spread);
+}
+
+/* ------------------------------------------------------------------------ kernels */
+static cls_status set_arg(probe *pr, cl_kernel k, cl_uint i, size_t size, const void *v,
+                          const char *kname)
+{
+    cl_int err = clSetKernelArg(k, i, size, v);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "clSetKernelArg(%s, %u) failed", kname, i);
+    return CLS_SUCCESS;
+}
+
+/* Runs one kernel and returns its device time in seconds (profiling events). */
+static cls_status run_timed(probe *pr, cl_kernel k, cl_uint dims, const size_t *global,
+                            const size_t *local, const char *kname, double *seconds)
+{
+    cl_event ev = NULL;
+    cl_ulong t0 = 0, t1 = 0;
+    cls_status st = CLS_SUCCESS;
+    cl_int err = clEnqueueNDRangeKernel(pr->ctx->queue, k, dims, NULL, global, local, 0, NULL,
+                                        &ev);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "clEnqueueNDRangeKernel(%s) failed on %s",
+                         kname, pr->ctx->info.name);
+    CLS__CHECK_CL(pr->ctx, st, clWaitForEvents(1, &ev), "waiting for a probe kernel failed");
+    CLS__CHECK_CL(pr->ctx, st,
+                  clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL),
+                  "clGetEventProfilingInfo(CL_PROFILING_COMMAND_START) failed");
+    CLS__CHECK_CL(pr->ctx, st,
+                  clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL),
+                  "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END) failed");
+    *seconds = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 1e-9;
+fail:
+    clReleaseEvent(ev);
+    return st;
+}
+
+static cls_status create_kernel(probe *pr, const char *name, cl_kernel *k)
+{
+    cl_int err = CL_SUCCESS;
+    *k = clCreateKernel(pr->prog, name, &err);
+    if (err != CL_SUCCESS || !*k)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "clCreateKernel(%s) failed (cl/probe.cl)", name);
+    return CLS_SUCCESS;
+}
+
+static cls_status build(probe *pr)
+{
+    int owned = 0;
+    const char *src = cls__kernel_source("probe.cl", &owned);
+    cls_status st;
+    if (!src) {
+        char *why = cls__strdup(cls_last_error());
+        st = cls__fail(pr->ctx, CLS_ERR_IO, "%s", why ? why : "cannot load probe.cl");
+        free(why);
+        return st;
+    }
+    /* CPUs: whole work-groups step through cube_transit's planes (cl/probe.cl). */
+    st = cls__program_get(pr->ctx, src, pr->is_cpu ? "-D CLS_PLANE_BARRIER" : "", &pr->prog,
+                          NULL);
+    if (owned) free((void *)src);
+    if (st != CLS_SUCCESS) return st;
+    if ((st = create_kernel(pr, "cls_cube_transit", &pr->k_transit)) != CLS_SUCCESS ||
+        (st = create_kernel(pr, "cls_cube_ghost_transit", &pr->k_ghost)) != CLS_SUCCESS ||
+        (st = create_kernel(pr, "cls_empty", &pr->k_empty)) != CLS_SUCCESS ||
+        (st = create_kernel(pr, "cls_global_barrier", &pr->k_barrier)) != CLS_SUCCESS ||
+        (st = create_kernel(pr, "cls_local_stride", &pr->k_stride)) != CLS_SUCCESS)
+        return st;
+    return CLS_SUCCESS;
+}
+
+static cls_status new_buffer(probe *pr, cl_mem_flags flags, size_t bytes, const char *what,
+                             cl_mem *buf)
+{
+    cl_int err = CL_SUCCESS;
+    *buf = clCreateBuffer(pr->ctx->cl, flags, bytes, NULL, &err);
+    if (err != CL_SUCCESS || !*buf)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "clCreateBuffer of %zu bytes (%s) failed on %s", bytes, what,
+                         pr->ctx->info.name);
+    return CLS_SUCCESS;
+}
+
+/* Fills a buffer with 1.0f so that its pages exist before anything is timed. */
+static cls_status touch(probe *pr, cl_mem buf, size_t bytes)
+{
+    const float one = 1.0f;
+    cl_int err = clEnqueueFillBuffer(pr->ctx->queue, buf, &one, sizeof one, 0,
+                                     bytes / sizeof one * sizeof one, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "clEnqueueFillBuffer of %zu bytes failed",
+                         bytes);
+    return finish(pr, "filling a buffer");
+}
+
+/* ------------------------------------------------------------------------ launch and restart */
+typedef struct launch {
+    size_t global, local; /* local 0: the driver chooses */
+} launch;
+
+static cls_status op_launch(probe *pr, void *arg)
+{
+    const launch *l = arg;
+    cl_int err = clEnqueueNDRangeKernel(pr->ctx->queue, pr->k_empty, 1, NULL, &l->global,
+                                        l->local ? &l->local : NULL, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err,
+                         "clEnqueueNDRangeKernel(cls_empty, %zu work-items) failed on %s",
+                         l->global, pr->ctx->info.name);
+    return CLS_SUCCESS;
+}
+
+static cls_status op_launch_wait(probe *pr, void *arg)
+{
+    cls_status st = op_launch(pr, arg);
+    return st == CLS_SUCCESS ? finish(pr, "an empty kernel") : st;
+}
+
+/* 000 Sect. 4.4 (Eq. 17) times "restarting a kernel function with 240 empty thread blocks",
+ * the GTX 280's concurrent blocks (30 SMs x 8).  Here: compute units x 8 empty work-groups of
+ * 64 work-items on GPUs, one single-item work-group per compute unit on CPUs, launched back to
+ * back (the restart cost per launch) and one at a time with a wait (the launch latency). */
+static cls_status probe_launch(probe *pr)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    size_t groups = pr->is_cpu ? d->compute_units : (size_t)d->compute_units * 8;
+    size_t local = pr->is_cpu ? 1 : 64;
+    launch l;
+    double med, spr, ns;
+    char label[64];
+    cls_status st;
+    cl_mem none = NULL;
+
+    if (local > d->max_work_group_size) local = d->max_work_group_size;
+    if (groups < 1) groups = 1;
+    l.local = local;
+    l.global = groups * local;
+    if ((st = set_arg(pr, pr->k_empty, 0, sizeof none, &none, "cls_empty")) != CLS_SUCCESS)
+        return st;
+    snprintf(label, sizeof label, "%zu groups of %zu", groups, local);
+
+    if ((st = step(pr, "launch.latency", label)) != CLS_SUCCESS ||
+        (st = measure_op(pr, "launch.latency", label, 0, op_launch_wait, &l, 0, &med, &spr)) !=
+            CLS_SUCCESS)
+        return st;
+    if ((st = step(pr, "sync.kernel_restart", label)) != CLS_SUCCESS ||
+        (st = measure_op(pr, "sync.kernel_restart", label, 0, op_launch, &l, 1, &ns, &spr)) !=
+            CLS_SUCCESS)
+        return st;
+    /* Cycles of the model's clock, as 000's 3350. */
+    return cls_model_set(pr->m, "sync.kernel_restart_cycles", ns * pr->m->p.clock_mhz / 1e3);
+}
+
+/* ------------------------------------------------------------------------ cube transits */
+typedef struct cube {
+    cl_kernel k;
+    const char *kname;
+    size_t global[2], local[2];
+    int use_local;
+    double points, bytes_per_point;
+} cube;
+
+static cls_status sample_cube(probe *pr, void *arg, double *gbs)
+{
+    cube *c = arg;
+    double s = 0;
+    cls_status st = run_timed(pr, c->k, 2, c->global, c->use_local ? c->local : NULL, c->kname,
+                              &s);
+    /* 001 Eq. 3, with 10^9 bytes per GB as everywhere in the models (doc/devices.md). */
+    *gbs = c->points * c->bytes_per_point / s / 1e9;
+    return st;
+}
+
+/* 001 Sect. 6.1 and 6.2: cube_transit (8 bytes per point) and cube_ghost_transit (12 bytes per
+ * point) over cubes of 192^3, 256^3 and 512^3 floats (the sizes of Table 2) where they fit.
+ * The model keeps the highest of the sizes' medians: the sustained rate of the device. */
+static cls_status probe_cubes(probe *pr, const size_t *sizes, size_t nsizes)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    double best_transit = 0, best_ghost = 0;
+    cls_status st = CLS_SUCCESS;
+    cl_mem in = NULL, out = NULL;
+
+    for (size_t si = 0; si < nsizes; si++) {
+        const size_t n = sizes[si];
+        /* Listing 5 needs ny a multiple of its 6-row tile (Sect. 6: "grid size nx and ny is
+         * multiples of the thread block size"); pad >= nx + 8 keeps the ghost reads inside. */
+        const size_t ny_ghost = n - n % 6;
+        const size_t pad = (n + 8 + 31) / 32 * 32;
+        const size_t bytes = n * n * n * sizeof(float);
+        const size_t in_bytes = bytes + 2 * pad * sizeof(float);
+        const cl_int nx = (cl_int)n, ny = (cl_int)n, nz = (cl_int)n, pad_arg = (cl_int)pad;
+        cl_int ny_g = (cl_int)ny_ghost;
+        char label[32];
+        cube c;
+        double med, spr;
+
+        snprintf(label, sizeof label, "%zu^3", n);
+        if (in_bytes > d->max_alloc_bytes || 2 * in_bytes > d->global_mem_bytes / 2) {
+            skipped(pr, "memory.cube_transit", label, (double)bytes,
+                    "the cube is larger than the device allows");
+            skipped(pr, "memory.cube_ghost_transit", label, (double)bytes,
+                    "the cube is larger than the device allows");
+            continue;
+        }
+        if ((st = new_buffer(pr, CL_MEM_READ_ONLY, in_bytes, "cube source", &in)) != CLS_SUCCESS ||
+            (st = new_buffer(pr, CL_MEM_WRITE_ONLY, bytes, "cube target", &out)) != CLS_SUCCESS ||
+            (st = touch(pr, in, in_bytes)) != CLS_SUCCESS ||
+            (st = touch(pr, out, bytes)) != CLS_SUCCESS)
+            goto fail;
+
+        /* cube_transit: an nx x ny NDRange; 32x8 work-groups on GPUs, whole rows (nx x 1) on
+         * CPUs, where a work-group walks the planes together (CLS_PLANE_BARRIER). */
+        c = (cube){pr->k_transit, "cls_cube_transit", {n, n}, {32, 8}, 1,
+                   (double)n * (double)n * (double)n, 8.0};
+        if (pr->is_cpu) {
+            c.local[0] = n;
+            c.local[1] = 1;
+        }
+        if (c.local[0] * c.local[1] > d->max_work_group_size || n % c.local[0] ||
+            n % c.local[1])
+            c.use_local = 0;
+        if ((st = set_arg(pr, c.k, 0, sizeof in, &in, c.kname)) != CLS_SUCCESS ||
+            (st = set_arg(pr, c.k, 1, sizeof out, &out, c.kname)) != CLS_SUCCESS ||
+            (st = set_arg(pr, c.k, 2, sizeof nx, &nx, c.kname)) != CLS_SUCCESS ||
+            (st = set_arg(pr, c.k, 3, sizeof ny, &ny, c.kname)) != CLS_SUCCESS ||
+            (st = set_arg(pr, c.k, 4, sizeof nz, &nz, c.kname)) != CLS_SUCCESS)
+            goto fail;
+        if ((st = step(pr, "memory.cube_transit", label)) != CLS_SUCCESS ||
+            (st = sample_cube(pr, &c, &med)) != CLS_SUCCESS || /* warm-up */
+            (st = measure(pr, "memory.cube_transit", label, "GB/s", (double)bytes, sample_cube,
+                          &c, &med, &spr)) != CLS_SUCCESS)
+            goto fail;
+        if (med > best_transit) best_transit = med;
+
+        /* cube_ghost_transit: 32x6 work-groups (its reqd_work_group_size), nx x ny' points. */
+        if (d->max_work_group_size < 32 * 6 || n % 32 || ny_ghost == 0) {
+            skipped(pr, "memory.cube_ghost_transit", label, (double)bytes,
+                    "needs 32x6 work-groups and nx a multiple of 32");
+        } else {
+            c = (cube){pr->k_ghost, "cls_cube_ghost_transit", {n, ny_ghost}, {32, 6}, 1,
+                       (double)n * (double)ny_ghost * (double)n, 12.0};
+            if ((st = set_arg(pr, c.k, 0, sizeof in, &in, c.kname)) != CLS_SUCCESS ||
+                (st = set_arg(pr, c.k, 1, sizeof out, &out, c.kname)) != CLS_SUCCESS ||
+                (st = set_arg(pr, c.k, 2, sizeof nx, &nx, c.kname)) != CLS_SUCCESS ||
+                (st = set_arg(pr, c.k, 3, sizeof ny_g, &ny_g, c.kname)) != CLS_SUCCESS ||
+                (st = set_arg(pr, c.k, 4, sizeof nz, &nz, c.kname)) != CLS_SUCCESS ||
+                (st = set_arg(pr, c.k, 5, sizeof pad_arg, &pad_arg, c.kname)) != CLS_SUCCESS)
+                goto fail;
+            if ((st = step(pr, "memory.cube_ghost_transit", label)) != CLS_SUCCESS ||
+                (st = sample_cube(pr, &c, &med)) != CLS_SUCCESS ||
+                (st = measure(pr, "memory.cube_ghost_transit", label, "GB/s", (double)bytes,
+                              sample_cube, &c, &med, &spr)) != CLS_SUCCESS)
+                goto fail;
+            if (med > best_ghost) best_ghost = med;
+        }
+        clReleaseMemObject(in);
+        clReleaseMemObject(out);
+        in = out = NULL;
+    }
+    if (best_transit > 0 &&
+        (st = cls_model_set(pr->m, "memory.bandwidth_measured_gbs", best_transit)) != CLS_SUCCESS)
+        goto fail;
+    if (best_ghost > 0 &&
+        (st = cls_model_set(pr->m, "memory.bandwidth_ghost_gbs", best_ghost)) != CLS_SUCCESS)
+        goto fail;
+    /* The peak is not measurable; an assumed peak below a measured rate is raised to it (and
+     * stays assumed), so the model never claims less than the device was seen to do. */
+    if (pr->m->assumed[CLS__F_bandwidth_peak_gbs] &&
+        pr->m->p.bandwidth_peak_gbs < (best_transit > best_ghost ? best_transit : best_ghost))
+        pr->m->p.bandwidth_peak_gbs = best_transit > best_ghost ? best_transit : best_ghost;
+fail:
+    if (in) clReleaseMemObject(in);
+    if (out) clReleaseMemObject(out);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ global barrier */
+typedef struct barrier_run {
+    cl_mem counters, abort_flag;
+    cl_int groups, stages, spin_limit;
+    size_t local;
+    int aborted;   /* set when the kernel gave up waiting */
+} barrier_run;
+
+/* One launch of groups x local work-items doing `stages` barriers: nanoseconds per barrier. */
+static cls_status sample_barrier(probe *pr, void *arg, double *ns)
+{
+    barrier_run *b = arg;
+    const cl_int zero = 0;
+    cl_int flag = 0, err;
+    size_t global = (size_t)b->groups * b->local;
+    double s = 0;
+    cls_status st;
+    err = clEnqueueFillBuffer(pr->ctx->queue, b->counters, &zero, sizeof zero, 0,
+                              (size_t)b->stages * sizeof zero, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(pr->ctx->queue, b->abort_flag, &zero, sizeof zero, 0,
+                                  sizeof zero, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "clearing the barrier counters failed");
+    if ((st = set_arg(pr, pr->k_barrier, 2, sizeof b->groups, &b->groups,
+                      "cls_global_barrier")) != CLS_SUCCESS ||
+        (st = run_timed(pr, pr->k_barrier, 1, &global, &b->local, "cls_global_barrier", &s)) !=
+            CLS_SUCCESS)
+        return st;
+    err = clEnqueueReadBuffer(pr->ctx->queue, b->abort_flag, CL_TRUE, 0, sizeof flag, &flag, 0,
+                              NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "reading the barrier's abort flag failed");
+    if (flag) {
+        b->aborted = 1;
+        /* Not an error of the device: this runtime did not keep the groups co-resident. */
+        return CLS_ERR_UNSUPPORTED;
+    }
+    *ns = s * 1e9 / b->stages;
+    return CLS_SUCCESS;
+}
+
+/* Least-squares line y = a + b x; *se is the standard error of b (0 with two points). */
+static void fit_line(const double *x, const double *y, size_t n, double *a, double *b,
+                     double *se)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, ssr = 0, mx, my;
+    for (size_t i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+    }
+    mx = sx / (double)n;
+    my = sy / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        sxx += (x[i] - mx) * (x[i] - mx);
+        sxy += (x[i] - mx) * (y[i] - my);
+    }
+    *b = sxx > 0 ? sxy / sxx : 0;
+    *a = my - *b * mx;
+    for (size_t i = 0; i < n; i++) {
+        double r = y[i] - (*a + *b * x[i]);
+        ssr += r * r;
+    }
+    *se = n > 2 && sxx > 0 ? sqrt(ssr / (double)(n - 2) / sxx) : 0;
+}
+
+/* Work-group counts of the fit: 1, 2, 4, ... up to the compute units, the last one included. */
+static size_t barrier_points(const probe *pr, cl_int *t)
+{
+    const cl_int cus = (cl_int)pr->ctx->info.compute_units;
+    size_t n = 0;
+    for (cl_int g = 1; g < cus && n + 1 < PROBE_MAX_POINTS; g *= 2) t[n++] = g;
+    if (!pr->quick && cus > 8) { /* a denser tail on large devices: 3/4 of the units */
+        cl_int g = cus * 3 / 4;
+        if (n > 0 && g > t[n - 1] && n + 1 < PROBE_MAX_POINTS) t[n++] = g;
+    }
+    t[n++] = cus > 0 ? cus : 1;
+    return n;
+}
+
+/* 000 Sect. 4.5: "measuring the execution time of a kernel function that performs nothing but
+ * global synchronization with memory fences, and by varying the number of thread blocks, we
+ * obtain the empirical function using linear curve fitting: GlbSync_MemFence = 210.3 x T + delta".
+ * At most one work-group per compute unit is launched, so all are co-resident and the spinning
+ * cannot deadlock; a runtime that still serialises them trips the kernel's bounded spin. */
+static cls_status probe_barrier(probe *pr)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    cl_int t[PROBE_MAX_POINTS];
+    double xs[PROBE_MAX_POINTS], ys[PROBE_MAX_POINTS];
+    size_t npts = barrier_points(pr, t), nfit = 0;
+    barrier_run b = {NULL, NULL, 0, 0, 0, 0, 0};
+    cls_status st = CLS_SUCCESS;
+    char label[64];
+
+    b.stages = pr->quick ? (pr->is_cpu ? 10 : 50) : (pr->is_cpu ? 50 : 200);
+    /* Polls before giving up: seconds on either kind of device, far beyond a real barrier. */
+    b.spin_limit = pr->is_cpu ? (1 << 24) : (1 << 22);
+    b.local = pr->is_cpu ? 1 : 64;
+    if (b.local > d->max_work_group_size) b.local = d->max_work_group_size;
+    if ((st = new_buffer(pr, CL_MEM_READ_WRITE, (size_t)b.stages * sizeof(cl_int),
+                         "barrier counters", &b.counters)) != CLS_SUCCESS ||
+        (st = new_buffer(pr, CL_MEM_READ_WRITE, sizeof(cl_int), "barrier abort flag",
+                         &b.abort_flag)) != CLS_SUCCESS)
+        goto fail;
+    if ((st = set_arg(pr, pr->k_barrier, 0, sizeof b.counters, &b.counters,
+                      "cls_global_barrier")) != CLS_SUCCESS ||
+        (st = set_arg(pr, pr->k_barrier, 1, sizeof b.abort_flag, &b.abort_flag,
+                      "cls_global_barrier")) != CLS_SUCCESS ||
+        (st = set_arg(pr, pr->k_barrier, 3, sizeof b.stages, &b.stages,
+                      "cls_global_barrier")) != CLS_SUCCESS ||
+        (st = set_arg(pr, pr->k_barrier, 4, sizeof b.spin_limit, &b.spin_limit,
+                      "cls_global_barrier")) != CLS_SUCCESS)
+        goto fail;
+
+    for (size_t i = 0; i < npts; i++) {
+        double med = 0, spr = 0, warm = 0;
+        b.groups = t[i];
+        b.aborted = 0;
+        snprintf(label, sizeof label, "%d group%s", (int)t[i], t[i] == 1 ? "" : "s");
+        if ((st = step(pr, "sync.global_barrier", label)) != CLS_SUCCESS) goto fail;
+        /* A warm-up, retried once: a thread of a loaded host may miss one barrier. */
+        st = sample_barrier(pr, &b, &warm);
+        if (st == CLS_ERR_UNSUPPORTED) st = sample_barrier(pr, &b, &warm);
+        if (st == CLS_SUCCESS) st = measure(pr, "sync.global_barrier", label, "ns", 0,
+                                            sample_barrier, &b, &med, &spr);
+        if (st == CLS_ERR_UNSUPPORTED && b.aborted) {
+            /* More groups cannot do better: keep the points measured so far. */
+            skipped(pr, "sync.global_barrier", label, 0,
+                    "the work-groups were not co-resident (the bounded spin gave up)");
+            pr->done += npts - i - 1;
+            st = CLS_SUCCESS;
+            break;
+        }
+        if (st != CLS_SUCCESS) goto fail;
+        xs[nfit] = (double)t[i];
+        ys[nfit++] = med;
+    }
+    if (nfit >= 2) {
+        double a, slope, se;
+        fit_line(xs, ys, nfit, &a, &slope, &se);
+        snprintf(label, sizeof label, "fit over %zu group counts", nfit);
+        report(pr, "sync.barrier_fit_slope", label, "ns/group", 0, slope,
+               slope != 0 ? 2 * se / fabs(slope) : 0, nfit);
+        report(pr, "sync.barrier_fit_intercept", label, "ns", 0, a, 0, nfit);
+        /* A flat or noisy line on a small device can come out slightly negative: no cost. */
+        st = cls_model_set(pr->m, "sync.barrier_cycles_per_group",
+                           (slope > 0 ? slope : 0) * pr->m->p.clock_mhz / 1e3);
+    }
+fail:
+    if (b.counters) clReleaseMemObject(b.counters);
+    if (b.abort_flag) clReleaseMemObject(b.abort_flag);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ local-memory banks */
+typedef struct stride_run {
+    cl_int stride, iters;
+    size_t global, local;
+    double base; /* stride 1's median time, seconds */
+} stride_run;
+
+static cls_status sample_stride(probe *pr, void *arg, double *ratio)
+{
+    stride_run *r = arg;
+    double s = 0;
+    cls_status st;
+    if ((st = set_arg(pr, pr->k_stride, 1, sizeof r->stride, &r->stride, "cls_local_stride")) !=
+            CLS_SUCCESS ||
+        (st = run_timed(pr, pr->k_stride, 1, &r->global, &r->local, "cls_local_stride", &s)) !=
+            CLS_SUCCESS)
+        return st;
+    *ratio = r->base > 0 ? s / r->base : s;
+    return CLS_SUCCESS;
+}
+
+/* 004 Sect. 5.5: "When threads in a half warp access K different addresses within one bank, the
+ * accesses are serialized K times."  Reading local memory at power-of-two strides slows down
+ * about twice per doubling until the stride reaches the number of banks, then stays; an odd
+ * stride is conflict-free (004 Sect. 3.2's padding).  Only devices with their own local memory
+ * are judged; emulated local memory (CPUs) has no banks. */
+static cls_status probe_banks(probe *pr, const cl_int *strides, size_t nstrides)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    stride_run r;
+    double slow[16] = {0};
+    cl_mem out = NULL;
+    cls_status st = CLS_SUCCESS;
+    char label[32];
+
+    r.local = d->max_work_group_size >= 256 ? 256 : d->max_work_group_size / 32 * 32;
+    r.global = r.local * d->compute_units * (pr->is_cpu ? 2 : 8);
+    r.iters = pr->quick ? (pr->is_cpu ? 64 : 1024) : (pr->is_cpu ? 256 : 4096);
+    r.base = 0;
+    if (r.local < 32 || d->local_mem_bytes < 4096 * sizeof(float)) {
+        for (size_t i = 0; i < nstrides; i++) {
+            snprintf(label, sizeof label, "stride %d", (int)strides[i]);
+            skipped(pr, "local_memory.stride", label, 0,
+                    "needs 16 KiB of local memory and 32-item work-groups");
+        }
+        return CLS_SUCCESS;
+    }
+    if ((st = new_buffer(pr, CL_MEM_WRITE_ONLY, r.global * sizeof(float), "stride output",
+                         &out)) != CLS_SUCCESS ||
+        (st = set_arg(pr, pr->k_stride, 0, sizeof out, &out, "cls_local_stride")) !=
+            CLS_SUCCESS ||
+        (st = set_arg(pr, pr->k_stride, 2, sizeof r.iters, &r.iters, "cls_local_stride")) !=
+            CLS_SUCCESS)
+        goto fail;
+    for (size_t i = 0; i < nstrides && i < 16; i++) {
+        double med = 0, spr = 0, warm = 0;
+        r.stride = strides[i];
+        snprintf(label, sizeof label, "stride %d", (int)strides[i]);
+        if ((st = step(pr, "local_memory.stride", label)) != CLS_SUCCESS) goto fail;
+        if (i == 0) { /* stride 1, the reference: its median time in seconds */
+            r.base = 0;
+            if ((st = sample_stride(pr, &r, &warm)) != CLS_SUCCESS) goto fail;
+            for (size_t k = 0; k < 5; k++)
+                if ((st = sample_stride(pr, &r, &pr->samples[k])) != CLS_SUCCESS) goto fail;
+            summarize(pr->samples, 5, &r.base, &spr);
+        } else if ((st = sample_stride(pr, &r, &warm)) != CLS_SUCCESS) {
+            goto fail;
+        }
+        if ((st = measure(pr, "local_memory.stride", label, "x stride 1", 0, sample_stride, &r,
+                          &med, &spr)) != CLS_SUCCESS)
+            goto fail;
+        slow[i] = med;
+    }
+    /* Banks: strides are 1, 2, 4, ... (powers of two first).  Conflicts are visible when
+     * stride 2 is clearly slower than stride 1; the bank count is the stride after which
+     * doubling stops slowing the access down. */
+    if (!d->local_mem_is_global && !pr->is_cpu && nstrides >= 3 && strides[1] == 2 &&
+        slow[1] > 1.5) {
+        cl_int banks = 0;
+        for (size_t i = 1; i + 1 < nstrides && strides[i + 1] == 2 * strides[i]; i++) {
+            if (slow[i + 1] < 1.3 * slow[i]) {
+                banks = strides[i];
+                break;
+            }
+        }
+        if (banks > 0) {
+            report(pr, "local_memory.banks", "from the stride sweep", "count", 0, banks, 0,
+                   nstrides);
+            st = cls_model_set(pr->m, "local_memory.banks", banks);
+        }
+    }
+fail:
+    if (out) clReleaseMemObject(out);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ transfers */
+typedef struct xfer {
+    cls_model_table table;
+    size_t bytes;
+} xfer;
+
+static cls_status op_transfer(probe *pr, void *arg)
+{
+    const xfer *x = arg;
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = pr->ctx->queue;
+    switch (x->table) {
+    case CLS_TABLE_HOST_TO_DEVICE_PINNED:
+        err = clEnqueueWriteBuffer(q, pr->d1, CL_TRUE, 0, x->bytes, pr->h1, 0, NULL, NULL);
+        break;
+    case CLS_TABLE_DEVICE_TO_HOST_PINNED:
+        err = clEnqueueReadBuffer(q, pr->d1, CL_TRUE, 0, x->bytes, pr->h1, 0, NULL, NULL);
+        break;
+    case CLS_TABLE_HOST_TO_DEVICE_PAGEABLE:
+        err = clEnqueueWriteBuffer(q, pr->d1, CL_TRUE, 0, x->bytes, pr->pageable, 0, NULL, NULL);
+        break;
+    case CLS_TABLE_DEVICE_TO_HOST_PAGEABLE:
+        err = clEnqueueReadBuffer(q, pr->d1, CL_TRUE, 0, x->bytes, pr->pageable, 0, NULL, NULL);
+        break;
+    case CLS_TABLE_HOST_TO_HOST:
+        memcpy(pr->h2, pr->h1, x->bytes);
+        break;
+    default:
+        return cls__fail(pr->ctx, CLS_ERR_INTERNAL, "probe: table %d is no transfer",
+                         (int)x->table);
+    }
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "%s of %zu bytes failed on %s",
+                         cls_model_table_key(x->table), x->bytes, pr->ctx->info.name);
+    return CLS_SUCCESS;
+}
+
+/* 003 Sect. 5.2 mallocFreeHost / mallocFreeDevice: allocate and free one buffer.  A pinned host
+ * buffer is created, mapped and unmapped; a device buffer is created and made resident with
+ * clEnqueueMigrateMemObjects (OpenCL allocates lazily), then released. */
+static cls_status op_alloc(probe *pr, void *arg)
+{
+    const xfer *x = arg;
+    cl_mem buf = NULL;
+    cl_int err = CL_SUCCESS;
+    cls_status st;
+    if (x->table == CLS_TABLE_ALLOC_HOST) {
+        void *p;
+        if ((st = new_buffer(pr, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, x->bytes,
+                             "pinned host allocation", &buf)) != CLS_SUCCESS)
+            return st;
+        p = clEnqueueMapBuffer(pr->ctx->queue, buf, CL_TRUE, CL_MAP_WRITE, 0, x->bytes, 0, NULL,
+                               NULL, &err);
+        if (err == CL_SUCCESS)
+            err = clEnqueueUnmapMemObject(pr->ctx->queue, buf, p, 0, NULL, NULL);
+    } else {
+        if ((st = new_buffer(pr, CL_MEM_READ_WRITE, x->bytes, "device allocation", &buf)) !=
+            CLS_SUCCESS)
+            return st;
+        err = clEnqueueMigrateMemObjects(pr->ctx->queue, 1, &buf,
+                                         CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL);
+    }
+    if (err == CL_SUCCESS) err = clFinish(pr->ctx->queue);
+    clReleaseMemObject(buf);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err, "%s: allocating %zu bytes failed on %s",
+                         cls_model_table_key(x->table), x->bytes, pr->ctx->info.name);
+    return CLS_SUCCESS;
+}
+
+static cls_status setup_transfers(probe *pr)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    cl_int err = CL_SUCCESS;
+    cls_status st;
+    /* Two device and two pinned buffers of the largest size must fit comfortably. */
+    while (pr->xfer_max > 10 &&
+           (pr->xfer_max > d->max_alloc_bytes || 4 * pr->xfer_max > d->global_mem_bytes / 2))
+        pr->xfer_max /= 10;
+    if ((st = new_buffer(pr, CL_MEM_READ_WRITE, pr->xfer_max, "transfer buffer 1", &pr->d1)) !=
+            CLS_SUCCESS ||
+        (st = new_buffer(pr, CL_MEM_READ_WRITE, pr->xfer_max, "transfer buffer 2", &pr->d2)) !=
+            CLS_SUCCESS ||
+        (st = new_buffer(pr, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, pr->xfer_max,
+                         "pinned host buffer 1", &pr->pin1)) != CLS_SUCCESS ||
+        (st = new_buffer(pr, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, pr->xfer_max,
+                         "pinned host buffer 2", &pr->pin2)) != CLS_SUCCESS)
+        return st;
+    pr->h1 = clEnqueueMapBuffer(pr->ctx->queue, pr->pin1, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                pr->xfer_max, 0, NULL, NULL, &err);
+    if (err == CL_SUCCESS)
+        pr->h2 = clEnqueueMapBuffer(pr->ctx->queue, pr->pin2, CL_TRUE,
+                                    CL_MAP_READ | CL_MAP_WRITE, 0, pr->xfer_max, 0, NULL, NULL,
+                                    &err);
+    if (err != CL_SUCCESS || !pr->h1 || !pr->h2)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "mapping the pinned host buffers (%zu bytes) failed on %s",
+                         pr->xfer_max, d->name);
+    pr->pageable = malloc(pr->xfer_max);
+    if (!pr->pageable)
+        return cls__fail(pr->ctx, CLS_ERR_OUT_OF_HOST_MEMORY,
+                         "allocating the pageable host buffer of %zu bytes", pr->xfer_max);
+    /* First touch outside the timings. */
+    memset(pr->h1, 1, pr->xfer_max);
+    memset(pr->h2, 2, pr->xfer_max);
+    memset(pr->pageable, 3, pr->xfer_max);
+    if ((st = touch(pr, pr->d1, pr->xfer_max)) != CLS_SUCCESS ||
+        (st = touch(pr, pr->d2, pr->xfer_max)) != CLS_SUCCESS)
+        return st;
+    return CLS_SUCCESS;
+}
+
+/* 003 Sect. 5.2 and 6.3: each table holds the time of one operation for 10, 100, 1000 ...
+ * bytes (powers of ten), here up to xfer_max (10^8 in full mode). */
+static cls_status probe_tables(probe *pr)
+{
+    static const cls_model_table tables[] = {
+        CLS_TABLE_HOST_TO_DEVICE_PINNED,   CLS_TABLE_DEVICE_TO_HOST_PINNED,
+        CLS_TABLE_HOST_TO_DEVICE_PAGEABLE, CLS_TABLE_DEVICE_TO_HOST_PAGEABLE,
+        CLS_TABLE_HOST_TO_HOST,            CLS_TABLE_ALLOC_HOST,
+        CLS_TABLE_ALLOC_DEVICE};
+    cls_status st;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        cls_model_point pts[16];
+        size_t n = 0;
+        const char *key = cls_model_table_key(tables[t]);
+        int is_alloc = tables[t] == CLS_TABLE_ALLOC_HOST || tables[t] == CLS_TABLE_ALLOC_DEVICE;
+        for (size_t bytes = 10, e = 1; bytes <= pr->xfer_max && n < 16; bytes *= 10, e++) {
+            xfer x = {tables[t], bytes};
+            char label[32];
+            double med = 0, spr = 0;
+            snprintf(label, sizeof label, "10^%zu B", e);
+            if ((st = step(pr, key, label)) != CLS_SUCCESS ||
+                (st = measure_op(pr, key, label, (double)bytes, is_alloc ? op_alloc : op_transfer,
+                                 &x, 0, &med, &spr)) != CLS_SUCCESS)
+                return st;
+            /* The table's spread_ns is the absolute p90 - p10 (doc/devices.md, Tables). */
+            if (med <= 0) med = 1e-3;
+            pts[n++] = (cls_model_point){(double)bytes, med, spr * med};
+        }
+        if ((st = cls_model_set_table(pr->m, tables[t], pts, n)) != CLS_SUCCESS) return st;
+    }
+    return CLS_SUCCESS;
+}
+
+/* 003 Sect. 6.4.4: "when both copy engines are working, the total bandwidth is not doubled. In
+ * fact it only increases by 26%".  One sample: a host-to-device copy alone, a device-to-host
+ * copy alone, then both at once on two queues; the factor is the sum of the two alone over
+ * the time of both at once (1: no overlap, 2: perfect). */
+static cls_status sample_overlap(probe *pr, void *arg, double *factor)
+{
+    const size_t bytes = *(const size_t *)arg;
+    cl_command_queue q1 = pr->ctx->queue, q2 = pr->q2;
+    double t0, t_in, t_out, t_both;
+    cl_int err;
+    t0 = cls__now();
+    err = clEnqueueWriteBuffer(q1, pr->d1, CL_TRUE, 0, bytes, pr->h1, 0, NULL, NULL);
+    t_in = cls__now() - t0;
+    if (err == CL_SUCCESS) {
+        t0 = cls__now();
+        err = clEnqueueReadBuffer(q2, pr->d2, CL_TRUE, 0, bytes, pr->h2, 0, NULL, NULL);
+        t_out = cls__now() - t0;
+    }
+    if (err == CL_SUCCESS) {
+        t0 = cls__now();
+        err = clEnqueueWriteBuffer(q1, pr->d1, CL_FALSE, 0, bytes, pr->h1, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(q2, pr->d2, CL_FALSE, 0, bytes, pr->h2, 0, NULL, NULL);
+        if (err == CL_SUCCESS) err = clFlush(q1);
+        if (err == CL_SUCCESS) err = clFlush(q2);
+        if (err == CL_SUCCESS) err = clFinish(q1);
+        if (err == CL_SUCCESS) err = clFinish(q2);
+        t_both = cls__now() - t0;
+    }
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err,
+                         "overlapping transfers of %zu bytes on two queues failed on %s", bytes,
+                         pr->ctx->info.name);
+    *factor = (t_in + t_out) / (t_both > 0 ? t_both : 1e-9);
+    return CLS_SUCCESS;
+}
+
+static cls_status probe_overlap(probe *pr)
+{
+    size_t bytes = pr->xfer_max;
+    double med = 0, spr = 0, warm = 0;
+    char label[32];
+    cl_int err = CL_SUCCESS;
+    cls_status st;
+    long engines;
+    pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, 0, &err);
+    if (err != CL_SUCCESS || !pr->q2)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "clCreateCommandQueue (the second queue of the overlap test) failed "
+                         "on %s",
+                         pr->ctx->info.name);
+    snprintf(label, sizeof label, "%zu B each way", bytes);
+    if ((st = step(pr, "transfer.overlap_factor", label)) != CLS_SUCCESS ||
+        (st = sample_overlap(pr, &bytes, &warm)) != CLS_SUCCESS ||
+        (st = measure(pr, "transfer.overlap_factor", label, "ratio", (double)bytes,
+                      sample_overlap, &bytes, &med, &spr)) != CLS_SUCCESS)
+        return st;
+    if (med > 4) med = 4;
+    if (med <= 0) med = 1;
+    if ((st = cls_model_set(pr->m, "transfer.overlap_factor", med)) != CLS_SUCCESS) return st;
+    /* OpenCL does not report copy engines: a CPU's transfers are host copies (0, as
+     * doc/devices.md defines it); a GPU whose two directions overlap clearly (003's 1.26x on
+     * two engines) has two, otherwise one (003 Sect. 6.4.4: "on a single engine the two
+     * transfers add up"). */
+    engines = pr->is_cpu ? 0 : med >= 1.15 ? 2 : 1;
+    report(pr, "transfer.copy_engines", "inferred from the overlap factor", "count", 0,
+           (double)engines, 0, 1);
+    return cls_model_set(pr->m, "transfer.copy_engines", (double)engines);
+}
+
+/* ------------------------------------------------------------------------ the whole probe */
+static const size_t full_cubes[] = {192, 256, 512};
+static const size_t quick_cubes[] = {64};
+static const cl_int full_strides[] = {1, 2, 4, 8, 16, 32, 64, 33};
+static const cl_int quick_strides[] = {1, 2, 4, 33};
+
+void cls_probe_options_init(cls_probe_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->target_spread = PROBE_TARGET_SPREAD;
+}
+
+static cls_status describe(probe *pr)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    char text[CLS__MODEL_TEXT_MAX], date[32] = "", msg[CLS__ERR_MAX];
+    time_t now = time(NULL);
+    struct tm tmv;
+    cls_status st;
+    if (gmtime_r(&now, &tmv)) strftime(date, sizeof date, "%Y-%m-%d", &tmv);
+    snprintf(text, sizeof text,
+             "measured by clstencil probe (libclstencil %s, %s mode) on %s UTC: cube_transit and "
+             "cube_ghost_transit (001_405c9e1d5e6c3c1a.txt Listings 4-5, Eq. 3), kernel restart "
+             "and atomic global barrier (000_c422610359a92120.txt Sect. 4.4-4.5), transfer and "
+             "allocation tables and the overlap factor (003_9039035f5da401ab.txt Sect. 5.2, "
+             "6.3, 6.4.4); values marked assumed are %s family defaults",
+             cls_version(), pr->quick ? "quick" : "full", date, cls_model_family(pr->m));
+    if ((st = cls_model_set_source(pr->m, text)) != CLS_SUCCESS) return st;
+    snprintf(text, sizeof text, "%.300s (%.200s, driver %.100s), probed%s", d->name,
+             d->platform_name, d->driver_version[0] ? d->driver_version : "unknown",
+             pr->quick ? " in quick mode" : "");
+    if (cls__text_check(text, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) == 0 &&
+        cls__set_text(&pr->m->description, text) != 0)
+        return cls__fail(pr->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "probe: out of memory");
+    return CLS_SUCCESS;
+}
+
+static void release(probe *pr)
+{
+    if (pr->h1) clEnqueueUnmapMemObject(pr->ctx->queue, pr->pin1, pr->h1, 0, NULL, NULL);
+    if (pr->h2) clEnqueueUnmapMemObject(pr->ctx->queue, pr->pin2, pr->h2, 0, NULL, NULL);
+    if (pr->h1 || pr->h2) clFinish(pr->ctx->queue);
+    if (pr->d1) clReleaseMemObject(pr->d1);
+    if (pr->d2) clReleaseMemObject(pr->d2);
+    if (pr->pin1) clReleaseMemObject(pr->pin1);
+    if (pr->pin2) clReleaseMemObject(pr->pin2);
+    free(pr->pageable);
+    if (pr->q2) clReleaseCommandQueue(pr->q2);
+    if (pr->k_transit) clReleaseKernel(pr->k_transit);
+    if (pr->k_ghost) clReleaseKernel(pr->k_ghost);
+    if (pr->k_empty) clReleaseKernel(pr->k_empty);
+    if (pr->k_barrier) clReleaseKernel(pr->k_barrier);
+    if (pr->k_stride) clReleaseKernel(pr->k_stride);
+    /* pr->prog belongs to the context's program cache. */
+}
+
+cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_model **out)
+{
+    probe *pr;
+    cls_status st;
+    const size_t *cubes;
+    const cl_int *strides;
+    size_t ncubes, nstrides, nsizes = 0;
+    cl_int tpts[PROBE_MAX_POINTS];
+
+    if (out) *out = NULL;
+    if (!ctx || !out)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_probe_device: %s is NULL",
+                         ctx ? "out" : "ctx");
+    pr = calloc(1, sizeof *pr);
+    if (!pr) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_probe_device: no memory");
+    pr->ctx = ctx;
+    cls_probe_options_init(&pr->opt);
+    if (opt) pr->opt = *opt;
+    if (!(pr->opt.target_spread > 0)) pr->opt.target_spread = PROBE_TARGET_SPREAD;
+    pr->quick = pr->opt.quick != 0;
+    pr->is_cpu = ctx->info.type == CLS_DEVICE_CPU;
+    pr->xfer_max = pr->quick ? 1000000 : 100000000;
+    cubes = pr->quick ? quick_cubes : full_cubes;
+    ncubes = pr->quick ? 1 : sizeof full_cubes / sizeof full_cubes[0];
+    strides = pr->quick ? quick_strides : full_strides;
+    nstrides = pr->quick ? sizeof quick_strides / sizeof quick_strides[0]
+                         : sizeof full_strides / sizeof full_strides[0];
+
+    /* The family follows the device type: "cpu" for CPUs, "gpu" for everything else; the
+     * device's clock, compute units and sizes replace the generic values. */
+    st = cls_model_from_defaults(pr->is_cpu ? "cpu" : "gpu", &ctx->info, &pr->m);
+    if (st != CLS_SUCCESS) goto fail;
+    if ((st = build(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = setup_transfers(pr)) != CLS_SUCCESS) goto fail;
+    for (size_t b = 10; b <= pr->xfer_max; b *= 10) nsizes++;
+    pr->total = 2 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 7 * nsizes + 1;
+
+    cls__debug("probe %s: %s mode, transfers up to %zu bytes", ctx->info.name,
+               pr->quick ? "quick" : "full", pr->xfer_max);
+    if ((st = probe_launch(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_cubes(pr, cubes, ncubes)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_barrier(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_banks(pr, strides, nstrides)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_tables(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_overlap(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = describe(pr)) != CLS_SUCCESS) goto fail;
+    if (pr->opt.progress) pr->opt.progress("done", pr->total, pr->total, pr->opt.user);
+    *out = pr->m;
+    pr->m = NULL;
+
+fail:
+    release(pr);
+    cls_model_release(pr->m);
+    free(pr);
+    return st;
+}
+
+cls_status cls_probe_save_cache(const cls_model *m, char *path, size_t len)
+{
+    cls_device_info info;
+    char file[4096], dir[4096];
+    const char *off = getenv("CLSTENCIL_CACHE");
+    char *slash;
+    cls_status st;
+
+    if (path && len) path[0] = '\0';
+    if (!m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_probe_save_cache: NULL model");
+    if (!m->device.name)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "model \"%s\" records no device (not a probe result): nothing to cache",
+                         cls_model_name(m));
+    if (off && strcmp(off, "off") == 0)
+        return cls__fail(NULL, CLS_ERR_CACHE,
+                         "the cache is disabled (CLSTENCIL_CACHE=off): probe result not cached");
+    memset(&info, 0, sizeof info);
+    snprintf(info.name, sizeof info.name, "%s", m->device.name);
+    snprintf(info.driver_version, sizeof info.driver_version, "%s",
+             m->device.driver_version ? m->device.driver_version : "");
+    if ((st = cls_model_cache_path(&info, file, sizeof file)) != CLS_SUCCESS) return st;
+    snprintf(dir, sizeof dir, "%s", file);
+    slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    if (slash && cls__mkdirs(dir) != 0)
+        return cls__fail(NULL, CLS_ERR_CACHE, "cannot create the model cache folder %s", dir);
+    if ((st = cls_model_save(m, file)) != CLS_SUCCESS) return st;
+    if (path && len) snprintf(path, len, "%s", file);
+    return CLS_SUCCESS;
+}
