@@ -10,3 +10,9 @@ GHOST_ZONE_SOURCES = model/ghost_zone.h model/ghost_zone.c model/ghost_zone_opt.
 libclstencil_la_SOURCES += $(GHOST_ZONE_SOURCES)
 # Its equations, choices and reproduction of the document.
 EXTRA_DIST += doc/ghost-zones.md
+
+# The tiled transfer/compute pipeline model and planner (003_9039035f5da401ab.txt Sect. 6).
+PIPELINE_SOURCES = model/pipeline.h model/pipeline.c
+libclstencil_la_SOURCES += $(PIPELINE_SOURCES)
+# Its equations, the reproduction of the document and the executor plan.
+EXTRA_DIST += doc/pipeline.md

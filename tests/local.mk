@@ -35,3 +35,4 @@ check-summary:
 .PHONY: check-summary
 include tests/ghost.mk
 include tests/probe.mk
+include tests/pipeline.mk

@@ -1,0 +1,849 @@
+/* pipeline.c: Visschers' transfer/compute pipeline model (003 Sect. 6.1-6.4) and planner. */
+#include "pipeline.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static cls_status pipe_fail(char *err, size_t errlen, cls_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static cls_status pipe_fail(char *err, size_t errlen, cls_status st, const char *fmt, ...)
+{
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+static size_t zmin(size_t a, size_t b) { return a < b ? a : b; }
+static double dmax(double a, double b) { return a > b ? a : b; }
+static double dmin(double a, double b) { return a < b ? a : b; }
+
+/* ------------------------------------------------------------------ names */
+
+static const char *const scheme_names[CLS_PIPE_NSCHEMES] = {"naive", "basic", "scalable",
+                                                             "buffered"};
+
+const char *cls_pipe_scheme_name(cls_pipe_scheme s)
+{
+    return (unsigned)s < CLS_PIPE_NSCHEMES ? scheme_names[s] : NULL;
+}
+
+int cls_pipe_scheme_from_name(const char *name)
+{
+    if (!name) return -1;
+    for (int i = 0; i < CLS_PIPE_NSCHEMES; i++)
+        if (strcmp(name, scheme_names[i]) == 0) return i;
+    return -1;
+}
+
+const char *cls_pipe_layout_name(cls_pipe_layout l)
+{
+    return l == CLS_PIPE_ROWS ? "rows" : l == CLS_PIPE_MERGED ? "merged" : NULL;
+}
+
+const char *cls_pipe_stage_name(cls_pipe_stage s)
+{
+    static const char *const n[] = {"bufferIn", "transferIn", "kernel", "transferOut",
+                                    "bufferOut"};
+    return (unsigned)s < 5 ? n[s] : NULL;
+}
+
+/* ------------------------------------------------------------------ device (Sect. 5.2) */
+
+/* What cls_pipe_device_from_model reads and the name 003 gives it (Sect. 5.2, 6.4.4). */
+static const struct {
+    const char *key;
+    const char *symbol;
+} pipe_params[] = {
+    {"transfer.copy_engines", "copyEngines (Sect. 5.2): single or dual formula of Sect. 6.4.4"},
+    {"transfer.overlap_factor", "the 0.57 of Sect. 6.4.4, as 2 / factor - 1"},
+    {"transfer.host_to_device_pinned", "pinnedHostToDevice (transferIn)"},
+    {"transfer.device_to_host_pinned", "deviceToPinnedHost (transferOut)"},
+    {"transfer.host_to_device_pageable", "transferIn from pageable host arrays (no 003 name)"},
+    {"transfer.device_to_host_pageable", "transferOut to pageable host arrays (no 003 name)"},
+    {"transfer.host_to_host", "pinnedHostToPinnedHost (bufferIn, bufferOut)"},
+    {"alloc.device", "mallocFreeDevice (Sect. 6.4.1)"},
+    {"alloc.host", "mallocFreeHost (Sect. 6.4.1, buffered scheme)"},
+    {"memory.global_bytes", "the device-memory cap of the planner"},
+};
+#define PIPE_NPARAMS (sizeof pipe_params / sizeof pipe_params[0])
+
+const char *cls_pipe_device_param(size_t i, const char **symbol)
+{
+    if (i >= PIPE_NPARAMS) return NULL;
+    if (symbol) *symbol = pipe_params[i].symbol;
+    return pipe_params[i].key;
+}
+
+double cls_pipe_overlap_coeff(double overlap_factor)
+{
+    /* Sect. 6.4.4: both directions at once move overlap_factor times the bytes of one
+     * direction alone, so two transfers of equal length t take 2t / overlap_factor: "157% of
+     * one of them" for 1.26.  The longer one's excess runs alone, hence
+     * max + (2 / overlap_factor - 1) x min. */
+    if (!(overlap_factor > 1.0)) return 1.0;
+    if (overlap_factor >= 2.0) return 0.0;
+    return 2.0 / overlap_factor - 1.0;
+}
+
+static cls_status copy_table(const cls_model *m, cls_model_table t, cls_pipe_curve *c,
+                             int required, const char *why, char *err, size_t errlen)
+{
+    const cls_model_point *pts = NULL;
+    size_t n = 0;
+    memset(c, 0, sizeof *c);
+    cls_status st = cls_model_get_table(m, t, &pts, &n);
+    if (st != CLS_SUCCESS)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
+                         "device model \"%s\": cannot read table %s", cls_model_name(m),
+                         cls_model_table_key(t));
+    if (n == 0 && !required) return CLS_SUCCESS;
+    if (n < 2 || n > CLS_PIPE_MAX_POINTS)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
+                         "device model \"%s\": the pipeline model needs table %s (%s) with 2 "
+                         "to %d entries, it has %zu; run `clstencil probe` on the device to "
+                         "measure it",
+                         cls_model_name(m), cls_model_table_key(t), why, CLS_PIPE_MAX_POINTS,
+                         n);
+    c->n = n;
+    for (size_t i = 0; i < n; i++) {
+        c->bytes[i] = pts[i].bytes;
+        c->ns[i] = pts[i].ns;
+    }
+    return CLS_SUCCESS;
+}
+
+cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_pipe_device *d,
+                                      char *err, size_t errlen)
+{
+    if (!m || !d)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_pipe_device_from_model: NULL argument");
+    memset(d, 0, sizeof *d);
+    double v = 0;
+    cls_status st = cls_model_get(m, "transfer.copy_engines", &v);
+    if (st != CLS_SUCCESS || !(v >= 0))
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
+                         "device model \"%s\": transfer.copy_engines is unusable",
+                         cls_model_name(m));
+    d->copy_engines = (int)v;
+    st = cls_model_get(m, "transfer.overlap_factor", &v);
+    if (st != CLS_SUCCESS || !(v > 0) || !isfinite(v))
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
+                         "device model \"%s\": transfer.overlap_factor is unusable",
+                         cls_model_name(m));
+    d->overlap_factor = v;
+    d->overlap_coeff = cls_pipe_overlap_coeff(v);
+    if (cls_model_get(m, "memory.global_bytes", &v) == CLS_SUCCESS && v > 0)
+        d->global_bytes = v;
+    d->host_pinned = host_pinned ? 1 : 0;
+
+    const char *kind = host_pinned ? "pinned host arrays" : "pageable host arrays";
+    cls_model_table th = host_pinned ? CLS_TABLE_HOST_TO_DEVICE_PINNED
+                                     : CLS_TABLE_HOST_TO_DEVICE_PAGEABLE;
+    cls_model_table td = host_pinned ? CLS_TABLE_DEVICE_TO_HOST_PINNED
+                                     : CLS_TABLE_DEVICE_TO_HOST_PAGEABLE;
+    if ((st = copy_table(m, th, &d->h2d, 1, kind, err, errlen)) != CLS_SUCCESS) return st;
+    if ((st = copy_table(m, td, &d->d2h, 1, kind, err, errlen)) != CLS_SUCCESS) return st;
+    if ((st = copy_table(m, CLS_TABLE_HOST_TO_DEVICE_PINNED, &d->h2d_staged, 1,
+                         "pinned staging tiles", err, errlen)) != CLS_SUCCESS)
+        return st;
+    if ((st = copy_table(m, CLS_TABLE_DEVICE_TO_HOST_PINNED, &d->d2h_staged, 1,
+                         "pinned staging tiles", err, errlen)) != CLS_SUCCESS)
+        return st;
+    if ((st = copy_table(m, CLS_TABLE_ALLOC_DEVICE, &d->alloc_device, 1, "device buffers",
+                         err, errlen)) != CLS_SUCCESS)
+        return st;
+    if ((st = copy_table(m, CLS_TABLE_HOST_TO_HOST, &d->h2h, 0, "buffered scheme", err,
+                         errlen)) != CLS_SUCCESS)
+        return st;
+    return copy_table(m, CLS_TABLE_ALLOC_HOST, &d->alloc_host, 0, "buffered scheme", err,
+                      errlen);
+}
+
+/* Sect. 6.3: "Each list holds the run time of an operation performed on powers of 10 bytes
+ * ... This gives enough data points for (linear) interpolation." */
+double cls_pipe_curve_ns(const cls_pipe_curve *c, double bytes)
+{
+    if (!c || c->n == 0 || !(bytes > 0)) return 0.0;
+    if (c->n == 1 || bytes <= c->bytes[0]) return c->ns[0];
+    size_t n = c->n;
+    if (bytes >= c->bytes[n - 1]) {
+        /* Beyond the table: the line through the last two entries (start-up plus bytes over
+         * the asymptotic bandwidth), never below the last entry. */
+        double slope = (c->ns[n - 1] - c->ns[n - 2]) / (c->bytes[n - 1] - c->bytes[n - 2]);
+        if (!(slope > 0)) return c->ns[n - 1];
+        return c->ns[n - 1] + slope * (bytes - c->bytes[n - 1]);
+    }
+    size_t lo = 0, hi = n - 1; /* bytes[lo] < bytes < bytes[hi] */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (c->bytes[mid] <= bytes)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double f = (bytes - c->bytes[lo]) / (c->bytes[hi] - c->bytes[lo]);
+    return c->ns[lo] + f * (c->ns[hi] - c->ns[lo]);
+}
+
+/* ------------------------------------------------------------------ grid and tiles */
+
+cls_status cls_pipe_check(const cls_pipe_grid *g, const size_t *tile, char *err, size_t errlen)
+{
+    if (!g) return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL grid");
+    if (g->dims < 1 || g->dims > CLS_PIPE_MAX_DIMS)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: dims must be 1, 2 or 3, got %d", g->dims);
+    if (g->elem_bytes < 1 || g->elem_bytes > 1024)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: elem_bytes must be 1 to 1024, got %zu", g->elem_bytes);
+    if (g->n_in < 1 || g->n_in > 64 || g->n_out < 1 || g->n_out > 64)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: 1 to 64 input and output arrays, got %u and %u",
+                         g->n_in, g->n_out);
+    double points = 1;
+    for (int i = 0; i < CLS_PIPE_MAX_DIMS; i++) {
+        static const char ax[] = "xyz";
+        if (i < g->dims && g->size[i] < 1)
+            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
+                             "pipeline model: size in %c must be at least 1", ax[i]);
+        if (i >= g->dims && (g->size[i] != 1 || g->pad_lo[i] || g->pad_hi[i]))
+            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
+                             "pipeline model: a %dD grid must have size 1 and no padding in %c",
+                             g->dims, ax[i]);
+        if (g->pad_lo[i] > ((size_t)1 << 40) || g->pad_hi[i] > ((size_t)1 << 40))
+            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
+                             "pipeline model: padding %zu/%zu in %c is beyond the model's 2^40",
+                             g->pad_lo[i], g->pad_hi[i], ax[i]);
+        points *= (double)g->size[i];
+        if (tile && (tile[i] < 1 || tile[i] > g->size[i]))
+            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
+                             "pipeline model: tile %zux%zux%zu: its %c extent must be 1 to the "
+                             "grid's %zu",
+                             tile[0], tile[1], tile[2], ax[i], g->size[i]);
+    }
+    if (points * (double)g->elem_bytes > 1152921504606846976.0)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
+                         "pipeline model: a grid of %.0f bytes is beyond the model's 2^60",
+                         points * (double)g->elem_bytes);
+    return CLS_SUCCESS;
+}
+
+size_t cls_pipe_tiles(const cls_pipe_grid *g, const size_t tile[CLS_PIPE_MAX_DIMS],
+                      size_t per_dim[CLS_PIPE_MAX_DIMS])
+{
+    size_t n = 1;
+    for (int i = 0; i < CLS_PIPE_MAX_DIMS; i++) {
+        size_t t = tile[i] ? tile[i] : 1;
+        size_t k = (g->size[i] + t - 1) / t;
+        if (per_dim) per_dim[i] = k;
+        n *= k;
+    }
+    return n;
+}
+
+/* The output and input extent of tile i along dimension dim. */
+static void tile_span(const cls_pipe_grid *g, const cls_pipe_config *c, int dim, size_t i,
+                      size_t *out, size_t *in)
+{
+    size_t N = g->size[dim], T = c->tile[dim], lo = g->pad_lo[dim], hi = g->pad_hi[dim];
+    if (c->padding == CLS_PIPE_DOCUMENT) {
+        /* Sect. 6.4.3: (X + PX, Y + PY, Z + PZ), where the padding in x is removed when the
+         * tile is as large as the array in x, and in y when that holds for x as well
+         * (contiguous tiles only: "based on contiguity of data of the tile"). */
+        int drop = 0;
+        if (c->layout == CLS_PIPE_MERGED && c->tile[0] == g->size[0]) {
+            if (dim == 0) drop = 1;
+            if (dim == 1 && c->tile[1] == g->size[1]) drop = 1;
+        }
+        *out = T;
+        *in = drop ? T : T + lo + hi;
+        return;
+    }
+    /* Exact: the last tile may be partial and padding stops at the array's edges (the
+     * refinement Sect. 6.4.3 and 8.1 leave out). */
+    size_t start = i * T, end = zmin(start + T, N);
+    size_t in_lo = start >= lo ? start - lo : 0;
+    size_t in_hi = (N - end) >= hi ? end + hi : N;
+    *out = end - start;
+    *in = in_hi - in_lo;
+}
+
+void cls_pipe_count(const cls_pipe_grid *g, const cls_pipe_config *c,
+                    const size_t idx[CLS_PIPE_MAX_DIMS], int input, cls_pipe_xfer *x)
+{
+    size_t e[CLS_PIPE_MAX_DIMS];
+    for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) {
+        size_t o, in;
+        if (c->scheme == CLS_PIPE_NAIVE) {
+            o = in = g->size[dim];
+        } else {
+            tile_span(g, c, dim, idx ? idx[dim] : 0, &o, &in);
+        }
+        e[dim] = input ? in : o;
+        x->ext[dim] = e[dim];
+    }
+    /* Sect. 6.4.3: logical (x, y, z) is physical x + X (y + Y z), so only runs along x are
+     * contiguous: Y' Z' transfers of X' elements.  Merged (Sect. 6.2.3): a box as wide as
+     * the array in x is contiguous within each plane (Z' transfers of X' Y'), and one
+     * transfer when it spans y too.  The document decides by the tile's width (its padding
+     * then dropped); the exact count by the box's. */
+    int full_x, full_y;
+    if (c->scheme == CLS_PIPE_NAIVE) {
+        full_x = full_y = 1;
+    } else if (c->layout != CLS_PIPE_MERGED) {
+        full_x = full_y = 0;
+    } else if (c->padding == CLS_PIPE_DOCUMENT) {
+        full_x = c->tile[0] == g->size[0];
+        full_y = c->tile[1] == g->size[1];
+    } else {
+        full_x = e[0] == g->size[0];
+        full_y = e[1] == g->size[1];
+    }
+    double eb = (double)g->elem_bytes;
+    if (full_x && full_y) {
+        x->count = 1;
+        x->bytes = (double)e[0] * (double)e[1] * (double)e[2] * eb;
+    } else if (full_x) {
+        x->count = e[2];
+        x->bytes = (double)e[0] * (double)e[1] * eb;
+    } else {
+        x->count = e[1] * e[2];
+        x->bytes = (double)e[0] * eb;
+    }
+}
+
+/* ------------------------------------------------------------------ the pipeline (6.4.4) */
+
+double cls_pipe_overlap_ns(const cls_pipe_device *d, double in, double out)
+{
+    /* Sect. 6.4.4: "max(transferIn, transferOut) + 0.57 * min(transferIn, transferOut)" with
+     * dual copy engines; with one, "both copy operations are now performed on the same
+     * engine, we need to add them up". */
+    if (d->copy_engines >= 2) return dmax(in, out) + d->overlap_coeff * dmin(in, out);
+    return in + out;
+}
+
+double cls_pipe_step_ns(const cls_pipe_device *d, const cls_pipe_stages *a)
+{
+    if (d->copy_engines <= 0) return a->buf_in + a->in + a->kernel + a->out + a->buf_out;
+    double host = a->buf_in + a->buf_out;
+    double copy = cls_pipe_overlap_ns(d, a->in, a->out);
+    return dmax(host, dmax(copy, a->kernel));
+}
+
+/* Stage s of a stage vector (3-stage schemes use in, kernel, out). */
+static double stage_of(const cls_pipe_stages *s, int buffered, int k)
+{
+    if (buffered) {
+        switch (k) {
+        case 0: return s->buf_in;
+        case 1: return s->in;
+        case 2: return s->kernel;
+        case 3: return s->out;
+        default: return s->buf_out;
+        }
+    }
+    return k == 0 ? s->in : k == 1 ? s->kernel : s->out;
+}
+
+static void set_stage(cls_pipe_stages *s, int buffered, int k, double v)
+{
+    if (buffered) {
+        double *p[5] = {&s->buf_in, &s->in, &s->kernel, &s->out, &s->buf_out};
+        *p[k] = v;
+    } else {
+        double *p[3] = {&s->in, &s->kernel, &s->out};
+        *p[k] = v;
+    }
+}
+
+double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
+                          cls_pipe_stage_fn stage, void *user)
+{
+    if (n == 0) return 0.0;
+    int S = buffered ? 5 : 3;
+    /* A ring of the stages of the last S tiles: step j needs tiles j - S + 1 .. j. */
+    cls_pipe_stages ring[5];
+    double total = 0.0;
+    for (size_t j = 0; j + 1 < n + (size_t)S; j++) {
+        if (j < n) stage(j, &ring[j % (size_t)S], user);
+        cls_pipe_stages a = {0, 0, 0, 0, 0};
+        for (int s = 0; s < S; s++) {
+            if (j < (size_t)s || j - (size_t)s >= n) continue;
+            set_stage(&a, buffered, s, stage_of(&ring[(j - (size_t)s) % (size_t)S], buffered, s));
+        }
+        total += cls_pipe_step_ns(d, &a);
+    }
+    return total;
+}
+
+static void uniform_stage(size_t t, cls_pipe_stages *s, void *user)
+{
+    (void)t;
+    *s = *(const cls_pipe_stages *)user;
+}
+
+double cls_pipe_run_uniform(const cls_pipe_device *d, int buffered, const cls_pipe_stages *s,
+                            size_t n)
+{
+    if (n == 0) return 0.0;
+    double in = s->in, k = s->kernel, out = s->out;
+    double X = cls_pipe_overlap_ns(d, in, out);
+    if (d->copy_engines >= 1 && !buffered && n >= 2) {
+        /* Sect. 6.4.4 (single copy engine, and dual with X = max + 0.57 min):
+         *   transferIn + max(transferIn, kernel)
+         *   + (#tiles - 2) * max(X, kernel)
+         *   + max(kernel, transferOut) + transferOut */
+        return in + dmax(in, k) + (double)(n - 2) * dmax(X, k) + dmax(k, out) + out;
+    }
+    if (d->copy_engines >= 1 && buffered && n >= 4) {
+        /* Sect. 6.4.4, buffered scheme, four start-up and four shut-down steps. */
+        double bi = s->buf_in, bo = s->buf_out;
+        return bi + dmax(bi, in) + dmax(bi, dmax(in, k)) + dmax(bi, dmax(X, k)) +
+               (double)(n - 4) * dmax(bi + bo, dmax(X, k)) + dmax(bo, dmax(X, k)) +
+               dmax(bo, dmax(out, k)) + dmax(bo, out) + bo;
+    }
+    cls_pipe_stages copy = *s;
+    return cls_pipe_run_steps(d, buffered, n, uniform_stage, &copy);
+}
+
+/* ------------------------------------------------------------------ one configuration */
+
+/* A dimension's tile class: 0 the only tile, 1 the first, 2 a middle one, 3 the last. */
+static int tile_class(size_t i, size_t n)
+{
+    if (n == 1) return 0;
+    if (i == 0) return 1;
+    if (i == n - 1) return 3;
+    return 2;
+}
+
+static size_t class_index(int cls, size_t n)
+{
+    return cls == 2 ? 1 : cls == 3 ? n - 1 : 0;
+}
+
+static size_t class_count(int cls, size_t n)
+{
+    switch (cls) {
+    case 0: return n == 1 ? 1 : 0;
+    case 1:
+    case 3: return n >= 2 ? 1 : 0;
+    default: return n >= 3 ? n - 2 : 0;
+    }
+}
+
+typedef struct pipe_eval {
+    const cls_pipe_device *d;
+    const cls_pipe_grid *g;
+    const cls_pipe_kernel *k;
+    const cls_pipe_config *c;
+    size_t per_dim[CLS_PIPE_MAX_DIMS];
+    cls_pipe_stages cache[64];
+    cls_pipe_xfer xin[64], xout[64];
+    unsigned char have[64];
+    cls_status st;
+    char *err;
+    size_t errlen;
+} pipe_eval;
+
+static double kernel_ns(pipe_eval *ev, const size_t out[CLS_PIPE_MAX_DIMS],
+                        const size_t in[CLS_PIPE_MAX_DIMS])
+{
+    const cls_pipe_kernel *k = ev->k;
+    cls_pipe_tile_info t;
+    memcpy(t.out, out, sizeof t.out);
+    memcpy(t.in, in, sizeof t.in);
+    t.points = (double)out[0] * (double)out[1] * (double)out[2];
+    double ns = k->fn ? k->fn(&t, k->user) : k->launch_ns + k->ns_per_point * t.points;
+    if (!isfinite(ns) || ns < 0) {
+        if (ev->st == CLS_SUCCESS)
+            ev->st = pipe_fail(ev->err, ev->errlen, CLS_ERR_INVALID_ARGUMENT,
+                               "pipeline model: the kernel model gives %g ns for the box "
+                               "%zux%zux%zu; it must be finite and not negative",
+                               ns, out[0], out[1], out[2]);
+        return 0.0;
+    }
+    return ns;
+}
+
+/* The stages of the tile with indices idx (Sect. 6.4.3 for the transfers). */
+static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_pipe_stages *s,
+                        cls_pipe_xfer *xi, cls_pipe_xfer *xo)
+{
+    const cls_pipe_device *d = ev->d;
+    const cls_pipe_grid *g = ev->g;
+    cls_pipe_count(g, ev->c, idx, 1, xi);
+    cls_pipe_count(g, ev->c, idx, 0, xo);
+    double nin = g->n_in, nout = g->n_out;
+    memset(s, 0, sizeof *s);
+    if (ev->c->scheme == CLS_PIPE_BUFFERED) {
+        /* Sect. 6.4.3: "for the buffered scheme, we need to use different measurements ...
+         * (CPU to CPU ...). We must also add a single GPU to CPU transfer of X * Y * Z
+         * elements": the staging copies follow the tile's layout, the device copy is one. */
+        s->buf_in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2h, xi->bytes);
+        s->in = nin * cls_pipe_curve_ns(&d->h2d_staged, (double)xi->count * xi->bytes);
+        s->out = nout * cls_pipe_curve_ns(&d->d2h_staged, (double)xo->count * xo->bytes);
+        s->buf_out = nout * (double)xo->count * cls_pipe_curve_ns(&d->h2h, xo->bytes);
+    } else {
+        /* Sect. 6.4.3: "we use the data provided by the platform analysis to determine how
+         * long each of these transfers takes. We then multiply by the number of transfers". */
+        s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);
+        s->out = nout * (double)xo->count * cls_pipe_curve_ns(&d->d2h, xo->bytes);
+    }
+    s->kernel = kernel_ns(ev, xo->ext, xi->ext);
+}
+
+static int class_key(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS])
+{
+    int key = 0;
+    for (int dim = CLS_PIPE_MAX_DIMS - 1; dim >= 0; dim--)
+        key = key * 4 + tile_class(idx[dim], ev->per_dim[dim]);
+    return key;
+}
+
+static const cls_pipe_stages *class_stages(pipe_eval *ev, int key)
+{
+    if (!ev->have[key]) {
+        size_t idx[CLS_PIPE_MAX_DIMS];
+        int k = key;
+        for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) {
+            idx[dim] = class_index(k % 4, ev->per_dim[dim]);
+            k /= 4;
+        }
+        tile_stages(ev, idx, &ev->cache[key], &ev->xin[key], &ev->xout[key]);
+        ev->have[key] = 1;
+    }
+    return &ev->cache[key];
+}
+
+/* Tiles run in raster order, x fastest (the order of the document's library). */
+static void exact_stage(size_t t, cls_pipe_stages *s, void *user)
+{
+    pipe_eval *ev = user;
+    size_t idx[CLS_PIPE_MAX_DIMS];
+    idx[0] = t % ev->per_dim[0];
+    idx[1] = (t / ev->per_dim[0]) % ev->per_dim[1];
+    idx[2] = t / (ev->per_dim[0] * ev->per_dim[1]);
+    *s = *class_stages(ev, class_key(ev, idx));
+}
+
+static cls_pipe_stage dominant_stage(const cls_pipe_stages *s)
+{
+    double v[5] = {s->buf_in, s->in, s->kernel, s->out, s->buf_out};
+    int best = CLS_PIPE_STAGE_IN;
+    for (int i = 0; i < 5; i++)
+        if (v[i] > v[best]) best = i;
+    return (cls_pipe_stage)best;
+}
+
+static cls_status check_kernel(const cls_pipe_kernel *k, char *err, size_t errlen)
+{
+    if (!k)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: NULL kernel model");
+    if (!k->fn && (!isfinite(k->ns_per_point) || k->ns_per_point < 0 || !isfinite(k->launch_ns) ||
+                   k->launch_ns < 0))
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: kernel time per point (%g ns) and per launch (%g ns) "
+                         "must be finite and not negative",
+                         k->ns_per_point, k->launch_ns);
+    return CLS_SUCCESS;
+}
+
+cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_grid *g,
+                                    const cls_pipe_kernel *k, const cls_pipe_config *c,
+                                    cls_pipe_estimate *e, char *err, size_t errlen)
+{
+    if (!d || !c || !e)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL argument");
+    if ((unsigned)c->scheme >= CLS_PIPE_NSCHEMES)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: unknown scheme %d", (int)c->scheme);
+    if (c->layout != CLS_PIPE_ROWS && c->layout != CLS_PIPE_MERGED)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: unknown layout %d", (int)c->layout);
+    if (c->padding != CLS_PIPE_EXACT && c->padding != CLS_PIPE_DOCUMENT)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline model: unknown padding mode %d", (int)c->padding);
+    cls_status st = cls_pipe_check(g, c->scheme == CLS_PIPE_NAIVE ? NULL : c->tile, err, errlen);
+    if (st != CLS_SUCCESS) return st;
+    if ((st = check_kernel(k, err, errlen)) != CLS_SUCCESS) return st;
+    if (d->h2d.n == 0 || d->d2h.n == 0 || d->alloc_device.n == 0)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
+                         "pipeline model: the device has no transfer or allocation tables");
+    if (c->scheme == CLS_PIPE_BUFFERED &&
+        (d->h2h.n == 0 || d->alloc_host.n == 0 || d->h2d_staged.n == 0 || d->d2h_staged.n == 0))
+        return pipe_fail(err, errlen, CLS_ERR_UNSUPPORTED,
+                         "pipeline model: the buffered scheme needs the transfer.host_to_host, "
+                         "alloc.host and pinned transfer tables, which this device model lacks; "
+                         "run `clstencil probe` on the device");
+
+    pipe_eval ev;
+    memset(&ev, 0, sizeof ev);
+    ev.d = d;
+    ev.g = g;
+    ev.k = k;
+    ev.c = c;
+    ev.err = err;
+    ev.errlen = errlen;
+
+    memset(e, 0, sizeof *e);
+    e->config = *c;
+    e->fits = 1;
+    double full = (double)g->size[0] * (double)g->size[1] * (double)g->size[2] *
+                  (double)g->elem_bytes;
+    double arrays = (double)g->n_in + (double)g->n_out;
+
+    if (c->scheme == CLS_PIPE_NAIVE) {
+        /* Sect. 6.2.1 (Fig. 6.1): allocate full arrays, copy everything in, run the kernel,
+         * copy everything back; nothing overlaps. */
+        for (int i = 0; i < CLS_PIPE_MAX_DIMS; i++) {
+            e->config.tile[i] = g->size[i];
+            e->tiles_per_dim[i] = 1;
+        }
+        e->n_tiles = 1;
+        e->buffer_sets = 1;
+        tile_stages(&ev, NULL, &e->tile, &e->xin, &e->xout);
+        if (ev.st != CLS_SUCCESS) return ev.st;
+        e->alloc_ns = arrays * cls_pipe_curve_ns(&d->alloc_device, full);
+        e->pipeline_ns = e->tile.in + e->tile.kernel + e->tile.out;
+        e->device_bytes = arrays * full;
+        e->largest_buffer = full;
+        e->bytes_moved = arrays * full;
+        e->transfers = arrays;
+        e->dominant = dominant_stage(&e->tile);
+        e->total_ns = e->alloc_ns + e->pipeline_ns;
+        return CLS_SUCCESS;
+    }
+
+    e->n_tiles = cls_pipe_tiles(g, c->tile, ev.per_dim);
+    memcpy(e->tiles_per_dim, ev.per_dim, sizeof ev.per_dim);
+    int buffered = c->scheme == CLS_PIPE_BUFFERED;
+
+    /* Per tile class: stages, bytes and commands, buffer sizes (the largest tile). */
+    double in_buf = 0, out_buf = 0;
+    for (int key = 0; key < 64; key++) {
+        size_t mult = 1;
+        int kk = key;
+        for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) {
+            mult *= class_count(kk % 4, ev.per_dim[dim]);
+            kk /= 4;
+        }
+        if (mult == 0) continue;
+        if (c->padding == CLS_PIPE_DOCUMENT && key != class_key(&ev, (size_t[3]){0, 0, 0}))
+            continue; /* every tile is the same there */
+        class_stages(&ev, key);
+        if (ev.st != CLS_SUCCESS) return ev.st;
+        const cls_pipe_xfer *xi = &ev.xin[key], *xo = &ev.xout[key];
+        double m = c->padding == CLS_PIPE_DOCUMENT ? (double)e->n_tiles : (double)mult;
+        e->bytes_moved += m * ((double)g->n_in * (double)xi->count * xi->bytes +
+                               (double)g->n_out * (double)xo->count * xo->bytes);
+        e->transfers += m * (buffered ? arrays
+                                      : (double)g->n_in * (double)xi->count +
+                                            (double)g->n_out * (double)xo->count);
+        in_buf = dmax(in_buf, (double)xi->count * xi->bytes);
+        out_buf = dmax(out_buf, (double)xo->count * xo->bytes);
+    }
+
+    /* The reported tile: an interior one (a middle tile wherever there are three or more). */
+    size_t rep[CLS_PIPE_MAX_DIMS];
+    for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) rep[dim] = ev.per_dim[dim] >= 3 ? 1 : 0;
+    int rkey = class_key(&ev, rep);
+    e->tile = *class_stages(&ev, rkey);
+    e->xin = ev.xin[rkey];
+    e->xout = ev.xout[rkey];
+    if (ev.st != CLS_SUCCESS) return ev.st;
+    e->dominant = dominant_stage(&e->tile);
+
+    /* Sect. 6.4.4. */
+    if (c->padding == CLS_PIPE_DOCUMENT)
+        e->pipeline_ns = cls_pipe_run_uniform(d, buffered, &e->tile, e->n_tiles);
+    else
+        e->pipeline_ns = cls_pipe_run_steps(d, buffered, e->n_tiles, exact_stage, &ev);
+    if (ev.st != CLS_SUCCESS) return ev.st;
+
+    /* Sect. 6.4.1: basic, "for every input and output array, an array of the same size is
+     * allocated on the GPU"; scalable, three tile-sized arrays per array, inputs with their
+     * padding; buffered, the same "duplicated on the CPU".  The executor allocates no more
+     * sets than there are tiles; the document always three. */
+    if (c->scheme == CLS_PIPE_BASIC) {
+        e->buffer_sets = 1;
+        e->alloc_ns = arrays * cls_pipe_curve_ns(&d->alloc_device, full);
+        e->device_bytes = arrays * full;
+        e->largest_buffer = full;
+    } else {
+        size_t sets = c->padding == CLS_PIPE_DOCUMENT ? 3 : zmin(3, e->n_tiles);
+        e->buffer_sets = sets;
+        double ns = (double)g->n_in * cls_pipe_curve_ns(&d->alloc_device, in_buf) +
+                    (double)g->n_out * cls_pipe_curve_ns(&d->alloc_device, out_buf);
+        e->device_bytes = (double)sets * ((double)g->n_in * in_buf + (double)g->n_out * out_buf);
+        e->largest_buffer = dmax(in_buf, out_buf);
+        if (buffered) {
+            ns += (double)g->n_in * cls_pipe_curve_ns(&d->alloc_host, in_buf) +
+                  (double)g->n_out * cls_pipe_curve_ns(&d->alloc_host, out_buf);
+            e->host_bytes = e->device_bytes;
+        }
+        e->alloc_ns = (double)sets * ns;
+    }
+    /* Sect. 6.4.5: "the prediction for the pipeline added to the prediction of the allocation
+     * and deallocation of the memory". */
+    e->total_ns = e->alloc_ns + e->pipeline_ns;
+    return CLS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ the planner (5.5) */
+
+/* Tile lengths along one dimension of n elements: ceil(n / k) for k tiles, distinct; fine:
+ * every k up to 64, then k growing by 8 %; coarse: k = 1, 2, 4, ...  Ends with length 1
+ * when n is at most max_tiles.  Returns the count (at most cap). */
+static size_t tile_lengths(size_t n, size_t max_tiles, int fine, size_t *out, size_t cap)
+{
+    size_t m = 0, prev = 0, k = 1;
+    size_t kmax = zmin(n, max_tiles);
+    while (k <= kmax && m < cap) {
+        size_t t = (n + k - 1) / k;
+        if (t != prev) out[m++] = prev = t;
+        if (fine && k < 64)
+            k++;
+        else if (fine)
+            k = (size_t)ceil((double)k * 1.08);
+        else
+            k *= 2;
+    }
+    if (n <= max_tiles && prev != 1 && m < cap) out[m++] = 1;
+    return m;
+}
+
+/* a better than b: faster, then the simpler scheme, then fewer tiles. */
+static int better(const cls_pipe_estimate *a, const cls_pipe_estimate *b)
+{
+    double tol = 1e-9 * fmax(a->total_ns, b->total_ns);
+    if (a->total_ns < b->total_ns - tol) return 1;
+    if (a->total_ns > b->total_ns + tol) return 0;
+    if (a->config.scheme != b->config.scheme) return a->config.scheme < b->config.scheme;
+    return a->n_tiles < b->n_tiles;
+}
+
+#define PIPE_MAX_LENGTHS 256
+
+cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g,
+                         const cls_pipe_kernel *k, const cls_pipe_plan_options *o,
+                         cls_pipe_plan_result *r, char *err, size_t errlen)
+{
+    if (!d || !r)
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline planner: NULL argument");
+    cls_status st = cls_pipe_check(g, NULL, err, errlen);
+    if (st != CLS_SUCCESS) return st;
+    if ((st = check_kernel(k, err, errlen)) != CLS_SUCCESS) return st;
+    cls_pipe_plan_options def;
+    memset(&def, 0, sizeof def);
+    if (!o) o = &def;
+    if (!(o->device_memory >= 0) || !(o->max_buffer >= 0))
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline planner: the memory caps must not be negative");
+    unsigned allowed = o->schemes ? o->schemes : 0xFu;
+    if (!(allowed & 0xFu))
+        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
+                         "pipeline planner: no known scheme in the mask 0x%x", o->schemes);
+    double cap = o->device_memory;
+    if (d->global_bytes > 0 && (cap == 0 || d->global_bytes < cap)) cap = d->global_bytes;
+    size_t max_tiles = o->max_tiles ? o->max_tiles : 65536;
+    int have_buffered = d->h2h.n > 0 && d->alloc_host.n > 0;
+
+    memset(r, 0, sizeof *r);
+    int have_best = 0;
+    double least_need = HUGE_VAL;
+    const char *least_scheme = "";
+    size_t least_tile[CLS_PIPE_MAX_DIMS] = {0, 0, 0};
+
+    cls_pipe_config c;
+    memset(&c, 0, sizeof c);
+    c.scheme = CLS_PIPE_NAIVE;
+    c.layout = CLS_PIPE_MERGED;
+    c.padding = CLS_PIPE_EXACT;
+    cls_pipe_estimate e;
+    if ((st = cls_pipe_estimate_config(d, g, k, &c, &e, err, errlen)) != CLS_SUCCESS) return st;
+    e.fits = (cap == 0 || e.device_bytes <= cap) &&
+             (o->max_buffer == 0 || e.largest_buffer <= o->max_buffer);
+    r->naive = e;
+    r->candidates++;
+    if (o->each) o->each(&e, o->user);
+    if (e.fits && (allowed & (1u << CLS_PIPE_NAIVE))) {
+        r->best = e;
+        have_best = 1;
+    }
+    if (e.device_bytes < least_need) {
+        least_need = e.device_bytes;
+        least_scheme = "naive";
+        memcpy(least_tile, g->size, sizeof least_tile);
+    }
+
+    /* Split the slowest dimension; split the next ones only when nothing pipelined fits. */
+    size_t lens[CLS_PIPE_MAX_DIMS][PIPE_MAX_LENGTHS];
+    for (int level = 1; level <= g->dims; level++) {
+        size_t nl[CLS_PIPE_MAX_DIMS];
+        int lo_dim = g->dims - level; /* split dimensions lo_dim .. dims - 1 */
+        for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) {
+            if (dim >= lo_dim && dim < g->dims) {
+                nl[dim] = tile_lengths(g->size[dim], max_tiles, level == 1, lens[dim],
+                                       PIPE_MAX_LENGTHS);
+            } else {
+                nl[dim] = 1;
+                lens[dim][0] = g->size[dim];
+            }
+        }
+        int fitted = 0;
+        size_t pos[CLS_PIPE_MAX_DIMS] = {0, 0, 0};
+        for (;;) {
+            for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) c.tile[dim] = lens[dim][pos[dim]];
+            if (cls_pipe_tiles(g, c.tile, NULL) <= max_tiles) {
+                for (int s = CLS_PIPE_BASIC; s < CLS_PIPE_NSCHEMES; s++) {
+                    if (!(allowed & (1u << s))) continue;
+                    if (s == CLS_PIPE_BUFFERED && !have_buffered) continue;
+                    c.scheme = (cls_pipe_scheme)s;
+                    st = cls_pipe_estimate_config(d, g, k, &c, &e, err, errlen);
+                    if (st != CLS_SUCCESS) return st;
+                    e.fits = (cap == 0 || e.device_bytes <= cap) &&
+                             (o->max_buffer == 0 || e.largest_buffer <= o->max_buffer);
+                    r->candidates++;
+                    if (o->each) o->each(&e, o->user);
+                    if (e.device_bytes < least_need) {
+                        least_need = e.device_bytes;
+                        least_scheme = cls_pipe_scheme_name(e.config.scheme);
+                        memcpy(least_tile, c.tile, sizeof least_tile);
+                    }
+                    if (!e.fits) continue;
+                    fitted = 1;
+                    if (!have_best || better(&e, &r->best)) {
+                        r->best = e;
+                        r->split_dims = (size_t)level;
+                        have_best = 1;
+                    }
+                }
+            }
+            int dim = 0; /* odometer over the split dimensions' lengths */
+            while (dim < CLS_PIPE_MAX_DIMS && ++pos[dim] >= nl[dim]) pos[dim++] = 0;
+            if (dim == CLS_PIPE_MAX_DIMS) break;
+        }
+        if (fitted) break;
+    }
+    if (!have_best)
+        return pipe_fail(err, errlen, CLS_ERR_PLAN_INFEASIBLE,
+                         "pipeline planner: no allowed scheme fits the device memory (%.0f "
+                         "bytes, largest buffer %.0f): the smallest need is %.0f bytes (%s, tile "
+                         "%zux%zux%zu); raise --device-memory or allow the scalable scheme",
+                         cap, o->max_buffer, least_need, least_scheme, least_tile[0],
+                         least_tile[1], least_tile[2]);
+    if (r->best.config.scheme == CLS_PIPE_NAIVE) r->split_dims = 0;
+    r->speedup = r->naive.fits ? r->naive.total_ns / r->best.total_ns : 0.0;
+    return CLS_SUCCESS;
+}

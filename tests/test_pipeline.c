@@ -1,0 +1,970 @@
+/* test_pipeline.c: the transfer/compute pipeline model against hand values and 003's tables. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clstencil.h"
+#include "pipeline.h"
+#include "tap.h"
+
+static int near(double got, double want, double rel)
+{
+    return fabs(got - want) <= rel * fmax(1.0, fabs(want));
+}
+
+#define NEAR(got, want, what)                                                                  \
+    tap_ok(near((got), (want), 1e-9), "%s = %.10g (want %.10g)", (what), (double)(got),        \
+           (double)(want))
+
+/* ------------------------------------------------------------------ toy devices */
+
+/* A device for the pipeline formulas alone: no tables, overlap coefficient 0.5 (an overlap
+ * factor of 2 / 1.5 = 1.333) so that the dual-engine arithmetic stays in halves. */
+static cls_pipe_device toy_engines(int engines)
+{
+    cls_pipe_device d;
+    memset(&d, 0, sizeof d);
+    d.copy_engines = engines;
+    d.overlap_factor = engines >= 2 ? 2.0 / 1.5 : 1.0;
+    d.overlap_coeff = engines >= 2 ? 0.5 : 1.0;
+    return d;
+}
+
+static cls_pipe_stages st3(double in, double k, double out)
+{
+    cls_pipe_stages s = {0, in, k, out, 0};
+    return s;
+}
+
+/* ------------------------------------------------------------------ interpolation (6.3) */
+
+static void test_curve(void)
+{
+    cls_pipe_curve c;
+    memset(&c, 0, sizeof c);
+    c.n = 3;
+    c.bytes[0] = 10, c.ns[0] = 1000;
+    c.bytes[1] = 100, c.ns[1] = 1100;
+    c.bytes[2] = 1000, c.ns[2] = 2000;
+    /* Between entries: 1000 + (55 - 10) / (100 - 10) x 100 = 1050. */
+    NEAR(cls_pipe_curve_ns(&c, 55), 1050, "interpolated 55 B between 10 B and 100 B");
+    /* 1100 + (550 - 100) / 900 x 900 = 1550. */
+    NEAR(cls_pipe_curve_ns(&c, 550), 1550, "interpolated 550 B between 100 B and 1000 B");
+    NEAR(cls_pipe_curve_ns(&c, 10), 1000, "an entry's own size gives its time");
+    NEAR(cls_pipe_curve_ns(&c, 1000), 2000, "the last entry's own size");
+    NEAR(cls_pipe_curve_ns(&c, 5), 1000, "below the table: the first entry (start-up floor)");
+    NEAR(cls_pipe_curve_ns(&c, 0), 0, "0 bytes: no transfer, 0 ns");
+    /* Above: the last segment's slope (2000 - 1100) / 900 = 1 ns/B: 2000 + 1000 = 3000. */
+    NEAR(cls_pipe_curve_ns(&c, 2000), 3000, "above the table: the last segment extended");
+    c.ns[2] = 900; /* a falling last segment (allocation tables may fall) */
+    NEAR(cls_pipe_curve_ns(&c, 5000), 900, "above a falling last segment: the last time");
+
+    cls_model *m = NULL;
+    cls_pipe_device d;
+    char err[512] = "";
+    if (!tap_ok(cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
+                    cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
+                "the C2050 model gives a pipeline device (%s)", err)) {
+        cls_model_release(m);
+        return;
+    }
+    /* 003 Sect. 6.2.3: "0.20 ns/B" at 100,000 bytes (Fig. 6.5).  The file holds 10, 100 and
+     * 10^7 bytes (the document prints only those); between 100 B and 10^7 B:
+     * 3259.644043 + (1697684.75 - 3259.644043) x (10^5 - 100) / (10^7 - 100) = 20186.6 ns. */
+    double t = cls_pipe_curve_ns(&d.h2d, 1e5);
+    NEAR(t, 3259.644043 + (1697684.75 - 3259.644043) * (1e5 - 100) / (1e7 - 100),
+         "C2050 host-to-device 10^5 B by interpolation");
+    tap_ok(fabs(t / 1e5 - 0.20) < 0.01, "that is %.3f ns/B, the document's 0.20 ns/B", t / 1e5);
+    /* 256 MB (a 64M-float array) beyond the table: the slope of the last segment,
+     * 0.16944 ns/B, 43.4 ms, i.e. 5.9 GB/s. */
+    t = cls_pipe_curve_ns(&d.h2d, 256e6);
+    NEAR(t, 1697684.75 + (1697684.75 - 3259.644043) / (1e7 - 100) * (256e6 - 1e7),
+         "C2050 host-to-device 256 MB by extrapolation");
+    NEAR(d.overlap_coeff, 2.0 / 1.26 - 1.0, "C2050 overlap coefficient 2 / 1.26 - 1 (003: 0.57)");
+    tap_ok(d.copy_engines == 2 && d.h2d.n == 3 && d.alloc_host.n == 3 && d.h2h.n == 3,
+           "C2050: dual copy engines, 3-entry tables (10, 100, 10^7 B)");
+    cls_model_release(m);
+}
+
+/* ------------------------------------------------------------------ device from models */
+
+static void test_device_from_model(void)
+{
+    cls_model *m = NULL;
+    cls_pipe_device d;
+    char err[512] = "";
+    cls_status st;
+
+    if (cls_model_from_name("c2050", &m) == CLS_SUCCESS) {
+        st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
+        tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(err, "host_to_device_pageable") &&
+                   strstr(err, "clstencil probe"),
+               "C2050 with pageable host arrays: refused, the message names the table (%s)",
+               err);
+        cls_model_release(m);
+        m = NULL;
+    }
+    if (cls_model_from_name("gtx460", &m) == CLS_SUCCESS) {
+        st = cls_pipe_device_from_model(m, 1, &d, err, sizeof err);
+        tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(err, "host_to_device_pinned"),
+               "GTX 460 (003 prints no tables for it): refused with a message (%s)", err);
+        cls_model_release(m);
+        m = NULL;
+    }
+    if (tap_ok(cls_model_from_name("h100", &m) == CLS_SUCCESS &&
+                   cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
+               "the probed H100 model gives a pipeline device (%s)", err)) {
+        /* 2 / 1.47876 - 1 = 0.35248: the 0.57 of 003 becomes 0.352 on the H100. */
+        NEAR(d.overlap_coeff, 2.0 / 1.47876 - 1.0, "H100 overlap coefficient");
+        tap_ok(d.copy_engines == 2 && d.h2d.n == 8 && d.global_bytes == 85017493504.0,
+               "H100: dual engines, 8-entry tables, 85017493504 bytes of memory");
+        st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
+        tap_ok(st == CLS_SUCCESS && d.h2d.ns[7] == 14046400.0 && d.h2d_staged.ns[7] == 1949970.0,
+               "H100 pageable: direct copies from the pageable table, staged from the pinned");
+    }
+    cls_model_release(m);
+    tap_ok(cls_pipe_device_from_model(NULL, 1, &d, err, sizeof err) == CLS_ERR_INVALID_ARGUMENT,
+           "NULL model refused");
+    NEAR(cls_pipe_overlap_coeff(1.0), 1.0, "overlap factor 1: transfers add up");
+    NEAR(cls_pipe_overlap_coeff(2.0), 0.0, "overlap factor 2: perfect overlap");
+    const char *sym = NULL;
+    size_t n = 0;
+    while (cls_pipe_device_param(n, &sym)) n++;
+    tap_ok(n == 10 && cls_pipe_device_param(9, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 10 parameters it reads");
+}
+
+/* ------------------------------------------------------------------ the pipeline (6.4.4) */
+
+static void check_run(const cls_pipe_device *d, int buffered, cls_pipe_stages s, size_t n,
+                      double want, const char *what)
+{
+    double u = cls_pipe_run_uniform(d, buffered, &s, n);
+    tap_ok(near(u, want, 1e-12), "%s, %zu tile%s: %g (want %g)", what, n, n == 1 ? "" : "s", u,
+           want);
+}
+
+static void test_pipeline_hand(void)
+{
+    cls_pipe_device one = toy_engines(1), two = toy_engines(2), none = toy_engines(0);
+
+    /* transferIn dominant: in 4, kernel 2, out 3.
+     * One engine, X = in + out = 7:
+     *   1 tile:  4 + 2 + 3 = 9 (nothing overlaps)
+     *   2 tiles: in + max(in, k) + max(k, out) + out = 4 + 4 + 3 + 3 = 14
+     *   3 tiles: 14 + 1 x max(7, 2) = 21;  10 tiles: 14 + 8 x 7 = 70
+     * Two engines, X = max(4, 3) + 0.5 x min(4, 3) = 5.5:
+     *   1: 9;  2: 14;  3: 14 + 5.5 = 19.5;  10: 14 + 8 x 5.5 = 58 */
+    cls_pipe_stages a = st3(4, 2, 3);
+    check_run(&one, 0, a, 1, 9, "in dominant, one engine");
+    check_run(&one, 0, a, 2, 14, "in dominant, one engine");
+    check_run(&one, 0, a, 3, 21, "in dominant, one engine");
+    check_run(&one, 0, a, 10, 70, "in dominant, one engine");
+    check_run(&two, 0, a, 1, 9, "in dominant, two engines");
+    check_run(&two, 0, a, 2, 14, "in dominant, two engines");
+    check_run(&two, 0, a, 3, 19.5, "in dominant, two engines");
+    check_run(&two, 0, a, 10, 58, "in dominant, two engines");
+
+    /* kernel dominant: in 2, kernel 5, out 1.  X = 3 (one engine) or 2 + 0.5 = 2.5 (two),
+     * both below the kernel, so the engines do not matter:
+     *   1: 8;  2: 2 + 5 + 5 + 1 = 13;  3: 13 + 5 = 18;  10: 13 + 8 x 5 = 53 */
+    cls_pipe_stages b = st3(2, 5, 1);
+    check_run(&one, 0, b, 1, 8, "kernel dominant, one engine");
+    check_run(&one, 0, b, 2, 13, "kernel dominant, one engine");
+    check_run(&one, 0, b, 3, 18, "kernel dominant, one engine");
+    check_run(&one, 0, b, 10, 53, "kernel dominant, one engine");
+    check_run(&two, 0, b, 3, 18, "kernel dominant, two engines");
+    check_run(&two, 0, b, 10, 53, "kernel dominant, two engines");
+
+    /* transferOut dominant: in 1, kernel 2, out 6.
+     *   1: 9;  2: 1 + 2 + 6 + 6 = 15
+     *   one engine, X = 7:  3: 15 + 7 = 22;  10: 15 + 8 x 7 = 71
+     *   two engines, X = 6 + 0.5 x 1 = 6.5:  3: 21.5;  10: 15 + 8 x 6.5 = 67 */
+    cls_pipe_stages c = st3(1, 2, 6);
+    check_run(&one, 0, c, 1, 9, "out dominant, one engine");
+    check_run(&one, 0, c, 2, 15, "out dominant, one engine");
+    check_run(&one, 0, c, 3, 22, "out dominant, one engine");
+    check_run(&one, 0, c, 10, 71, "out dominant, one engine");
+    check_run(&two, 0, c, 2, 15, "out dominant, two engines");
+    check_run(&two, 0, c, 3, 21.5, "out dominant, two engines");
+    check_run(&two, 0, c, 10, 67, "out dominant, two engines");
+
+    /* No copy engine (the host copies, a CPU device): nothing overlaps, n x (in + k + out):
+     * 10 x 9 = 90. */
+    check_run(&none, 0, a, 10, 90, "no copy engine");
+
+    /* Two tiles on one engine, drawn by hand with in 4, kernel 2, out 3:
+     *   copy engine: in1 [0,4] in2 [4,8] out1 [8,11] out2 [11,14]
+     *   kernel:      k1 [4,6]  k2 [8,10]
+     * ends at 14, the formula's 14.  Three tiles, in3 before out1 on the copy engine:
+     *   in3 [8,12] out1 [12,15] out2 [15,18] out3 [18,21]; k3 [12,14]: 21. */
+
+    /* Buffered scheme: bufferIn 1, in 4, kernel 2, out 3, bufferOut 1, one engine.
+     *   4 tiles: 1 + max(1,4) + max(1,4,2) + max(1,4+3,2) + 0 + max(1,7,2) + max(1,3,2)
+     *            + max(1,3) + 1 = 1 + 4 + 4 + 7 + 7 + 3 + 3 + 1 = 30
+     *   6 tiles: 30 + 2 x max(1 + 1, 7, 2) = 44
+     *   1 tile:  1 + 4 + 2 + 3 + 1 = 11
+     *   2 tiles, the steps: bIn1 = 1 | bIn2, in1: 4 | in2, k1: 4 | k2, out1: 3 |
+     *            out2, bOut1: 3 | bOut2: 1  = 16
+     * Two engines, X = 4 + 0.5 x 3 = 5.5: 4 tiles: 1 + 4 + 4 + 5.5 + 5.5 + 3 + 3 + 1 = 27. */
+    cls_pipe_stages bf = {1, 4, 2, 3, 1};
+    check_run(&one, 1, bf, 4, 30, "buffered, one engine");
+    check_run(&one, 1, bf, 6, 44, "buffered, one engine");
+    check_run(&one, 1, bf, 1, 11, "buffered, one engine");
+    check_run(&one, 1, bf, 2, 16, "buffered, one engine");
+    check_run(&two, 1, bf, 4, 27, "buffered, two engines");
+    /* Host staging dominant: bufferIn 5, bufferOut 5, the rest 1 (one engine):
+     *   4 tiles: 5 + 5 + 5 + 5 + 0 + 5 + 5 + 5 + 5 = 40;  5 tiles: 40 + max(10, 2, 1) = 50 */
+    cls_pipe_stages bh = {5, 1, 1, 1, 5};
+    check_run(&one, 1, bh, 4, 40, "buffered, host staging dominant");
+    check_run(&one, 1, bh, 5, 50, "buffered, host staging dominant");
+
+    /* One step: the busiest engine. */
+    cls_pipe_stages s = {1, 4, 2, 3, 1};
+    NEAR(cls_pipe_step_ns(&two, &s), 5.5, "one step, two engines: max(1 + 1, 4 + 0.5 x 3, 2)");
+    NEAR(cls_pipe_step_ns(&one, &s), 7, "one step, one engine: max(2, 4 + 3, 2)");
+    NEAR(cls_pipe_step_ns(&none, &s), 11, "one step, no engine: 1 + 4 + 2 + 3 + 1");
+    NEAR(cls_pipe_overlap_ns(&two, 3, 4), 5.5, "overlapped transfers max + 0.5 min");
+    NEAR(cls_pipe_run_uniform(&two, 0, &a, 0), 0, "no tiles: 0");
+}
+
+/* The closed forms equal the steps for every count, engine number and scheme. */
+static unsigned lcg_state = 12345u;
+static double lcg(void)
+{
+    lcg_state = lcg_state * 1103515245u + 12345u;
+    return (double)((lcg_state >> 8) % 10000u) / 100.0;
+}
+
+static void const_stage(size_t t, cls_pipe_stages *s, void *user)
+{
+    (void)t;
+    *s = *(const cls_pipe_stages *)user;
+}
+
+static void test_closed_vs_steps(void)
+{
+    int bad = 0, cases = 0;
+    for (int engines = 0; engines <= 2; engines++)
+        for (int buffered = 0; buffered <= 1; buffered++)
+            for (int trial = 0; trial < 40; trial++)
+                for (size_t n = 1; n <= 12; n++) {
+                    cls_pipe_device d = toy_engines(engines);
+                    cls_pipe_stages s = {buffered ? lcg() : 0, lcg(), lcg(), lcg(),
+                                         buffered ? lcg() : 0};
+                    double u = cls_pipe_run_uniform(&d, buffered, &s, n);
+                    double w = cls_pipe_run_steps(&d, buffered, n, const_stage, &s);
+                    cases++;
+                    if (!near(u, w, 1e-12)) {
+                        if (!bad)
+                            tap_diag("engines %d buffered %d n %zu: closed %g steps %g", engines,
+                                     buffered, n, u, w);
+                        bad++;
+                    }
+                }
+    tap_ok(bad == 0, "closed forms of Sect. 6.4.4 equal the step model in %d random cases",
+           cases);
+}
+
+/* ------------------------------------------------------------------ transfer counting */
+
+static cls_pipe_grid grid1(size_t n, size_t pad)
+{
+    cls_pipe_grid g;
+    memset(&g, 0, sizeof g);
+    g.dims = 1;
+    g.size[0] = n, g.size[1] = g.size[2] = 1;
+    g.pad_lo[0] = g.pad_hi[0] = pad;
+    g.elem_bytes = 4;
+    g.n_in = g.n_out = 1;
+    return g;
+}
+
+static cls_pipe_grid grid2(size_t nx, size_t ny, size_t pad)
+{
+    cls_pipe_grid g;
+    memset(&g, 0, sizeof g);
+    g.dims = 2;
+    g.size[0] = nx, g.size[1] = ny, g.size[2] = 1;
+    g.elem_bytes = 4;
+    g.pad_lo[0] = g.pad_hi[0] = g.pad_lo[1] = g.pad_hi[1] = pad;
+    g.n_in = g.n_out = 1;
+    return g;
+}
+
+static cls_pipe_grid grid3(size_t n, size_t pad)
+{
+    cls_pipe_grid g;
+    memset(&g, 0, sizeof g);
+    g.dims = 3;
+    for (int i = 0; i < 3; i++) {
+        g.size[i] = n;
+        g.pad_lo[i] = g.pad_hi[i] = pad;
+    }
+    g.elem_bytes = 4;
+    g.n_in = g.n_out = 1;
+    return g;
+}
+
+static cls_pipe_config cfg(cls_pipe_scheme s, cls_pipe_layout l, cls_pipe_padding p, size_t tx,
+                           size_t ty, size_t tz)
+{
+    cls_pipe_config c;
+    memset(&c, 0, sizeof c);
+    c.scheme = s;
+    c.layout = l;
+    c.padding = p;
+    c.tile[0] = tx, c.tile[1] = ty, c.tile[2] = tz;
+    return c;
+}
+
+static int xfer_is(const cls_pipe_xfer *x, size_t e0, size_t e1, size_t e2, size_t count,
+                   double bytes)
+{
+    return x->ext[0] == e0 && x->ext[1] == e1 && x->ext[2] == e2 && x->count == count &&
+           x->bytes == bytes;
+}
+
+#define XFER(x, e0, e1, e2, cnt, b, what)                                                      \
+    tap_ok(xfer_is((x), e0, e1, e2, cnt, b),                                                   \
+           "%s: box %zux%zux%zu, %zu transfer(s) of %.0f B (want %dx%dx%d, %d of %.0f)",       \
+           (what), (x)->ext[0], (x)->ext[1], (x)->ext[2], (x)->count, (x)->bytes, (int)(e0),   \
+           (int)(e1), (int)(e2), (int)(cnt), (double)(b))
+
+static void test_counting(void)
+{
+    cls_pipe_xfer x;
+    /* Sect. 6.1: "a 25x1 tile with one element of padding on each side has 54 elements of
+     * padding, while a 5x5 tile has only 22".  The full padded boxes are 27x3 = 81 and
+     * 7x7 = 49 elements: 56 and 24 elements of padding.  003's 54 and 22 are each two less:
+     * they count emboss's stencil (Sect. 5.1), which reads the corners (-1,-1) and (1,1) but
+     * not (1,-1) and (-1,1).  Transfers move boxes, so the model counts 56 and 24. */
+    cls_pipe_grid g = grid2(100, 100, 1);
+    size_t mid[3] = {2, 50, 0};
+    cls_pipe_config c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_ROWS, CLS_PIPE_EXACT, 25, 1, 1);
+    cls_pipe_count(&g, &c, mid, 1, &x);
+    XFER(&x, 27, 3, 1, 3, 108, "25x1 interior tile, input, rows");
+    tap_ok(x.ext[0] * x.ext[1] - 25 == 56 && 56 - 2 == 54,
+           "25x1: 81 - 25 = 56 elements of padding (003's 54: emboss's 2 unread corners out)");
+    cls_pipe_count(&g, &c, mid, 0, &x);
+    XFER(&x, 25, 1, 1, 1, 100, "25x1 interior tile, output");
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_ROWS, CLS_PIPE_EXACT, 5, 5, 1);
+    size_t mid5[3] = {10, 10, 0};
+    cls_pipe_count(&g, &c, mid5, 1, &x);
+    XFER(&x, 7, 7, 1, 7, 28, "5x5 interior tile, input, rows");
+    tap_ok(x.ext[0] * x.ext[1] - 25 == 24 && 24 - 2 == 22,
+           "5x5: 49 - 25 = 24 elements of padding (003: 22), so less padding than 25x1 ...");
+    cls_pipe_count(&g, &c, mid5, 0, &x);
+    XFER(&x, 5, 5, 1, 5, 20, "5x5 interior tile, output: ... but 5 transfers, not 1");
+    /* The same 25 elements as a contiguous tile (Sect. 6.2.3): the array 25 wide, the tile
+     * 25x1: the input box is 25x3 (no x padding beyond the array): one transfer of 75. */
+    g = grid2(25, 100, 1);
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 25, 1, 1);
+    size_t row[3] = {0, 50, 0};
+    cls_pipe_count(&g, &c, row, 1, &x);
+    XFER(&x, 25, 3, 1, 1, 300, "25x1 tile as wide as the array, merged input");
+    c.layout = CLS_PIPE_ROWS;
+    cls_pipe_count(&g, &c, row, 1, &x);
+    XFER(&x, 25, 3, 1, 3, 100, "the same tile unmerged: 3 rows");
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT, 25, 1, 1);
+    cls_pipe_count(&g, &c, row, 1, &x);
+    XFER(&x, 25, 3, 1, 1, 300, "document mode, merged: x padding dropped, one transfer");
+    c.layout = CLS_PIPE_ROWS;
+    cls_pipe_count(&g, &c, row, 1, &x);
+    XFER(&x, 27, 3, 1, 3, 108, "document mode, rows: (X + PX) x (Y + PY)");
+
+    /* 2D edges, 100x100 array, 10x10 tiles, padding 1 (exact): the corner tile (0,0) has
+     * no padding below: 11x11; a tile on the x edge, 11x12; an interior one 12x12. */
+    g = grid2(100, 100, 1);
+    c = cfg(CLS_PIPE_BASIC, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 10, 10, 1);
+    size_t corner[3] = {0, 0, 0}, edge[3] = {9, 5, 0}, inner[3] = {4, 5, 0};
+    cls_pipe_count(&g, &c, corner, 1, &x);
+    XFER(&x, 11, 11, 1, 11, 44, "2D corner tile, input");
+    cls_pipe_count(&g, &c, edge, 1, &x);
+    XFER(&x, 11, 12, 1, 12, 44, "2D edge tile, input");
+    cls_pipe_count(&g, &c, inner, 1, &x);
+    XFER(&x, 12, 12, 1, 12, 48, "2D interior tile, input");
+    /* A partial last tile: 105 wide, tiles of 10: the 11th covers 100..104, input 99..104. */
+    g = grid2(105, 100, 1);
+    size_t last[3] = {10, 5, 0};
+    cls_pipe_count(&g, &c, last, 0, &x);
+    XFER(&x, 5, 10, 1, 10, 20, "2D partial last tile, output");
+    cls_pipe_count(&g, &c, last, 1, &x);
+    XFER(&x, 6, 12, 1, 12, 24, "2D partial last tile, input");
+
+    /* 3D, 003's Jacobi: 400^3, padding 1, tile 400x400x25 (Sect. 7.1.1). */
+    g = grid3(400, 1);
+    size_t z3[3] = {0, 0, 3};
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT, 400, 400, 25);
+    cls_pipe_count(&g, &c, z3, 1, &x);
+    XFER(&x, 400, 400, 27, 1, 17280000, "Jacobi 400x400x25, document, merged input");
+    cls_pipe_count(&g, &c, z3, 0, &x);
+    XFER(&x, 400, 400, 25, 1, 16000000, "Jacobi 400x400x25, document, merged output");
+    c.layout = CLS_PIPE_ROWS;
+    cls_pipe_count(&g, &c, z3, 1, &x);
+    XFER(&x, 402, 402, 27, 10854, 1608, "Jacobi 400x400x25, document, rows input");
+    cls_pipe_count(&g, &c, z3, 0, &x);
+    XFER(&x, 400, 400, 25, 10000, 1600, "Jacobi 400x400x25, document, rows output");
+    c.padding = CLS_PIPE_EXACT;
+    cls_pipe_count(&g, &c, z3, 1, &x);
+    XFER(&x, 400, 400, 27, 10800, 1600, "Jacobi 400x400x25, exact, rows input (x, y clipped)");
+    c.layout = CLS_PIPE_MERGED;
+    size_t z0[3] = {0, 0, 0};
+    cls_pipe_count(&g, &c, z0, 1, &x);
+    XFER(&x, 400, 400, 26, 1, 16640000, "Jacobi first tile, exact, merged input (no plane below)");
+    /* Contiguous in x only (tile 400x50x25): each plane of the box is one run. */
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 400, 50, 25);
+    size_t ym[3] = {0, 3, 3};
+    cls_pipe_count(&g, &c, ym, 1, &x);
+    XFER(&x, 400, 52, 27, 27, 83200, "Jacobi 400x50x25, merged input: one transfer per plane");
+    c.padding = CLS_PIPE_DOCUMENT;
+    cls_pipe_count(&g, &c, ym, 1, &x);
+    XFER(&x, 400, 52, 27, 27, 83200, "the same in document mode");
+    /* Non-contiguous 3D (tile 100x100x25): rows of 102. */
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 100, 100, 25);
+    size_t in3[3] = {1, 1, 1};
+    cls_pipe_count(&g, &c, in3, 1, &x);
+    XFER(&x, 102, 102, 27, 2754, 408, "3D 100x100x25 interior tile: 102 x 27 rows of 102");
+    /* 1D: 003's moving average, 64M floats, radius 4, tile 1M: 1M + 8, edges 1M + 4. */
+    cls_pipe_grid m;
+    memset(&m, 0, sizeof m);
+    m.dims = 1;
+    m.size[0] = 64000000, m.size[1] = m.size[2] = 1;
+    m.pad_lo[0] = m.pad_hi[0] = 4;
+    m.elem_bytes = 4;
+    m.n_in = m.n_out = 1;
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1000000, 1, 1);
+    size_t t1[3] = {5, 0, 0}, t0[3] = {0, 0, 0}, t63[3] = {63, 0, 0};
+    cls_pipe_count(&m, &c, t1, 1, &x);
+    XFER(&x, 1000008, 1, 1, 1, 4000032, "1D interior tile with radius 4");
+    cls_pipe_count(&m, &c, t0, 1, &x);
+    XFER(&x, 1000004, 1, 1, 1, 4000016, "1D first tile");
+    cls_pipe_count(&m, &c, t63, 1, &x);
+    XFER(&x, 1000004, 1, 1, 1, 4000016, "1D last tile");
+    size_t per[3];
+    tap_ok(cls_pipe_tiles(&m, c.tile, per) == 64 && per[0] == 64 && per[1] == 1,
+           "64M / 1M = 64 tiles");
+    /* Padding wider than the grid (3 points, radius 4): every box is the whole grid. */
+    cls_pipe_grid tiny = grid1(3, 4);
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1, 1, 1);
+    size_t t2[3] = {2, 0, 0};
+    cls_pipe_count(&tiny, &c, t2, 1, &x);
+    char err[256] = "";
+    tap_ok(cls_pipe_check(&tiny, c.tile, err, sizeof err) == CLS_SUCCESS &&
+               xfer_is(&x, 3, 1, 1, 1, 12),
+           "radius 4 on 3 points: accepted, the last tile's input box is the whole grid (%s)",
+           err);
+}
+
+/* ------------------------------------------------------------------ exact mode totals */
+
+typedef struct brute {
+    const cls_pipe_device *d;
+    const cls_pipe_grid *g;
+    const cls_pipe_config *c;
+    size_t per[3];
+    double nspp;
+} brute;
+
+static void brute_stage(size_t t, cls_pipe_stages *s, void *user)
+{
+    const brute *b = user;
+    size_t idx[3] = {t % b->per[0], (t / b->per[0]) % b->per[1], t / (b->per[0] * b->per[1])};
+    cls_pipe_xfer xi, xo;
+    cls_pipe_count(b->g, b->c, idx, 1, &xi);
+    cls_pipe_count(b->g, b->c, idx, 0, &xo);
+    memset(s, 0, sizeof *s);
+    s->in = (double)xi.count * cls_pipe_curve_ns(&b->d->h2d, xi.bytes);
+    s->out = (double)xo.count * cls_pipe_curve_ns(&b->d->d2h, xo.bytes);
+    s->kernel = b->nspp * (double)xo.ext[0] * (double)xo.ext[1] * (double)xo.ext[2];
+}
+
+static void test_exact_totals(const cls_pipe_device *d)
+{
+    /* 2D 105x98, tiles 10x7 (partial in x), padding 1, rows: every tile by brute force. */
+    cls_pipe_grid g = grid2(105, 98, 1);
+    cls_pipe_config c = cfg(CLS_PIPE_BASIC, CLS_PIPE_ROWS, CLS_PIPE_EXACT, 10, 7, 1);
+    cls_pipe_kernel k = {0.5, 0, NULL, NULL};
+    cls_pipe_estimate e;
+    char err[256] = "";
+    if (!tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err) == CLS_SUCCESS,
+                "estimate 105x98 with 10x7 tiles (%s)", err))
+        return;
+    brute b = {d, &g, &c, {0, 0, 0}, 0.5};
+    size_t n = cls_pipe_tiles(&g, c.tile, b.per);
+    double bytes = 0, cmds = 0;
+    for (size_t t = 0; t < n; t++) {
+        size_t idx[3] = {t % b.per[0], t / b.per[0], 0};
+        cls_pipe_xfer xi, xo;
+        cls_pipe_count(&g, &c, idx, 1, &xi);
+        cls_pipe_count(&g, &c, idx, 0, &xo);
+        bytes += (double)xi.count * xi.bytes + (double)xo.count * xo.bytes;
+        cmds += (double)(xi.count + xo.count);
+    }
+    /* Input: every row of each tile's clipped box; the boxes overlap by the padding:
+     * x: 11 tiles, boxes 11 + 9 x 12 + 6 = 125 wide in total; y: 14 tiles of 7, boxes
+     * 8 + 12 x 9 + 8 = 124 high.  Input elements 125 x 124 = 15500, output 105 x 98 = 10290;
+     * (15500 + 10290) x 4 = 103160 bytes.  Commands: 11 x 124 input rows + 11 x 98 output. */
+    NEAR(bytes, 103160, "brute-force bytes of 105x98 in 10x7 tiles");
+    NEAR(e.bytes_moved, bytes, "the estimate's bytes (tile classes) equal the brute force");
+    NEAR(cmds, 11 * 124 + 11 * 98, "brute-force transfer commands");
+    NEAR(e.transfers, cmds, "the estimate's transfer commands equal the brute force");
+    double p = cls_pipe_run_steps(d, 0, n, brute_stage, &b);
+    NEAR(e.pipeline_ns, p, "the estimate's pipeline equals steps over every tile");
+    tap_ok(e.n_tiles == 154 && e.tiles_per_dim[0] == 11 && e.tiles_per_dim[1] == 14,
+           "11 x 14 = 154 tiles");
+
+    /* Evenly divided and unpadded, the exact and the document mode agree (n >= 3). */
+    g = grid3(64, 0);
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 64, 64, 8);
+    cls_pipe_estimate e2;
+    cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err);
+    c.padding = CLS_PIPE_DOCUMENT;
+    cls_pipe_estimate_config(d, &g, &k, &c, &e2, err, sizeof err);
+    NEAR(e.total_ns, e2.total_ns, "no padding, even tiles: exact = document");
+    tap_ok(e.buffer_sets == 3 && e.device_bytes == 3.0 * 2 * 64 * 64 * 8 * 4,
+           "scalable: 3 sets of one input and one output tile");
+
+    /* Errors name what is wrong. */
+    c.tile[2] = 65;
+    tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err) == CLS_ERR_INVALID_SIZE &&
+               strstr(err, "tile 64x64x65"),
+           "a tile beyond the grid is refused (%s)", err);
+    c.tile[2] = 8;
+    cls_pipe_kernel bad = {-1, 0, NULL, NULL};
+    tap_ok(cls_pipe_estimate_config(d, &g, &bad, &c, &e, err, sizeof err) ==
+                   CLS_ERR_INVALID_ARGUMENT &&
+               strstr(err, "kernel"),
+           "a negative kernel time is refused (%s)", err);
+    g.dims = 4;
+    tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err) ==
+               CLS_ERR_INVALID_ARGUMENT,
+           "dims 4 refused (%s)", err);
+}
+
+/* ------------------------------------------------------------------ the planner */
+
+/* One copy engine, affine transfers of 10 us + 1 ns/B, allocation 50 us whatever the size,
+ * host copies 0.05 ns/B, pinned transfers 10 times faster than pageable. */
+static const char toy_json[] =
+    "{\"schema_version\": 1, \"name\": \"toy\", \"family\": \"gpu\",\n"
+    " \"compute\": {\"clock_mhz\": 1000, \"compute_units\": 8},\n"
+    " \"transfer\": {\"copy_engines\": 1, \"overlap_factor\": 1,\n"
+    "  \"host_to_device_pinned\": [{\"bytes\": 10, \"ns\": 10000}, {\"bytes\": 1000000010, "
+    "\"ns\": 100010000}],\n"
+    "  \"device_to_host_pinned\": [{\"bytes\": 10, \"ns\": 10000}, {\"bytes\": 1000000010, "
+    "\"ns\": 100010000}],\n"
+    "  \"host_to_device_pageable\": [{\"bytes\": 10, \"ns\": 10000}, {\"bytes\": 1000000010, "
+    "\"ns\": 1000010000}],\n"
+    "  \"device_to_host_pageable\": [{\"bytes\": 10, \"ns\": 10000}, {\"bytes\": 1000000010, "
+    "\"ns\": 1000010000}],\n"
+    "  \"host_to_host\": [{\"bytes\": 10, \"ns\": 100}, {\"bytes\": 1000000010, \"ns\": "
+    "50000100}]},\n"
+    " \"alloc\": {\"device\": [{\"bytes\": 10, \"ns\": 50000}, {\"bytes\": 1000000010, \"ns\": "
+    "50000}],\n"
+    "  \"host\": [{\"bytes\": 10, \"ns\": 50000}, {\"bytes\": 1000000010, \"ns\": 50000}]}}";
+
+static size_t each_calls;
+static void count_each(const cls_pipe_estimate *e, void *user)
+{
+    (void)e;
+    (void)user;
+    each_calls++;
+}
+
+static void test_planner(const cls_pipe_device *c2050)
+{
+    cls_model *m = NULL;
+    cls_pipe_device toy, toy_pageable;
+    char err[512] = "";
+    if (!tap_ok(cls_model_from_json(toy_json, &m) == CLS_SUCCESS &&
+                    cls_pipe_device_from_model(m, 1, &toy, err, sizeof err) == CLS_SUCCESS &&
+                    cls_pipe_device_from_model(m, 0, &toy_pageable, err, sizeof err) ==
+                        CLS_SUCCESS,
+                "toy model loads (%s)", err)) {
+        cls_model_release(m);
+        return;
+    }
+    cls_model_release(m);
+    cls_pipe_plan_result r;
+    cls_pipe_plan_options o;
+    memset(&o, 0, sizeof o);
+
+    /* A negligible kernel on one copy engine: tiles only add transfer start-ups and
+     * allocations.  16 MB in and out, pinned 0.1 ns/B: naive = 2 x 50 us + 2 x (10 us +
+     * 1.6 ms) = 3.32 ms; n tiles pay n x 2 x 10 us on top.  The planner does not pipeline. */
+    cls_pipe_grid g = grid1(4000000, 1);
+    cls_pipe_kernel k0 = {0, 0, NULL, NULL};
+    each_calls = 0;
+    o.each = count_each;
+    cls_status st = cls_pipe_plan(&toy, &g, &k0, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_NAIVE && r.speedup == 1.0,
+           "negligible kernel, one copy engine: not pipelined (%s, %.3f ms, %zu candidates)",
+           cls_pipe_scheme_name(r.best.config.scheme), r.best.total_ns / 1e6, r.candidates);
+    NEAR(r.naive.total_ns, 2 * 50000 + 2 * (10000 + 0.1 * (16e6 - 10)), "naive time, toy");
+    tap_ok(each_calls == r.candidates && r.candidates > 100,
+           "the callback saw every candidate (%zu)", each_calls);
+    o.each = NULL;
+
+    /* The same grid with a kernel of 2.5 ns per point (10 ms): pipelined. */
+    cls_pipe_kernel k1 = {2.5, 0, NULL, NULL};
+    st = cls_pipe_plan(&toy, &g, &k1, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.best.config.scheme != CLS_PIPE_NAIVE && r.speedup > 1.2 &&
+               r.best.dominant == CLS_PIPE_STAGE_KERNEL,
+           "kernel dominant: pipelined, %s, %zu tiles, %.3f vs naive %.3f ms (%.2fx)",
+           cls_pipe_scheme_name(r.best.config.scheme), r.best.n_tiles, r.best.total_ns / 1e6,
+           r.naive.total_ns / 1e6, r.speedup);
+
+    /* A tiny grid on the C2050 (1000 floats): start-ups and allocations dominate. */
+    g = grid1(1000, 4);
+    cls_pipe_kernel kma = {24.75e6 / 64e6, 0, NULL, NULL};
+    st = cls_pipe_plan(c2050, &g, &kma, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_NAIVE,
+           "tiny grid on the C2050: not pipelined (%s)",
+           cls_pipe_scheme_name(r.best.config.scheme));
+
+    /* Pageable host arrays, staging 0.05 ns/B against 1 ns/B direct: the buffered scheme. */
+    g = grid1(4000000, 1);
+    st = cls_pipe_plan(&toy_pageable, &g, &k1, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_BUFFERED,
+           "pageable host arrays, fast staging: %s, %zu tiles (%.3f ms, naive %.3f ms)",
+           cls_pipe_scheme_name(r.best.config.scheme), r.best.n_tiles, r.best.total_ns / 1e6,
+           r.naive.total_ns / 1e6);
+
+    /* Only the scalable scheme allowed. */
+    o.schemes = 1u << CLS_PIPE_SCALABLE;
+    st = cls_pipe_plan(&toy, &g, &k1, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_SCALABLE,
+           "scheme mask: scalable only");
+    o.schemes = 0;
+
+    /* Above a --device-memory cap: Jacobi 400^3 (512 MB in and out) with 100 MB. */
+    g = grid3(400, 1);
+    cls_pipe_kernel kj = {14e6 / 64e6, 0, NULL, NULL};
+    o.device_memory = 100e6;
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.naive.fits == 0 &&
+               (r.best.config.scheme == CLS_PIPE_SCALABLE ||
+                r.best.config.scheme == CLS_PIPE_BUFFERED) &&
+               r.best.device_bytes <= 100e6 && r.speedup == 0,
+           "grid above a 100 MB cap: %s %zux%zux%zu, %.0f MB on the device",
+           cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
+           r.best.config.tile[1], r.best.config.tile[2], r.best.device_bytes / 1e6);
+    /* A cap below one plane set (3 x (400x400x3 + 400x400) floats = 7.68 MB): split y too. */
+    o.device_memory = 2e6;
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.split_dims == 2 && r.best.config.tile[0] == 400 &&
+               r.best.config.tile[1] < 400 && r.best.device_bytes <= 2e6,
+           "a 2 MB cap splits y as well: %s %zux%zux%zu (%.2f MB)",
+           cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
+           r.best.config.tile[1], r.best.config.tile[2], r.best.device_bytes / 1e6);
+    o.device_memory = 1000;
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_ERR_PLAN_INFEASIBLE && strstr(err, "--device-memory"),
+           "a 1000-byte cap is infeasible (%s)", err);
+    o.device_memory = 0;
+    o.max_buffer = 100e6; /* a largest-allocation limit alone also rules out full arrays */
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    tap_ok(st == CLS_SUCCESS && r.best.config.scheme != CLS_PIPE_BASIC && r.naive.fits == 0,
+           "a 100 MB largest-buffer limit: %s", cls_pipe_scheme_name(r.best.config.scheme));
+}
+
+/* ------------------------------------------------------------------ 003's predictions */
+
+/* A row of 003's prediction tables: normal (ROWS) basic, scalable; contiguous (MERGED)
+ * basic, scalable, in ms. */
+typedef struct doc_row {
+    size_t t;
+    int v[4];
+} doc_row;
+
+/* Table A.3 (Tesla columns): moving average, 64M floats, padding 4 on each side. */
+static const doc_row a3[] = {
+    {5000, {139, 132, 139, 132}},         {10000, {106, 100, 106, 100}},
+    {100000, {78, 71, 78, 71}},           {250000, {76, 69, 76, 69}},
+    {500000, {75, 69, 75, 69}},           {1000000, {75, 69, 75, 69}},
+    {2000000, {76, 70, 76, 70}},          {4000000, {77, 72, 77, 72}},
+    {16000000, {84, 82, 84, 82}},         {32000000, {93, 96, 93, 96}},
+    {64000000, {111, 125, 111, 125}},
+};
+/* Table A.8 (Tesla): emboss, 8000x8000, tiles 8000xY, padding 1. */
+static const doc_row a8[] = {
+    {1, {251, 245, 201, 194}},   {2, {183, 176, 137, 131}},  {5, {142, 135, 100, 93}},
+    {10, {128, 122, 87, 80}},    {25, {120, 113, 80, 73}},   {50, {118, 111, 77, 71}},
+    {100, {117, 110, 76, 70}},   {200, {117, 110, 76, 70}},  {400, {118, 112, 77, 71}},
+    {800, {120, 116, 78, 74}},   {2000, {129, 128, 84, 82}}, {4000, {144, 148, 93, 97}},
+    {8000, {173, 187, 111, 125}},
+};
+/* Table A.13 (Tesla): Jacobi 400^3, tiles 400xYx25, padding 1. */
+static const doc_row a13[] = {
+    {1, {2144, 2137, 1028, 1022}}, {2, {1541, 1535, 552, 545}}, {5, {1180, 1174, 266, 259}},
+    {10, {1060, 1053, 172, 165}},  {25, {989, 982, 115, 109}},  {50, {967, 960, 97, 90}},
+    {100, {958, 952, 88, 81}},     {200, {960, 954, 84, 78}},   {400, {973, 967, 80, 75}},
+};
+/* Table A.16 (Tesla): tiles 400xYx400. */
+static const doc_row a16[] = {
+    {1, {2020, 2013, 981, 975}}, {2, {1460, 1454, 527, 521}}, {5, {1127, 1121, 255, 249}},
+    {10, {1021, 1015, 166, 160}}, {25, {973, 967, 114, 108}}, {50, {981, 977, 98, 94}},
+    {100, {1033, 1032, 94, 92}},  {200, {1150, 1154, 98, 102}}, {400, {1390, 1405, 111, 125}},
+};
+/* Table A.19 (Tesla): tiles 400x400xZ. */
+static const doc_row a19[] = {
+    {1, {2020, 2013, 163, 157}}, {2, {1460, 1454, 119, 112}}, {5, {1127, 1121, 93, 86}},
+    {10, {1021, 1015, 84, 78}},  {25, {973, 967, 80, 75}},    {50, {981, 977, 81, 77}},
+    {100, {1033, 1032, 84, 83}}, {200, {1150, 1154, 93, 97}}, {400, {1390, 1405, 111, 125}},
+};
+
+/* The kernel times 003 measured and the shipped C2050 file lacks (Sect. 6.4.2: measured, not
+ * modelled): the naive column of Tables A.4, A.9 and A.20 grows by one kernel run per
+ * repetition; from 1 to 5 repetitions (Sect. 7.1.2's range), per 64M points:
+ *   moving average (220 - 121) / 4 = 24.75 ms   (Table A.4)
+ *   emboss         (198 - 117) / 4 = 20.25 ms   (Table A.9)
+ *   Jacobi         (166 - 110) / 4 = 14.00 ms   (Table A.20)
+ * The model takes them per point, no launch cost. */
+#define KERNEL_MA (24.75e6 / 64e6)
+#define KERNEL_EMBOSS (20.25e6 / 64e6)
+#define KERNEL_JACOBI (14.0e6 / 64e6)
+
+typedef struct repro_stats {
+    double worst[2]; /* largest relative deviation: rows, merged */
+    int rows;
+} repro_stats;
+
+/* The document's formula taken literally at one tile: (#tiles - 2) = -1 subtracts a step. */
+static double formal_one_tile(const cls_pipe_device *d, const cls_pipe_estimate *e)
+{
+    const cls_pipe_stages *s = &e->tile;
+    double X = cls_pipe_overlap_ns(d, s->in, s->out);
+    return e->alloc_ns + s->in + fmax(s->in, s->kernel) - fmax(X, s->kernel) +
+           fmax(s->kernel, s->out) + s->out;
+}
+
+static void reproduce(const char *table, const cls_pipe_device *d, const cls_pipe_grid *g,
+                      int vary, const size_t fixed[3], double nspp, const doc_row *rows,
+                      size_t nrows, double tol_rows, double tol_merged, repro_stats *rs,
+                      size_t *argmin_t, double *min_ms)
+{
+    cls_pipe_kernel k = {nspp, 0, NULL, NULL};
+    char err[256] = "";
+    int bad = 0;
+    *min_ms = HUGE_VAL;
+    tap_diag("%s  tile | doc: rows basic, scalable, merged basic, scalable | model", table);
+    for (size_t i = 0; i < nrows; i++) {
+        double got[4];
+        int one = 0;
+        for (int j = 0; j < 4; j++) {
+            cls_pipe_config c = cfg(j % 2 ? CLS_PIPE_SCALABLE : CLS_PIPE_BASIC,
+                                    j < 2 ? CLS_PIPE_ROWS : CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT,
+                                    fixed[0], fixed[1], fixed[2]);
+            c.tile[vary] = rows[i].t;
+            cls_pipe_estimate e;
+            if (cls_pipe_estimate_config(d, g, &k, &c, &e, err, sizeof err) != CLS_SUCCESS) {
+                tap_ok(0, "%s: %s", table, err);
+                return;
+            }
+            one = e.n_tiles == 1;
+            /* One tile: 003's numbers are its formula taken literally (see formal_one_tile);
+             * the model's own value, in + kernel + out, is printed beside it. */
+            got[j] = (one ? formal_one_tile(d, &e) : e.total_ns) / 1e6;
+            double dev = fabs(got[j] - rows[i].v[j]) / rows[i].v[j];
+            int merged = j >= 2;
+            if (dev > rs->worst[merged]) rs->worst[merged] = dev;
+            if (dev > (merged ? tol_merged : tol_rows)) {
+                if (!bad)
+                    tap_diag("%s tile %zu column %d: model %.1f ms, doc %d ms", table, rows[i].t,
+                             j, got[j], rows[i].v[j]);
+                bad++;
+            }
+            if (j == 3 && !one && e.total_ns / 1e6 < *min_ms) {
+                *min_ms = e.total_ns / 1e6;
+                *argmin_t = rows[i].t;
+            }
+        }
+        tap_diag("%s %8zu | %5d %5d %5d %5d | %7.1f %7.1f %7.1f %7.1f%s", table, rows[i].t,
+                 rows[i].v[0], rows[i].v[1], rows[i].v[2], rows[i].v[3], got[0], got[1], got[2],
+                 got[3], one ? "  (1 tile: the formula taken literally)" : "");
+        rs->rows++;
+    }
+    tap_ok(bad == 0, "%s: every prediction within %.1f %% (rows) / %.1f %% (merged) of 003's",
+           table, tol_rows * 100, tol_merged * 100);
+}
+
+static void test_reproduction(const cls_pipe_device *c2050_model)
+{
+    /* 003 used 0.57 for the C2050 (Sect. 6.4.4); the file's 1.26 gives 0.587. */
+    cls_pipe_device d = *c2050_model;
+    d.overlap_coeff = 0.57;
+    repro_stats rs = {{0, 0}, 0};
+    size_t arg;
+    double best;
+
+    cls_pipe_grid ma = grid1(64000000, 4);
+    size_t f1[3] = {1, 1, 1};
+    reproduce("A.3 ", &d, &ma, 0, f1, KERNEL_MA, a3, sizeof a3 / sizeof a3[0], 0.03, 0.03, &rs,
+              &arg, &best);
+    /* Sect. 7.2.1: "the model predicts that the optimal tile size is any of 250,000, 500,000
+     * or 1,000,000 elements that all have a run time of 69 ms". */
+    tap_ok((arg == 250000 || arg == 500000 || arg == 1000000) && fabs(best - 69) < 1,
+           "moving average: predicted optimum %zu at %.1f ms (003: 250k-1M, 69 ms)", arg, best);
+
+    cls_pipe_grid em = grid2(8000, 8000, 1);
+    size_t f2[3] = {8000, 1, 1};
+    reproduce("A.8 ", &d, &em, 1, f2, KERNEL_EMBOSS, a8, sizeof a8 / sizeof a8[0], 0.03, 0.03,
+              &rs, &arg, &best);
+    tap_ok((arg == 100 || arg == 200) && fabs(best - 70) < 1,
+           "emboss: predicted optimum 8000x%zu at %.1f ms (003: 100 and 200, 70 ms)", arg, best);
+
+    cls_pipe_grid ja = grid3(400, 1);
+    size_t f13[3] = {400, 1, 25}, f16[3] = {400, 1, 400}, f19[3] = {400, 400, 1};
+    reproduce("A.13", &d, &ja, 1, f13, KERNEL_JACOBI, a13, sizeof a13 / sizeof a13[0], 0.03,
+              0.03, &rs, &arg, &best);
+    tap_ok(arg == 400 && fabs(best - 75) < 1,
+           "Jacobi 400xYx25: predicted optimum Y = %zu at %.1f ms (003: 400, 75 ms)", arg, best);
+    reproduce("A.16", &d, &ja, 1, f16, KERNEL_JACOBI, a16, sizeof a16 / sizeof a16[0], 0.03,
+              0.03, &rs, &arg, &best);
+    tap_ok(arg == 100 && fabs(best - 92) < 1.5,
+           "Jacobi 400xYx400: predicted optimum Y = %zu at %.1f ms (003: 100, 92 ms)", arg, best);
+    reproduce("A.19", &d, &ja, 2, f19, KERNEL_JACOBI, a19, sizeof a19 / sizeof a19[0], 0.03,
+              0.03, &rs, &arg, &best);
+    /* Sect. 7.2.2: "it predicts that 400x400x25 is the optimal tile size with a run time of
+     * 75 ms". */
+    tap_ok(arg == 25 && fabs(best - 75) < 1,
+           "Jacobi 400x400xZ: predicted optimum Z = %zu at %.1f ms (003: 25, 75 ms)", arg, best);
+    tap_diag("largest deviation from 003's predictions over %d rows: rows %.1f %%, merged %.1f %%",
+             rs.rows, rs.worst[0] * 100, rs.worst[1] * 100);
+
+    /* The model's own one-tile value and its naive time against 003's measurements: one
+     * tile is in + kernel + out (Table A.1 measured 120/135-136 ms at 64M). */
+    cls_pipe_kernel k = {KERNEL_MA, 0, NULL, NULL};
+    cls_pipe_config c = cfg(CLS_PIPE_BASIC, CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT, 64000000, 1, 1);
+    cls_pipe_estimate e, nv;
+    char err[256] = "";
+    cls_pipe_estimate_config(&d, &ma, &k, &c, &e, err, sizeof err);
+    c.scheme = CLS_PIPE_NAIVE;
+    cls_pipe_estimate_config(&d, &ma, &k, &c, &nv, err, sizeof err);
+    tap_ok(near(e.total_ns, nv.total_ns, 1e-12) && fabs(e.total_ns / 1e6 - 120) / 120 < 0.05,
+           "one 64M tile = naive = %.1f ms (Table A.1 measured basic 120, naive 121)",
+           e.total_ns / 1e6);
+    struct {
+        const char *name;
+        const cls_pipe_grid *g;
+        double nspp;
+        double measured;
+    } nvs[] = {{"moving average", &ma, KERNEL_MA, 121},
+               {"emboss", &em, KERNEL_EMBOSS, 117},
+               {"Jacobi", &ja, KERNEL_JACOBI, 110}};
+    for (int i = 0; i < 3; i++) {
+        cls_pipe_kernel kk = {nvs[i].nspp, 0, NULL, NULL};
+        cls_pipe_estimate_config(&d, nvs[i].g, &kk, &c, &nv, err, sizeof err);
+        tap_ok(fabs(nv.total_ns / 1e6 - nvs[i].measured) / nvs[i].measured < 0.06,
+               "naive %s: model %.1f ms, 003 measured %.0f ms (Tables A.1, A.6, A.11)",
+               nvs[i].name, nv.total_ns / 1e6, nvs[i].measured);
+    }
+}
+
+/* The planner on the C2050 (exact edges, its own 0.587), against 003's picks. */
+static void test_planner_document(const cls_pipe_device *d)
+{
+    cls_pipe_plan_result r;
+    char err[256] = "";
+    struct {
+        const char *name;
+        cls_pipe_grid g;
+        double nspp;
+        double doc_ms, naive_measured;
+    } p[] = {{"moving average", grid1(64000000, 4), KERNEL_MA, 69, 121},
+             {"emboss", grid2(8000, 8000, 1), KERNEL_EMBOSS, 70, 117},
+             {"Jacobi", grid3(400, 1), KERNEL_JACOBI, 75, 110}};
+    for (int i = 0; i < 3; i++) {
+        cls_pipe_kernel k = {p[i].nspp, 0, NULL, NULL};
+        cls_status st = cls_pipe_plan(d, &p[i].g, &k, NULL, &r, err, sizeof err);
+        tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_SCALABLE &&
+                   fabs(r.best.total_ns / 1e6 - p[i].doc_ms) / p[i].doc_ms < 0.03 &&
+                   r.speedup > 1.35,
+               "planner, %s on the C2050: %s %zux%zux%zu (%zu tiles), %.1f ms (003's optimum "
+               "%.0f), naive %.1f ms, %.2fx%s%s",
+               p[i].name, cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
+               r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
+               r.best.total_ns / 1e6, p[i].doc_ms, r.naive.total_ns / 1e6, r.speedup,
+               st == CLS_SUCCESS ? "" : ": ", st == CLS_SUCCESS ? "" : err);
+    }
+}
+
+/* What the model says the H100 will do with 003's programs (doc/pipeline.md).  Two kernel
+ * guesses: a memory-bound pass of 8 bytes per point at the probed bandwidth, and that bound
+ * times the C2050's own ratio of measured kernel to its bound (64M x 8 B at 112.7 GB/s =
+ * 4.54 ms against 24.75, 20.25 and 14.0 ms: 5.4x, 4.5x, 3.1x); each plus one launch. */
+static void test_h100_outlook(void)
+{
+    cls_model *m = NULL;
+    cls_pipe_device d;
+    char err[256] = "";
+    if (cls_model_from_name("h100", &m) != CLS_SUCCESS ||
+        cls_pipe_device_from_model(m, 1, &d, err, sizeof err) != CLS_SUCCESS) {
+        cls_model_release(m);
+        tap_skip("H100 outlook", "no h100 model");
+        return;
+    }
+    double bw = 0, restart = 0, clock = 0;
+    cls_model_get(m, "memory.bandwidth_measured_gbs", &bw);
+    cls_model_get(m, "sync.kernel_restart_cycles", &restart);
+    cls_model_get(m, "compute.clock_mhz", &clock);
+    cls_model_release(m);
+    double bound = 8.0 / bw, launch = restart / clock * 1e3;
+    double c2050_bound = 8.0 / 112.7;
+    cls_pipe_grid gs[3] = {grid1(64000000, 4), grid2(8000, 8000, 1), grid3(400, 1)};
+    const char *names[3] = {"moving average", "emboss", "Jacobi"};
+    const double c2050_kernel[3] = {KERNEL_MA, KERNEL_EMBOSS, KERNEL_JACOBI};
+    int ok = 1;
+    tap_diag("H100 (pinned): program, kernel guess, reps | naive ms | best scheme tile (tiles) | "
+             "ms | speed-up");
+    for (int i = 0; i < 3; i++)
+        for (int guess = 0; guess < 2; guess++)
+            for (int reps = 1; reps <= 5; reps++) {
+                double nspp = bound * (guess ? c2050_kernel[i] / c2050_bound : 1.0);
+                cls_pipe_kernel k = {nspp * reps, launch * reps, NULL, NULL};
+                cls_pipe_plan_result r;
+                if (cls_pipe_plan(&d, &gs[i], &k, NULL, &r, err, sizeof err) != CLS_SUCCESS) {
+                    ok = 0;
+                    continue;
+                }
+                tap_diag("H100 %s, %s, %d | %.2f | %s %zux%zux%zu (%zu) | %.2f | %.2fx", names[i],
+                         guess ? "C2050 ratio" : "bandwidth bound", reps, r.naive.total_ns / 1e6,
+                         cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
+                         r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
+                         r.best.total_ns / 1e6, r.speedup);
+                /* A negligible kernel bounds the gain by (in + out) / (max + c min) =
+                 * 2 / (1 + c), the overlap factor 1.48; a kernel as long as the overlapped
+                 * transfers by (in + k + out) / k, about 2.5. */
+                if (!(r.speedup > 1.0 && r.speedup < 2.6)) ok = 0;
+                if (guess == 0 && !(r.speedup < 2.0 / (1.0 + d.overlap_coeff))) ok = 0;
+            }
+    tap_ok(ok, "H100 outlook: pipelining predicted faster; with a bandwidth-bound kernel below "
+               "the overlap factor %.2f", d.overlap_factor);
+}
+
+int main(void)
+{
+    test_curve();
+    test_device_from_model();
+    test_pipeline_hand();
+    test_closed_vs_steps();
+    test_counting();
+
+    cls_model *m = NULL;
+    cls_pipe_device c2050;
+    char err[256] = "";
+    if (cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
+        cls_pipe_device_from_model(m, 1, &c2050, err, sizeof err) == CLS_SUCCESS) {
+        test_exact_totals(&c2050);
+        test_planner(&c2050);
+        test_reproduction(&c2050);
+        test_planner_document(&c2050);
+    } else {
+        tap_ok(0, "C2050 model: %s", err);
+    }
+    cls_model_release(m);
+    test_h100_outlook();
+    return tap_done();
+}
