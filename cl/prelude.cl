@@ -85,7 +85,13 @@ inline real cls_read_direct(__global const real *restrict a, int x, int y, int z
  * coordinate into the grid (the folded point lies in the tile's valid part whenever the reading
  * point is valid); periodic tiles hold wrapped values at virtual coordinates, so no folding.
  * Points whose neighbours leave the tile are invalid anyway; the index clamp keeps their reads
- * inside the array. */
+ * inside the array.  The tile is stored with a margin of one halo on every side (pitches
+ * CLS_PITCH_*), so that constant-offset reads of its edge points stay inside the array too. */
+#define CLS_PITCH_X (CLS_TILE_X + 2 * CLS_HALO_X)
+#define CLS_PITCH_Y (CLS_TILE_Y + 2 * CLS_HALO_Y)
+#define CLS_PITCH_Z (CLS_TILE_Z + 2 * CLS_HALO_Z)
+#define CLS_TILE_INDEX(lx, ly, lz)                                                             \
+    ((lx) + CLS_HALO_X + CLS_PITCH_X * ((ly) + CLS_HALO_Y + CLS_PITCH_Y * ((lz) + CLS_HALO_Z)))
 inline real cls_tile_at(__local const real *restrict t, int x, int y, int z, int ox, int oy,
                         int oz)
 {
@@ -99,7 +105,29 @@ inline real cls_tile_at(__local const real *restrict t, int x, int y, int z, int
     int lx = clamp(x - ox, 0, CLS_TILE_X - 1);
     int ly = clamp(y - oy, 0, CLS_TILE_Y - 1);
     int lz = clamp(z - oz, 0, CLS_TILE_Z - 1);
-    return t[lx + CLS_TILE_X * (ly + CLS_TILE_Y * lz)];
+    return t[CLS_TILE_INDEX(lx, ly, lz)];
 }
 #define cls_read_tile(a, x, y, z) cls_tile_at(a, x, y, z, OX, OY, OZ)
+/* Interior tiles (the tile and one halo around it lie inside the grid) need no boundary rule:
+ * neighbours are read at constant offsets, and those of the tile's edge points (invalid after
+ * the first step anyway) fall into the margin. */
+#define cls_read_tile_direct(a, x, y, z) (a)[CLS_TILE_INDEX((x) - OX, (y) - OY, (z) - OZ)]
+#endif
+
+#ifdef CLS_STREAM25D
+/* The stream25d schedule (001_405c9e1d5e6c3c1a.txt Sect. 3): the update reads IN(dx, dy, dz) from
+ * a private window of 2*CLS_RZ+1 planes of (2*CLS_RY+CLS_ITEM_Y) x (2*CLS_RX+1) values around
+ * the work-item's CLS_ITEM_Y adjacent columns, which the template fills from the XY plane in
+ * local memory.  The planes hold the boundary rule's values at virtual coordinates, so the
+ * window needs no boundary code; the offsets are constants, so the window lives in registers
+ * (the update of the j-th column gets the window shifted by j rows). */
+#ifndef CLS_ITEM_Y
+#define CLS_ITEM_Y 1
+#endif
+#define CLS_WIN_X (2 * CLS_RX + 1)
+#define CLS_WIN_Y (2 * CLS_RY + CLS_ITEM_Y) /* a work-item's CLS_ITEM_Y rows share one window */
+#define CLS_WIN (CLS_WIN_X * CLS_WIN_Y * (2 * CLS_RZ + 1))
+#define CLS_WIN_IDX(dx, dy, dz)                                                                \
+    ((((dz) + CLS_RZ) * CLS_WIN_Y + (dy) + CLS_RY) * CLS_WIN_X + (dx) + CLS_RX)
+#define cls_read_win(a, x, y, z) (a)[CLS_WIN_IDX((x) - X, (y) - Y, (z) - Z)]
 #endif

@@ -1,10 +1,17 @@
 /* trapezoid.cl: the ghost-zone (trapezoid) schedule of 000_c422610359a92120.txt: a work-group
  * loads a tile of CLS_TILE_X x CLS_TILE_Y x CLS_TILE_Z points (its output block enlarged by a
- * ghost zone of CLS_H x halo on every side) into local memory, computes up to CLS_H steps there
- * without shrinking the computed region, and commits only the valid inner block (Sect. 3.3).
+ * ghost zone of h x halo on every side) into local memory, computes up to h steps there without
+ * shrinking the computed region, and commits only the valid inner block (Sect. 3.3).
  * Global synchronisation between stages: kernel restart (cls_trapezoid, one launch per stage)
  * or a persistent kernel with an in-kernel barrier from atomics and fences, one counter per
- * stage (cls_trapezoid_persistent, Sect. 4.5). */
+ * stage (cls_trapezoid_persistent, Sect. 4.5).  With CLS_PROFILE the file instead defines the
+ * profiling kernel of lib/profile.c (Sect. 4.3: the computation alone, no device memory).
+ *
+ * A work-group of CLS_WG_X x CLS_WG_Y x CLS_WG_Z work-items holds one tile; each work-item
+ * updates CLS_PPI points of it, CLS_WG apart along the stencil's slowest axis.  The height h is
+ * a kernel argument, so one program serves every h of a tile.  Tiles that lie inside the grid
+ * with one halo around them (most of them) take a path without boundary code: neighbours at
+ * constant offsets in local memory, auxiliary arrays read directly. */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
@@ -14,22 +21,43 @@
 #define CLS_TILE_X 16
 #define CLS_TILE_Y 16
 #define CLS_TILE_Z 1
-#define CLS_H 2
+#define CLS_WG_X 16
+#define CLS_WG_Y 8
+#define CLS_WG_Z 1
+#define CLS_PPI 2
+#define CLS_PITCH_X (CLS_TILE_X + 2 * CLS_HALO_X)
+#define CLS_PITCH_Y (CLS_TILE_Y + 2 * CLS_HALO_Y)
+#define CLS_PITCH_Z (CLS_TILE_Z + 2 * CLS_HALO_Z)
+#define CLS_TILE_INDEX(lx, ly, lz)                                                             \
+    ((lx) + CLS_HALO_X + CLS_PITCH_X * ((ly) + CLS_HALO_Y + CLS_PITCH_Y * ((lz) + CLS_HALO_Z)))
 inline real cls_update_tile(__local const real *restrict in, int X, int Y, int Z, int STEP,
                             int OX, int OY, int OZ)
 {
-    return cls_read_tile(in, X, Y, Z);
+    return in[CLS_TILE_INDEX(X - OX, Y - OY, Z - OZ)];
+}
+inline real cls_update_tile_interior(__local const real *restrict in, int X, int Y, int Z,
+                                     int STEP, int OX, int OY, int OZ)
+{
+    return in[CLS_TILE_INDEX(X - OX, Y - OY, Z - OZ)];
 }
 #endif
 
-#define CLS_TILE (CLS_TILE_X * CLS_TILE_Y * CLS_TILE_Z)
-/* The valid inner block each tile commits. */
-#define CLS_INNER_X (CLS_TILE_X - 2 * CLS_H * CLS_HALO_X)
-#define CLS_INNER_Y (CLS_TILE_Y - 2 * CLS_H * CLS_HALO_Y)
-#define CLS_INNER_Z (CLS_TILE_Z - 2 * CLS_H * CLS_HALO_Z)
-#define CLS_TILES_X ((NX + CLS_INNER_X - 1) / CLS_INNER_X)
-#define CLS_TILES_Y ((NY + CLS_INNER_Y - 1) / CLS_INNER_Y)
-#define CLS_TILES_Z ((NZ + CLS_INNER_Z - 1) / CLS_INNER_Z)
+#ifndef CLS_WG_X
+#define CLS_WG_X CLS_TILE_X
+#define CLS_WG_Y CLS_TILE_Y
+#define CLS_WG_Z CLS_TILE_Z
+#endif
+#ifndef CLS_PPI
+#define CLS_PPI 1
+#endif
+
+/* Local memory per tile buffer, margins included. */
+#define CLS_TILE_ALLOC (CLS_PITCH_X * CLS_PITCH_Y * CLS_PITCH_Z)
+
+/* The k-th point of this work-item: CLS_PPI points CLS_WG apart along the slowest axis. */
+#define CLS_PX(k) (get_local_id(0) + (CLS_DIMS == 1 ? (k) * CLS_WG_X : 0))
+#define CLS_PY(k) (get_local_id(1) + (CLS_DIMS == 2 ? (k) * CLS_WG_Y : 0))
+#define CLS_PZ(k) (get_local_id(2) + (CLS_DIMS == 3 ? (k) * CLS_WG_Z : 0))
 
 /* Wraps any coordinate into [0, n) (tiles can reach further than one grid length). */
 inline int cls_wrap(int i, int n)
@@ -43,66 +71,123 @@ inline int cls_wrap(int i, int n)
  * cache: the persistent kernel loads through volatile pointers. */
 #define CLS_LOAD_QUAL volatile
 #endif
-
-/* One trapezoid: tile t of the grid, `hs` <= CLS_H steps from step0, from src into dst.  The
- * loads go through CLS_LOAD so that the persistent kernel can bypass non-coherent caches. */
 #ifndef CLS_LOAD_QUAL
 #define CLS_LOAD_QUAL const
 #endif
+
+/* Where tile t of a stage of height h starts (its ghost zone included), and whether it lies
+ * inside the grid with one halo around it. */
+typedef struct cls_tile_pos {
+    int ox, oy, oz, interior;
+} cls_tile_pos;
+
+inline cls_tile_pos cls_tile_origin(int t, int h)
+{
+    cls_tile_pos p;
+    int ix = CLS_TILE_X - 2 * h * CLS_HALO_X, iy = CLS_TILE_Y - 2 * h * CLS_HALO_Y;
+    int iz = CLS_TILE_Z - 2 * h * CLS_HALO_Z;
+    int nx = (NX + ix - 1) / ix, ny = (NY + iy - 1) / iy;
+    int tx = t % nx, ty = (t / nx) % ny, tz = t / (nx * ny);
+    p.ox = tx * ix - h * CLS_HALO_X;
+    p.oy = CLS_DIMS > 1 ? ty * iy - h * CLS_HALO_Y : 0;
+    p.oz = CLS_DIMS > 2 ? tz * iz - h * CLS_HALO_Z : 0;
+    p.interior = p.ox >= CLS_HALO_X && p.ox + CLS_TILE_X + CLS_HALO_X <= NX &&
+                 p.oy >= CLS_HALO_Y && p.oy + CLS_TILE_Y + CLS_HALO_Y <= NY &&
+                 p.oz >= CLS_HALO_Z && p.oz + CLS_TILE_Z + CLS_HALO_Z <= NZ;
+    return p;
+}
+
+/* The number of tiles of a stage of height h. */
+inline int cls_tile_count(int h)
+{
+    int ix = CLS_TILE_X - 2 * h * CLS_HALO_X, iy = CLS_TILE_Y - 2 * h * CLS_HALO_Y;
+    int iz = CLS_TILE_Z - 2 * h * CLS_HALO_Z;
+    return ((NX + ix - 1) / ix) * ((NY + iy - 1) / iy) * ((NZ + iz - 1) / iz);
+}
+
+/* `hs` steps from step0 on the tile in tile0; returns the buffer that holds the result. */
+inline __local real *cls_tile_steps(cls_tile_pos p, int step0 CLS_AUX_PARAMS, int hs,
+                                    __local real *tile0, __local real *tile1)
+{
+    __local real *cur = tile0, *nxt = tile1;
+    if (p.interior) {
+        for (int s = 0; s < hs; s++) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < CLS_PPI; k++) {
+                int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                nxt[CLS_TILE_INDEX(lx, ly, lz)] = cls_update_tile_interior(
+                    cur CLS_AUX_ARGS, p.ox + lx, p.oy + ly, p.oz + lz, step0 + s, p.ox, p.oy,
+                    p.oz);
+            }
+            __local real *tmp = cur;
+            cur = nxt;
+            nxt = tmp;
+        }
+    } else {
+        for (int s = 0; s < hs; s++) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < CLS_PPI; k++) {
+                int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                nxt[CLS_TILE_INDEX(lx, ly, lz)] =
+                    cls_update_tile(cur CLS_AUX_ARGS, p.ox + lx, p.oy + ly, p.oz + lz, step0 + s,
+                                    p.ox, p.oy, p.oz);
+            }
+            __local real *tmp = cur;
+            cur = nxt;
+            nxt = tmp;
+        }
+    }
+    return cur;
+}
+
+/* One trapezoid: tile t of a stage of height h, `hs` <= h steps from step0, from src into dst.
+ * The loads go through CLS_LOAD_QUAL so that the persistent kernel can bypass non-coherent
+ * caches. */
 inline void cls_trapezoid_tile(CLS_LOAD_QUAL __global real *src, __global real *dst
-                               CLS_AUX_PARAMS, int t, int step0, int hs,
+                               CLS_AUX_PARAMS, int t, int h, int step0, int hs,
                                __local real *tile0, __local real *tile1)
 {
-    int lx = get_local_id(0), ly = get_local_id(1), lz = get_local_id(2);
-    int l = lx + CLS_TILE_X * (ly + CLS_TILE_Y * lz);
-    int tx = t % CLS_TILES_X, ty = (t / CLS_TILES_X) % CLS_TILES_Y;
-    int tz = t / (CLS_TILES_X * CLS_TILES_Y);
-    int ox = tx * CLS_INNER_X - CLS_H * CLS_HALO_X;
-    int oy = CLS_DIMS > 1 ? ty * CLS_INNER_Y - CLS_H * CLS_HALO_Y : 0;
-    int oz = CLS_DIMS > 2 ? tz * CLS_INNER_Z - CLS_H * CLS_HALO_Z : 0;
-    int x = ox + lx, y = oy + ly, z = oz + lz;
-    int inside = x >= 0 && x < NX && y >= 0 && y < NY && z >= 0 && z < NZ;
+    cls_tile_pos p = cls_tile_origin(t, h);
 
     /* Load the tile: in-grid points, and for periodic grids the wrapped values at virtual
      * coordinates; other out-of-grid points are never read (reads fold into the grid). */
-    real v;
-    if (inside) {
-        v = src[CLS_IDX(x, y, z)];
-    } else {
+    for (int k = 0; k < CLS_PPI; k++) {
+        int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+        int x = p.ox + lx, y = p.oy + ly, z = p.oz + lz;
+        real v;
+        if (p.interior || (x >= 0 && x < NX && y >= 0 && y < NY && z >= 0 && z < NZ)) {
+            v = src[CLS_IDX(x, y, z)];
+        } else {
 #if CLS_BOUNDARY == CLS_PERIODIC
-        v = src[CLS_IDX(cls_wrap(x, NX), cls_wrap(y, NY), cls_wrap(z, NZ))];
+            v = src[CLS_IDX(cls_wrap(x, NX), cls_wrap(y, NY), cls_wrap(z, NZ))];
 #else
-        v = (real)CLS_BOUNDARY_VALUE;
+            v = (real)CLS_BOUNDARY_VALUE;
 #endif
+        }
+        tile0[CLS_TILE_INDEX(lx, ly, lz)] = v;
     }
-    tile0[l] = v;
-    __local real *cur = tile0, *nxt = tile1;
-    for (int s = 0; s < hs; s++) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        nxt[l] = cls_update_tile(cur CLS_AUX_ARGS, x, y, z, step0 + s, ox, oy, oz);
-        __local real *tmp = cur;
-        cur = nxt;
-        nxt = tmp;
+    __local real *cur = cls_tile_steps(p, step0 CLS_AUX_ARGS, hs, tile0, tile1);
+    /* Commit the valid inner block (only this item wrote these points of cur: no barrier). */
+    for (int k = 0; k < CLS_PPI; k++) {
+        int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+        int x = p.ox + lx, y = p.oy + ly, z = p.oz + lz;
+        if (x >= 0 && x < NX && y >= 0 && y < NY && z >= 0 && z < NZ &&
+            lx >= h * CLS_HALO_X && lx < CLS_TILE_X - h * CLS_HALO_X && ly >= h * CLS_HALO_Y &&
+            ly < CLS_TILE_Y - h * CLS_HALO_Y && lz >= h * CLS_HALO_Z &&
+            lz < CLS_TILE_Z - h * CLS_HALO_Z)
+            dst[CLS_IDX(x, y, z)] = cur[CLS_TILE_INDEX(lx, ly, lz)];
     }
-    /* Commit the valid inner block (only this item wrote cur[l]: no barrier needed). */
-    if (inside && lx >= CLS_H * CLS_HALO_X && lx < CLS_TILE_X - CLS_H * CLS_HALO_X &&
-        ly >= CLS_H * CLS_HALO_Y && ly < CLS_TILE_Y - CLS_H * CLS_HALO_Y &&
-        lz >= CLS_H * CLS_HALO_Z && lz < CLS_TILE_Z - CLS_H * CLS_HALO_Z)
-        dst[CLS_IDX(x, y, z)] = cur[l];
-    /* The tiles are reused by the next trapezoid of this group. */
-    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#ifndef CLS_PERSISTENT
-/* Kernel restart: one work-group per tile, one launch per stage. */
-__kernel __attribute__((reqd_work_group_size(CLS_TILE_X, CLS_TILE_Y, CLS_TILE_Z)))
+#if !defined(CLS_PERSISTENT) && !defined(CLS_PROFILE)
+/* Kernel restart: one work-group per tile (tile t = group t along the first axis), one launch
+ * per stage. */
+__kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
 void cls_trapezoid(__global const real *restrict in, __global real *restrict out
-                   CLS_AUX_PARAMS, int step0, int hs)
+                   CLS_AUX_PARAMS, int step0, int hs, int h)
 {
-    __local real tile0[CLS_TILE], tile1[CLS_TILE];
-    int t = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) *
-                                                   get_group_id(2));
-    cls_trapezoid_tile(in, out CLS_AUX_ARGS, t, step0, hs, tile0, tile1);
+    __local real tile0[CLS_TILE_ALLOC], tile1[CLS_TILE_ALLOC];
+    cls_trapezoid_tile(in, out CLS_AUX_ARGS, get_group_id(0), h, step0, hs, tile0, tile1);
 }
 #endif
 
@@ -139,22 +224,61 @@ inline int cls_grid_barrier(__global volatile int *counter, __global volatile in
 }
 
 /* Persistent kernel: resident groups loop over the tiles of every stage; buffers alternate. */
-__kernel __attribute__((reqd_work_group_size(CLS_TILE_X, CLS_TILE_Y, CLS_TILE_Z)))
+__kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
 void cls_trapezoid_persistent(__global real *buf0, __global real *buf1 CLS_AUX_PARAMS,
                               __global volatile int *counters, __global volatile int *status,
-                              int steps)
+                              int steps, int h)
 {
-    __local real tile0[CLS_TILE], tile1[CLS_TILE];
+    __local real tile0[CLS_TILE_ALLOC], tile1[CLS_TILE_ALLOC];
     __local volatile int ok;
     int groups = get_num_groups(0);
-    int ntiles = CLS_TILES_X * CLS_TILES_Y * CLS_TILES_Z;
-    int stages = (steps + CLS_H - 1) / CLS_H;
+    int ntiles = cls_tile_count(h);
+    int stages = (steps + h - 1) / h;
     for (int s = 0; s < stages; s++) {
         __global real *src = s % 2 ? buf1 : buf0, *dst = s % 2 ? buf0 : buf1;
-        int hs = min(CLS_H, steps - s * CLS_H);
-        for (int t = get_group_id(0); t < ntiles; t += groups)
-            cls_trapezoid_tile(src, dst CLS_AUX_ARGS, t, s * CLS_H, hs, tile0, tile1);
+        int hs = min(h, steps - s * h);
+        for (int t = get_group_id(0); t < ntiles; t += groups) {
+            cls_trapezoid_tile(src, dst CLS_AUX_ARGS, t, h, s * h, hs, tile0, tile1);
+            /* The tiles are reused by the next trapezoid of this group. */
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
         if (s + 1 < stages && !cls_grid_barrier(counters + s, status, &ok)) return;
+    }
+}
+#endif
+
+#ifdef CLS_PROFILE
+/* Profiling (000 Sect. 4.3, lib/profile.c).  With io = 0: the trapezoids of one stage of height
+ * h computed `hs` times over with no device-memory traffic of the state: the tile is filled from
+ * the work-item's index and the result is stored only where it equals `never`, which the host
+ * sets to a value no result takes (a NaN), so the compiler can remove nothing.  With io = 1: the
+ * restart kernel's trapezoids (load, hs steps, commit).  Groups take tiles t, t + groups, ...
+ * below min(tiles of the stage, limit): one tile each as the restart kernel, or several as the
+ * persistent one. */
+__kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
+void cls_trapezoid_profile(__global const real *restrict in, __global real *restrict out
+                           CLS_AUX_PARAMS, int step0, int hs, int h, int io, int limit,
+                           real never)
+{
+    __local real tile0[CLS_TILE_ALLOC], tile1[CLS_TILE_ALLOC];
+    int ntiles = min(cls_tile_count(h), limit);
+    for (int t = get_group_id(0); t < ntiles; t += get_num_groups(0)) {
+        if (io) {
+            cls_trapezoid_tile(in, out CLS_AUX_ARGS, t, h, step0, hs, tile0, tile1);
+        } else {
+            cls_tile_pos p = cls_tile_origin(t, h);
+            for (int k = 0; k < CLS_PPI; k++) {
+                int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                tile0[CLS_TILE_INDEX(lx, ly, lz)] = (real)((lx + ly + lz + t) & 15) * (real)0.0625;
+            }
+            __local real *cur = cls_tile_steps(p, step0 CLS_AUX_ARGS, hs, tile0, tile1);
+            for (int k = 0; k < CLS_PPI; k++) {
+                int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                real v = cur[CLS_TILE_INDEX(lx, ly, lz)];
+                if (v == never) out[CLS_TILE_INDEX(lx, ly, lz)] = v;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 #endif

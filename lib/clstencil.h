@@ -40,6 +40,8 @@ extern "C" {
     X(CLS_ERR_UNKNOWN_MODEL, -1016, "unknown device model")                                    \
     X(CLS_ERR_PLAN_INFEASIBLE, -1017, "no feasible plan within the device limits")             \
     X(CLS_ERR_CANCELLED, -1018, "run cancelled by the progress callback")                      \
+    X(CLS_ERR_NOT_CONVERGED, -1030, "iterative solver did not converge within the step limit") \
+    X(CLS_ERR_DIVERGED, -1031, "iterative solver diverged")                                    \
     X(CLS_ERR_INTERNAL, -1099, "internal error")
 
 typedef enum cls_status {
@@ -134,7 +136,9 @@ CLS_API const char *cls_context_last_error(const cls_context *ctx);
  *   X Y Z, NX NY NZ, STEP             coordinates, grid sizes, step index (0-based)
  *   real                              float or double, as the stencil's dtype
  * A linear stencil may instead be given as points (offset, coefficient); the body is then
- * generated as sum(coef_i * IN(offset_i)) in the order given.
+ * generated as sum(coef_i * IN(offset_i)), points with equal coefficients grouped as
+ * c * (IN(a) + IN(b) + ...) (common sub-expression elimination, 001_405c9e1d5e6c3c1a.txt
+ * Sect. 6.3), groups in the order their coefficients first appear.
  * ---------------------------------------------------------------------------------------- */
 typedef enum cls_dtype { CLS_FLOAT32 = 0, CLS_FLOAT64 = 1 } cls_dtype;
 
@@ -195,6 +199,10 @@ CLS_API const char *cls_stencil_description(const cls_stencil *st);
 CLS_API int cls_stencil_aux_per_step(const cls_stencil *st, size_t k);
 /* The body as it will be compiled (generated from points where needed). */
 CLS_API const char *cls_stencil_body(const cls_stencil *st);
+/* Floating-point operations of one update as the body is written (+ - * / and floating
+ * calls, both branches of ?: counted): 30 for heat3d27 given as 27 points with 4 weights,
+ * where the ungrouped sum would take 53. */
+CLS_API cls_status cls_stencil_flops(const cls_stencil *st, size_t *flops);
 /* Bytes per element (4 or 8). */
 CLS_API size_t cls_dtype_size(cls_dtype dtype);
 CLS_API const char *cls_boundary_name(cls_boundary b);
@@ -218,9 +226,26 @@ CLS_API size_t cls_dims_points(cls_dims d);
 typedef enum cls_schedule {
     CLS_SCHEDULE_AUTO = 0,     /* the planner decides */
     CLS_SCHEDULE_NAIVE = 1,    /* one launch per step, ping-pong buffers */
-    CLS_SCHEDULE_TRAPEZOID = 2 /* ghost zones: h steps per pass in local memory
-                                  (000_c422610359a92120.txt) */
+    CLS_SCHEDULE_TRAPEZOID = 2, /* ghost zones: h steps per pass in local memory
+                                   (000_c422610359a92120.txt) */
+    CLS_SCHEDULE_STREAM25D = 3  /* 3D: 2D work-groups march along z, planes in registers and
+                                   local memory (001_405c9e1d5e6c3c1a.txt) */
 } cls_schedule;
+
+/* How the stream25d schedule brings an XY plane and its ghost zone on chip
+ * (001_405c9e1d5e6c3c1a.txt Sect. 4). */
+typedef enum cls_loader {
+    CLS_LOADER_AUTO = 0,    /* the planner decides */
+    CLS_LOADER_CLASSIC = 1, /* Listing 2: every work-item loads its point into local memory,
+                               edge work-items the ghost rows and columns under conditions */
+    CLS_LOADER_ALIGNED = 2, /* Listing 3: the tile widened to whole memory segments left and
+                               right, loaded row-major by all work-items, no conditions */
+    CLS_LOADER_DIRECT = 3   /* no local memory: neighbours read from global memory (caches);
+                               the variant for CPUs, whose local memory is a copy in cache */
+} cls_loader;
+
+CLS_API const char *cls_loader_name(cls_loader l);
+CLS_API cls_status cls_loader_from_name(const char *name, cls_loader *l);
 
 /* Global synchronisation between the trapezoid schedule's stages (000_c422610359a92120.txt
  * Sect. 4.5). */
@@ -239,11 +264,23 @@ CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
 
 typedef struct cls_plan_options {
     cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default */
-    size_t local_size[3];    /* work-group size; all 0 = chosen per device */
+    size_t local_size[3];    /* work-group size; all 0 = chosen per device (stream25d: the XY
+                                tile, the third size 1) */
     size_t points_per_item;  /* naive: points each work-item updates: along the slowest axis
-                                on GPUs (2D/3D), a run along x on CPUs; 0 = chosen per device */
-    size_t trapezoid_height; /* trapezoid: steps per stage h; 0 = chosen by the model */
+                                on GPUs (2D/3D), a run along x on CPUs; 0 = chosen per device.
+                                stream25d: the planes each work-group streams along z */
+    size_t trapezoid_height; /* trapezoid: steps per stage h; 0 = chosen by the model.  The
+                                trapezoid takes local_size as its tile (ghost zone included)
+                                and points_per_item as the points per work-item along the
+                                slowest axis (the work-group is the tile divided by it) */
     cls_sync sync;           /* trapezoid: stage synchronisation; CLS_SYNC_AUTO by default */
+    cls_loader loader;       /* stream25d: ghost-zone loader; CLS_LOADER_AUTO by default */
+    size_t prefetch;         /* stream25d: planes loaded ahead into registers (the software
+                                prefetch of 001_405c9e1d5e6c3c1a.txt Sect. 5, 1 in the
+                                document); 0 = chosen per device */
+    size_t rows_per_item;    /* stream25d: adjacent rows of the XY tile each work-item updates
+                                from one register window (the tile is local_size[0] x
+                                local_size[1]*rows_per_item points); 0 = chosen per device */
 } cls_plan_options;
 
 /* Fills defaults. */
@@ -264,11 +301,20 @@ typedef struct cls_plan_info {
     size_t local_size[3];
     size_t global_size[3];
     size_t points_per_item;
-    size_t trapezoid_height; /* trapezoid: h; local_size is the tile incl. the ghost zone */
+    size_t trapezoid_height; /* trapezoid: h; local_size is the work-group, tile the tile incl.
+                                the ghost zone, points_per_item the points per work-item */
     cls_sync sync;
     size_t resident_groups;  /* trapezoid with CLS_SYNC_BARRIER: work-groups launched */
+    cls_loader loader;       /* stream25d: the loader (points_per_item: planes per group) */
+    size_t prefetch;         /* stream25d: planes loaded ahead */
+    size_t rows_per_item;    /* stream25d: rows each work-item updates */
     int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
     double build_seconds;    /* time to build or load the program */
+    size_t tile[3];          /* trapezoid: the tile, ghost zone included */
+    double predicted_seconds; /* the model's device time of the run's kernels (0: none) */
+    double predicted_naive_seconds;     /* CLS_SCHEDULE_AUTO: the two predictions it compared */
+    double predicted_trapezoid_seconds; /* (0 when not made) */
+    char why[512];           /* how the schedule and its parameters were chosen */
 } cls_plan_info;
 
 CLS_API cls_status cls_plan_describe(const cls_plan *plan, cls_plan_info *info);
@@ -327,6 +373,27 @@ CLS_API cls_status cls_raw_write(const char *path, const void *data, cls_dtype d
 CLS_API cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_t reps,
                                   double *seconds);
 
+/* The bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt Sect. 6.1-6.2 on an nx x ny x nz cube of
+ * the dtype: cube_transit (Listing 4: every work-item copies its column along z, one read and
+ * one write per point; 32x8 work-groups on GPUs, as `clstencil probe`) and cube_ghost_transit (Listing 5 with Listing 3's mapping: tile[0] x
+ * tile[1] work-groups load their tile with a ghost zone of one row above and below and one
+ * 32-byte segment left and right into local memory, then write their own points).  Each is
+ * run once untimed and `reps` times timed (profiling events); medians are reported. */
+typedef struct cls_transit_result {
+    double transit_seconds;     /* cube_transit, one pass over the cube */
+    double transit_gpts;        /* points per second / 10^9 */
+    double transit_gbs;         /* Eq. 3 at 2 x element size bytes per point, 10^9 bytes */
+    double ghost_seconds;       /* cube_ghost_transit */
+    double ghost_gpts;
+    double ghost_gbs;           /* Eq. 3 at ghost_bytes_per_point */
+    double ghost_bytes_per_point; /* the traffic model's figure for the tile: 12 for 32x6
+                                     floats (8 read incl. the ghost zone, 4 written) */
+    size_t loaded[2];           /* the loaded tile, ghost zone included (48 x 8 for 32x6) */
+} cls_transit_result;
+
+CLS_API cls_status cls_bench_transit(cls_context *ctx, cls_dtype dtype, cls_dims dims,
+                                     const size_t tile[2], size_t reps, cls_transit_result *r);
+
 /* Minimal device-memory traffic of one step in bytes per point: the state read once and
  * written once, plus each auxiliary array read once (at the element size). */
 CLS_API double cls_stencil_min_bytes_per_point(const cls_stencil *st);
@@ -337,5 +404,9 @@ CLS_API double cls_stencil_min_bytes_per_point(const cls_stencil *st);
 
 /* Device models (devices/ and model/): loading, matching and printing. */
 #include "clstencil_model.h"
+/* Ghost-zone profiles, predictions and the tuner. */
+#include "clstencil_tune.h"
+/* Convergent solvers (chaotic relaxation), images, Poisson image editing, shape from shading. */
+#include "clstencil_solver.h"
 
 #endif /* CLSTENCIL_H */

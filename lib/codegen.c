@@ -96,16 +96,22 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
      * Variants: cls_update handles the boundary; cls_update_interior reads directly (templates
      * call it only where the whole stencil lies inside the grid); cls_update_tile reads the
      * state from a local-memory tile whose first element is grid point (OX, OY, OZ) (only
-     * when the template defines CLS_TILE_X). */
+     * when the template defines CLS_TILE_X); cls_update_stream reads it from the private window
+     * of the stream25d schedule (only when the template defines CLS_STREAM25D);
+     * cls_update_tile_interior reads the tile at constant offsets and the auxiliary arrays
+     * directly (trapezoid tiles whose reads all lie inside the grid). */
     static const struct {
         const char *name, *in_reader, *aux_reader, *in_type, *extra, *guard;
-    } variant[3] = {
+    } variant[] = {
         {"cls_update", "cls_read", "cls_read", "__global", "", NULL},
         {"cls_update_interior", "cls_read_direct", "cls_read_direct", "__global", "", NULL},
         {"cls_update_tile", "cls_read_tile", "cls_read", "__local", ", int OX, int OY, int OZ",
          "CLS_TILE_X"},
+        {"cls_update_stream", "cls_read_win", "cls_read", "__private", "", "CLS_STREAM25D"},
+        {"cls_update_tile_interior", "cls_read_tile_direct", "cls_read_direct", "__local",
+         ", int OX, int OY, int OZ", "CLS_TILE_X"},
     };
-    for (int v = 0; v < 3; v++) {
+    for (size_t v = 0; v < sizeof variant / sizeof variant[0]; v++) {
         if (variant[v].guard) OUT("#ifdef %s\n", variant[v].guard);
         OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX %s\n",
             variant[v].in_reader, variant[v].aux_reader);

@@ -59,6 +59,7 @@ void cls_context_release(cls_context *ctx)
 {
     if (!ctx) return;
     cls__program_cache_clear(ctx);
+    cls_model_release(ctx->model);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->cl) clReleaseContext(ctx->cl);
     free(ctx->last_error);

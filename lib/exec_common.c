@@ -75,6 +75,7 @@ void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double k
     r->steps = p->steps;
     r->seconds_total = cls__now() - t_start;
     r->seconds_kernels = kernel_seconds;
+    r->predicted_seconds = p->predicted_seconds;
     if (p->steps) {
         r->seconds_per_step = kernel_seconds / (double)p->steps;
         if (kernel_seconds > 0)

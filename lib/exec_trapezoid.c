@@ -1,16 +1,18 @@
 /* exec_trapezoid.c: the trapezoid (ghost-zone) schedule's executor: stages of h steps, joined by
  * kernel restarts or by one persistent launch with an in-kernel global barrier. */
-#include "plan.h"
+#include "tune.h"
 
 static cls_status run_restart(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *first,
                               cl_event *last)
 {
     cls_context *ctx = p->ctx;
-    cls_status s = CLS_SUCCESS;
     cl_int err;
     size_t stages = (p->steps + p->h - 1) / p->h;
     cl_uint a = (cl_uint)(2 + g->n_aux);
+    cl_int h = (cl_int)p->h;
     size_t chunk = p->progress ? (stages / 50 ? stages / 50 : 1) : stages + 1;
+    err = clSetKernelArg(p->kernel, a + 2, sizeof h, &h);
+    if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "setting kernel arguments");
     for (size_t st = 0; st < stages; st++) {
         cl_int step0 = (cl_int)(st * p->h);
         cl_int hs = (cl_int)(p->steps - st * p->h < p->h ? p->steps - st * p->h : p->h);
@@ -20,13 +22,16 @@ static cls_status run_restart(cls_plan *p, cls__dev_grid *g, int *cur, cl_event 
         if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, a + 1, sizeof hs, &hs);
         if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "setting kernel arguments");
         cl_event *ev = st == 0 ? first : st + 1 == stages ? last : NULL;
-        err = clEnqueueNDRangeKernel(ctx->queue, p->kernel, (cl_uint)p->st->dims, NULL, p->global,
-                                     p->local, 0, NULL, ev);
+        err = clEnqueueNDRangeKernel(ctx->queue, p->kernel, 3, NULL, p->global, p->local, 0, NULL,
+                                     ev);
         if (err != CL_SUCCESS)
-            return cls__fail(ctx, (cls_status)err, "launching the trapezoid kernel (tile %zux%zux%zu)",
-                             p->tile[0], p->tile[1], p->tile[2]);
+            return cls__fail(ctx, (cls_status)err,
+                             "launching the trapezoid kernel (tile %zux%zux%zu, work-group "
+                             "%zux%zux%zu, %zu tiles)",
+                             p->tile[0], p->tile[1], p->tile[2], p->local[0], p->local[1],
+                             p->local[2], p->tiles);
         *cur = 1 - *cur;
-        if ((st + 1) % chunk == 0 && st + 1 < stages) {
+        if (p->progress && (st + 1) % chunk == 0 && st + 1 < stages) {
             if ((err = clFinish(ctx->queue)) != CL_SUCCESS)
                 return cls__fail(ctx, (cls_status)err, "waiting for the device");
             if (p->progress((st + 1) * p->h, p->steps, p->progress_user))
@@ -35,7 +40,7 @@ static cls_status run_restart(cls_plan *p, cls__dev_grid *g, int *cur, cl_event 
                                  (st + 1) * p->h, p->steps);
         }
     }
-    return s;
+    return CLS_SUCCESS;
 }
 
 static cls_status run_barrier(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *first)
@@ -56,12 +61,14 @@ static cls_status run_barrier(cls_plan *p, cls__dev_grid *g, int *cur, cl_event 
                                   NULL);
     CLS__CHECK_CL(ctx, s, err, "clearing the barrier counters");
     cl_uint a = (cl_uint)(2 + g->n_aux);
-    cl_int steps = (cl_int)p->steps;
-    err = clSetKernelArg(p->kernel, 0, sizeof(cl_mem), &g->buf[0]);
-    if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, 1, sizeof(cl_mem), &g->buf[1]);
+    cl_int steps = (cl_int)p->steps, h = (cl_int)p->h;
+    /* The kernel alternates from buf0: the current state goes first. */
+    err = clSetKernelArg(p->kernel, 0, sizeof(cl_mem), &g->buf[*cur]);
+    if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, 1, sizeof(cl_mem), &g->buf[1 - *cur]);
     if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, a, sizeof(cl_mem), &counters);
     if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, a + 1, sizeof(cl_mem), &flag);
     if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, a + 2, sizeof steps, &steps);
+    if (err == CL_SUCCESS) err = clSetKernelArg(p->kernel, a + 3, sizeof h, &h);
     CLS__CHECK_CL(ctx, s, err, "setting kernel arguments");
     err = clEnqueueNDRangeKernel(ctx->queue, p->kernel, 3, NULL, p->global, p->local, 0, NULL,
                                  first);
@@ -73,11 +80,20 @@ static cls_status run_barrier(cls_plan *p, cls__dev_grid *g, int *cur, cl_event 
                        "the in-kernel barrier gave up: the %zu work-groups were not all resident "
                        "at once on '%s'; use kernel-restart synchronisation",
                        p->groups, ctx->info.name);
-    *cur = (int)(stages % 2);
+    if (stages % 2) *cur = 1 - *cur;
 fail:
     if (counters) clReleaseMemObject(counters);
     if (flag) clReleaseMemObject(flag);
     return s;
+}
+
+cls_status cls__trapezoid_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *first,
+                                 cl_event *last)
+{
+    cls_status s = cls__set_aux_args(p, p->kernel, 2, g);
+    if (s != CLS_SUCCESS || !p->steps) return s;
+    return p->sync == CLS_SYNC_BARRIER ? run_barrier(p, g, cur, first)
+                                       : run_restart(p, g, cur, first, last);
 }
 
 cls_status cls__exec_trapezoid(cls_plan *p, const void *input, const void *const *aux,
@@ -92,12 +108,7 @@ cls_status cls__exec_trapezoid(cls_plan *p, const void *input, const void *const
     double t_start = cls__now();
 
     if ((s = cls__dev_grid_upload(p, input, aux, &g)) != CLS_SUCCESS) return s;
-    if ((s = cls__set_aux_args(p, p->kernel, 2, &g)) != CLS_SUCCESS) goto fail;
-    if (p->steps) {
-        s = p->sync == CLS_SYNC_BARRIER ? run_barrier(p, &g, &cur, &first)
-                                        : run_restart(p, &g, &cur, &first, &last);
-        if (s != CLS_SUCCESS) goto fail;
-    }
+    if ((s = cls__trapezoid_launch(p, &g, &cur, &first, &last)) != CLS_SUCCESS) goto fail;
     err = clEnqueueReadBuffer(ctx->queue, g.buf[cur], CL_TRUE, 0, p->points * p->elem, output, 0,
                               NULL, NULL);
     CLS__CHECK_CL(ctx, s, err, "reading the result back from the device");

@@ -92,8 +92,12 @@ struct cls_stencil {
     cls__regen_fn regen;      /* built-ins only */
 };
 
-/* Regenerates a points-based body ("c0*IN(..) + ..." in the given order). */
+/* Regenerates a points-based body: points with equal coefficients grouped as c * (IN(..) + ..),
+ * groups in the order their coefficients first appear (001_405c9e1d5e6c3c1a.txt Sect. 6.3). */
 cls_status cls__stencil_body_from_points(cls_stencil *st);
+/* Parses the spec's body with its dims, dtype, aux arrays and parameters (lib/expr.h). */
+struct cls_expr;
+cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);
 /* Index of a parameter / aux array by name, -1 if absent. */
 int cls__stencil_param_index(const cls_stencil *st, const char *name);
 int cls__stencil_aux_index(const cls_stencil *st, const char *name);
@@ -121,6 +125,14 @@ struct cls_context {
     cls_device_info info;
     char *last_error;
     cls__program_entry *programs; /* in-memory program cache (lib/program.c) */
+    cls_model *model;           /* the device's model (cls_model_match), matched on first use by
+                                   the tuner (lib/tune.c); NULL until then */
+    char model_why[512];        /* why that model */
+    /* Ghost-zone profiles read or measured on this context (lib/profile.c), by cache key, the
+     * oldest replaced first. */
+    uint64_t profile_keys[8];
+    cls_ghost_profile profiles[8];
+    size_t n_profiles;
 };
 
 /* ---------------------------------------------------------------- programs (lib/program.c) */

@@ -8,10 +8,23 @@ libclstencil_la_SOURCES += \
 	lib/codegen.c lib/plan.h lib/plan.c lib/exec_common.c lib/exec_naive.c \
 	lib/exec_trapezoid.c lib/tune_trapezoid.c lib/reference.c \
 	lib/grid_io.c lib/bench_copy.c lib/probe.c
+libclstencil_la_SOURCES += lib/plan_stream25d.c lib/exec_stream25d.c lib/bench_transit.c
+# The trapezoid planner, the ghost-zone profiles and the tuner (000_c422610359a92120.txt).
+libclstencil_la_SOURCES += lib/plan_trapezoid.c lib/profile.c lib/tune.h lib/tune.c
+include_HEADERS += lib/clstencil_tune.h
 nodist_libclstencil_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
 CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
+# The stream25d schedule and the transit benchmarks (001_405c9e1d5e6c3c1a.txt).
+CL_FILES += cl/stream25d.cl cl/transit.cl
+# Convergent solvers with chaotic relaxation, images, and their applications
+# (002_a5724ce8c3a8ee6c.txt).
+libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c lib/image.c \
+	lib/image_common.c lib/image_synth.c lib/image_poisson.c lib/image_sfs.c
+libclstencil_la_CFLAGS += $(PNG_CFLAGS)
+libclstencil_la_LIBADD += $(PNG_LIBS)
+CL_FILES += cl/chaotic.cl
 EXTRA_DIST += $(CL_FILES) lib/embed.sh
 BUILT_SOURCES += lib/kernels_gen.c
 CLEANFILES += lib/kernels_gen.c

@@ -6,7 +6,7 @@
 
 #include "plan.h"
 
-static const char *const schedule_names[] = {"auto", "naive", "trapezoid"};
+static const char *const schedule_names[] = {"auto", "naive", "trapezoid", "stream25d"};
 #define N_SCHEDULES (sizeof schedule_names / sizeof schedule_names[0])
 
 const char *cls_schedule_name(cls_schedule s)
@@ -22,7 +22,8 @@ cls_status cls_schedule_from_name(const char *name, cls_schedule *s)
             return CLS_SUCCESS;
         }
     return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
-                     "unknown schedule '%s' (auto, naive, trapezoid)", name ? name : "(null)");
+                     "unknown schedule '%s' (auto, naive, trapezoid, stream25d)",
+                     name ? name : "(null)");
 }
 
 static const char *const sync_names[] = {"auto", "restart", "barrier"};
@@ -196,7 +197,13 @@ static cls_status build_kernel(cls_plan *p, const char *tmpl, const char *define
     return s;
 }
 
-static cls_status plan_naive(cls_plan *p, const cls_plan_options *opt)
+cls_status cls__build_kernel(cls_plan *p, const char *tmpl, const char *defines,
+                             const char *kernel)
+{
+    return build_kernel(p, tmpl, defines, kernel);
+}
+
+cls_status cls__plan_naive(cls_plan *p, const cls_plan_options *opt)
 {
     cls_context *ctx = p->ctx;
     cls_status s;
@@ -236,110 +243,6 @@ static cls_status plan_naive(cls_plan *p, const cls_plan_options *opt)
     return CLS_SUCCESS;
 }
 
-/* The default trapezoid tile (the work-group, ghost zone included) for the device. */
-static void default_tile(const cls_plan *p, size_t tile[3])
-{
-    size_t wg = p->ctx->info.max_work_group_size;
-    tile[0] = tile[1] = tile[2] = 1;
-    switch (p->st->dims) {
-    case 1: tile[0] = wg < 1024 ? wg : 1024; break;
-    case 2: tile[0] = tile[1] = wg >= 1024 ? 32 : 16; break;
-    default: tile[0] = tile[1] = tile[2] = 8; break;
-    }
-}
-
-static cls_status plan_trapezoid(cls_plan *p, const cls_plan_options *opt)
-{
-    cls_context *ctx = p->ctx;
-    const cls_device_info *d = &ctx->info;
-    static const char *const axis[3] = {"x", "y", "z"};
-    int halo[3];
-    cls_status s;
-    cls_stencil_halo(p->st, halo);
-
-    if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2]) {
-        for (int i = 0; i < 3; i++) p->tile[i] = opt->local_size[i] ? opt->local_size[i] : 1;
-    } else {
-        default_tile(p, p->tile);
-    }
-    for (int i = p->st->dims; i < 3; i++)
-        if (p->tile[i] != 1)
-            return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
-                             "tile: a %d-D stencil takes %d tile sizes", p->st->dims, p->st->dims);
-    p->h = opt->trapezoid_height;
-    if (p->h == 0) p->h = cls__trapezoid_default_height(p);
-    if (p->h > p->steps) p->h = p->steps ? p->steps : 1;
-    for (int i = 0; i < p->st->dims; i++)
-        if (p->tile[i] <= 2 * p->h * (size_t)halo[i])
-            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                             "trapezoid: a tile of %zu in %s leaves no inner block for h = %zu and "
-                             "halo %d (the tile must exceed 2*h*halo = %zu); lower h or widen the "
-                             "tile",
-                             p->tile[i], axis[i], p->h, halo[i], 2 * p->h * (size_t)halo[i]);
-    size_t items = p->tile[0] * p->tile[1] * p->tile[2];
-    if (items > d->max_work_group_size)
-        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "trapezoid: a tile of %zu points needs %zu work-items per group; '%s' "
-                         "allows %zu",
-                         items, items, d->name, d->max_work_group_size);
-    for (int i = 0; i < 3; i++)
-        if (d->max_work_item_sizes[i] && p->tile[i] > d->max_work_item_sizes[i])
-            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                             "trapezoid: tile %zu in %s exceeds the device's %zu work-items",
-                             p->tile[i], axis[i], d->max_work_item_sizes[i]);
-    /* Two tile buffers (ping-pong) in local memory. */
-    double local_bytes = 2.0 * (double)items * (double)p->elem;
-    if (local_bytes > (double)d->local_mem_bytes)
-        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "trapezoid: a tile of %zu points needs %.0f bytes of local memory; '%s' "
-                         "has %llu",
-                         items, local_bytes, d->name, (unsigned long long)d->local_mem_bytes);
-
-    size_t ntiles[3] = {1, 1, 1};
-    p->tiles = 1;
-    for (int i = 0; i < p->st->dims; i++) {
-        size_t inner = p->tile[i] - 2 * p->h * (size_t)halo[i];
-        ntiles[i] = (p->dims.n[i] + inner - 1) / inner;
-        p->tiles *= ntiles[i];
-    }
-    /* Barrier synchronisation only with every launched group resident: one per compute unit,
-     * which always fits (the tile fits one group's limits); each group loops over tiles. */
-    p->sync = opt->sync == CLS_SYNC_AUTO ? CLS_SYNC_RESTART : opt->sync;
-    if (p->sync == CLS_SYNC_BARRIER) {
-        p->groups = d->compute_units ? d->compute_units : 1;
-        if (p->groups > p->tiles) p->groups = p->tiles;
-    }
-
-    char defines[256];
-    snprintf(defines, sizeof defines,
-             "#define CLS_TILE_X %zu\n#define CLS_TILE_Y %zu\n#define CLS_TILE_Z %zu\n"
-             "#define CLS_H %zu\n%s%s",
-             p->tile[0], p->tile[1], p->tile[2], p->h,
-             p->sync == CLS_SYNC_BARRIER ? "#define CLS_PERSISTENT 1\n" : "",
-             p->sync == CLS_SYNC_BARRIER && d->type == CLS_DEVICE_CPU
-                 ? "#define CLS_SPIN_LIMIT (1 << 30)\n"
-                 : "");
-    const char *kernel = p->sync == CLS_SYNC_BARRIER ? "cls_trapezoid_persistent" : "cls_trapezoid";
-    if ((s = build_kernel(p, "trapezoid.cl", defines, kernel)) != CLS_SUCCESS) return s;
-    size_t kmax = 0;
-    clGetKernelWorkGroupInfo(p->kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax,
-                             NULL);
-    if (kmax && items > kmax)
-        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "trapezoid: the kernel for this stencil allows %zu work-items per group "
-                         "on '%s', the tile needs %zu; use a smaller tile",
-                         kmax, d->name, items);
-    memcpy(p->local, p->tile, sizeof p->tile);
-    if (p->sync == CLS_SYNC_BARRIER) {
-        p->global[0] = p->groups * p->tile[0];
-        p->global[1] = p->tile[1];
-        p->global[2] = p->tile[2];
-    } else {
-        for (int i = 0; i < 3; i++) p->global[i] = ntiles[i] * p->tile[i];
-    }
-    return CLS_SUCCESS;
-}
-
 cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
                            const cls_plan_options *opt, cls_plan **out)
 {
@@ -374,13 +277,19 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
 
     switch (opt->schedule) {
     case CLS_SCHEDULE_AUTO:
+        s = cls__plan_auto(p, opt); /* lib/tune.c: naive or trapezoid by predicted time */
+        break;
     case CLS_SCHEDULE_NAIVE:
         p->schedule = CLS_SCHEDULE_NAIVE;
-        s = plan_naive(p, opt);
+        s = cls__plan_naive(p, opt);
         break;
     case CLS_SCHEDULE_TRAPEZOID:
         p->schedule = CLS_SCHEDULE_TRAPEZOID;
-        s = plan_trapezoid(p, opt);
+        s = cls__plan_trapezoid(p, opt); /* lib/plan_trapezoid.c */
+        break;
+    case CLS_SCHEDULE_STREAM25D:
+        p->schedule = CLS_SCHEDULE_STREAM25D;
+        s = cls__plan_stream25d(p, opt);
         break;
     default:
         s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown schedule %d", (int)opt->schedule);
@@ -412,8 +321,16 @@ cls_status cls_plan_describe(const cls_plan *p, cls_plan_info *info)
     info->trapezoid_height = p->h;
     info->sync = p->sync;
     info->resident_groups = p->groups;
+    info->loader = p->loader;
+    info->prefetch = p->prefetch;
+    info->rows_per_item = p->item_rows;
     info->from_cache = p->from_cache;
     info->build_seconds = p->build_seconds;
+    memcpy(info->tile, p->tile, sizeof p->tile);
+    info->predicted_seconds = p->predicted_seconds;
+    info->predicted_naive_seconds = p->predicted_naive;
+    info->predicted_trapezoid_seconds = p->predicted_trapezoid;
+    snprintf(info->why, sizeof info->why, "%s", p->why);
     return CLS_SUCCESS;
 }
 
@@ -439,5 +356,7 @@ cls_status cls_plan_run(cls_plan *p, const void *input, const void *const *aux, 
     if (report) memset(report, 0, sizeof *report);
     if (p->schedule == CLS_SCHEDULE_TRAPEZOID)
         return cls__exec_trapezoid(p, input, aux, output, report);
+    if (p->schedule == CLS_SCHEDULE_STREAM25D)
+        return cls__exec_stream25d(p, input, aux, output, report);
     return cls__exec_naive(p, input, aux, output, report);
 }

@@ -3,6 +3,14 @@
 #define CLS_PLAN_H
 #include "internal.h"
 
+/* One trapezoid configuration (lib/plan_trapezoid.c, lib/tune_trapezoid.c). */
+typedef struct cls__trap_config {
+    size_t tile[3]; /* the tile, ghost zone included (1 beyond the stencil's dimensions) */
+    size_t ppi;     /* points per work-item along the slowest axis */
+    size_t h;
+    cls_sync sync;  /* CLS_SYNC_RESTART or CLS_SYNC_BARRIER */
+} cls__trap_config;
+
 struct cls_plan {
     cls_context *ctx;
     cls_stencil *st;          /* the plan's own copy */
@@ -19,12 +27,28 @@ struct cls_plan {
                                  along the slowest axis */
     int from_cache;
     double build_seconds;
-    /* trapezoid: height, tile (= work-group), sync mode, resident groups (barrier mode) */
+    /* trapezoid: height, tile (the work-group local[] with per_item points per work-item along
+     * the slowest axis), tiles per stage, sync mode, resident groups (barrier mode) */
     size_t h;
     size_t tile[3];
     size_t tiles;
     cls_sync sync;
     size_t groups;
+    /* The model's view (lib/tune.c, lib/tune_trapezoid.c): predicted device seconds of the
+     * run's kernels (0: no prediction), of the naive and the best trapezoid plan when they were
+     * compared, and how the schedule and its parameters were chosen. */
+    double predicted_seconds;
+    double predicted_naive, predicted_trapezoid;
+    char why[512];
+    int tuned;                  /* CLS_SCHEDULE_AUTO chose the trapezoid `choice` */
+    cls__trap_config choice;
+    int have_profile;           /* `profile` holds the stencil's measured profile */
+    cls_ghost_profile profile;
+    /* stream25d: loader, planes loaded ahead and rows per work-item; the work-group is
+     * local[0..1], the XY tile in points tile[0..1], the planes per group per_item (tile[2]) */
+    cls_loader loader;
+    size_t prefetch;
+    size_t item_rows; /* stream25d: adjacent rows each work-item updates */
     cls_progress_fn progress;
     void *progress_user;
 };
@@ -49,10 +73,23 @@ cls_status cls__exec_naive(cls_plan *plan, const void *input, const void *const 
                            void *output, cls_report *report);
 cls_status cls__exec_trapezoid(cls_plan *plan, const void *input, const void *const *aux,
                                void *output, cls_report *report);
+cls_status cls__exec_stream25d(cls_plan *plan, const void *input, const void *const *aux,
+                               void *output, cls_report *report);
+/* Planners that live in their own files (plan.c has the rest). */
+cls_status cls__plan_stream25d(cls_plan *plan, const cls_plan_options *opt);
+/* Generates the schedule's source (template, its defines), builds or fetches the program and
+ * creates `kernel` into plan->kernel. */
+cls_status cls__build_kernel(cls_plan *plan, const char *tmpl, const char *defines,
+                             const char *kernel);
 /* Chooses a work-group shape for a one-point-per-item kernel on the plan's device. */
 void cls__choose_local_size(cls_plan *plan, cl_kernel kernel, size_t local[3]);
-/* The trapezoid height when the caller leaves it open (lib/tune_trapezoid.c). */
-size_t cls__trapezoid_default_height(const cls_plan *plan);
+/* The trapezoid planner (lib/plan_trapezoid.c): the model fills what opt leaves open. */
+cls_status cls__plan_trapezoid(cls_plan *plan, const cls_plan_options *opt);
+/* CLS_SCHEDULE_AUTO (lib/tune.c): naive or trapezoid by predicted time; sets plan->schedule
+ * and plans it. */
+cls_status cls__plan_auto(cls_plan *plan, const cls_plan_options *opt);
+/* The naive planner (plan.c). */
+cls_status cls__plan_naive(cls_plan *plan, const cls_plan_options *opt);
 /* The naive kernel's points per work-item along the slowest axis for this device. */
 size_t cls__default_points_per_item(cls_context *ctx, const cls_stencil *st, cls_dims dims);
 #endif

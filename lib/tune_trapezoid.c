@@ -1,33 +1,302 @@
-/* tune_trapezoid.c: the trapezoid schedule's parameter choice when the caller leaves it open. */
+/* tune_trapezoid.c: the ghost-zone model applied to the trapezoid schedule: the model's inputs
+ * from a device model and a profile, the tile, sync mode and h that it predicts fastest, and the
+ * predicted run times of trapezoid and naive plans. */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
-#include "plan.h"
+#include "tune.h"
 
-/* Redundant work of a trapezoid stage: each tile computes every point of its tile for h steps
- * but commits only the inner block (000_c422610359a92120.txt Sect. 3.3), so the work per
- * committed point is prod(tile_i) / prod(tile_i - 2 h halo_i). */
-static double redundancy(const cls_plan *p, const int halo[3], size_t h)
+void cls__profile_shape(const cls_stencil *st, cls_ghost_profile *gp)
 {
-    double r = 1;
-    for (int i = 0; i < p->st->dims; i++) {
-        double inner = (double)p->tile[i] - 2.0 * (double)h * halo[i];
-        if (inner < 1) return HUGE_VAL;
-        r *= (double)p->tile[i] / inner;
-    }
-    return r;
+    int halo[3];
+    size_t per_step = 0;
+    cls_stencil_halo(st, halo);
+    gp->dims = st->dims;
+    /* HaloWidth is "the length of the stencil minus one" (Sect. 4.1): both sides' reach. */
+    for (int i = 0; i < 3; i++) gp->halo_width[i] = i < st->dims ? 2 * halo[i] : 0;
+    for (size_t k = 0; k < st->n_aux; k++) per_step += st->aux[k].per_step != 0;
+    /* The state and every auxiliary array read at each step are loaded once per stage (the
+     * kernel reads those from global memory, where the tile's part stays cached: Eq. 8);
+     * per-step arrays bring a new slice at every step (NumElemPerOp, Eq. 10). */
+    gp->num_stencil_arrays = 1.0 + (double)(st->n_aux - per_step);
+    gp->num_elem_per_op = (double)per_step;
+    gp->bank_conflict_rate = 0;
+    gp->elem_bytes = (double)cls_dtype_size(st->dtype);
 }
 
-size_t cls__trapezoid_default_height(const cls_plan *p)
+cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsigned flags,
+                          cls_sync sync, double groups, cls_gz_device *d, cls_gz_profile *p,
+                          cls_gz_sync *sync_out, char *err, size_t errlen)
 {
-    /* Without a measured profile the largest h whose redundant work stays below 2x: the
-     * document's optima sit where the saved global traffic and synchronisation balance the
-     * recomputed ghost zone (Fig. 7), which for its 1D and 2D cases is below this bound. */
-    int halo[3];
-    cls_stencil_halo(p->st, halo);
-    size_t best = 1;
-    for (size_t h = 1; h <= 64 && h <= (p->steps ? p->steps : 1); h++) {
-        if (redundancy(p, halo, h) >= 2.0) break;
-        best = h;
+    double bw = 0;
+    unsigned from = 0;
+    cls_status s;
+    if (cls_model_get(m, "memory.bandwidth_measured_gbs", &bw) == CLS_SUCCESS && bw > 0)
+        from = CLS_GZ_BW_MEASURED;
+    if ((s = cls_gz_device_from_model(m, from, d, err, errlen)) != CLS_SUCCESS) return s;
+    memset(p, 0, sizeof *p);
+    p->name = gp->source;
+    p->D = gp->dims;
+    for (int i = 0; i < CLS_GZ_MAX_DIMS; i++) p->HaloWidth[i] = gp->halo_width[i];
+    p->NumStencilArrays = gp->num_stencil_arrays;
+    p->NumElemPerOp = gp->num_elem_per_op;
+    p->N = gp->n;
+    p->InstsPerSM_MC = gp->insts_per_sm_mc;
+    p->InstsPerSM_IC = gp->insts_per_sm_ic;
+    p->BankConflictRate = gp->bank_conflict_rate;
+    p->x = gp->elem_bytes;
+    /* A measured tile-load efficiency replaces the document's alpha = sigma^(D-1) (Sect. 4.2,
+     * fitted to the GTX 280): MemCycles (Eq. 7) then charges alpha x n x x / MemBandwidth. */
+    if (gp->alpha > 0) {
+        d->sigma = 1;
+        d->MemBandwidth /= gp->alpha;
     }
+    *sync_out = sync == CLS_SYNC_BARRIER ? CLS_GZ_MEM_FENCE : CLS_GZ_KNL_RESTART;
+    if ((flags & CLS_GHOST_EXECUTOR) && sync == CLS_SYNC_BARRIER) {
+        /* The persistent executor: G resident groups loop over the T tiles of a stage, so every
+         * trapezoid still pays MiscComp (the restart formulas' CPT), ConcurBlks = G (Eq. 5),
+         * and the barrier of Eq. 18 counts the G groups that meet at it. */
+        double G = groups > 0 ? groups : d->M;
+        d->GlbSync_KnlRestart = d->mu * d->BarrierPerBlk * G;
+        d->BlksPerSM = G / d->M;
+        if (gp->insts_per_sm_mc_persistent > 0) p->InstsPerSM_MC = gp->insts_per_sm_mc_persistent;
+        if (gp->insts_per_sm_ic_persistent > 0) p->InstsPerSM_IC = gp->insts_per_sm_ic_persistent;
+        *sync_out = CLS_GZ_KNL_RESTART;
+    }
+    return cls_gz_check(d, p, NULL, err, errlen);
+}
+
+void cls__gz_config(const cls_ghost_profile *gp, cls_dims dims, const size_t tile[3], double h,
+                    cls_gz_sync sync, cls_gz_config *c)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < CLS_GZ_MAX_DIMS; i++) {
+        c->DataLength[i] = i < gp->dims ? (double)dims.n[i] : 1;
+        c->blk_len[i] = i < gp->dims ? (int)tile[i] : 1;
+    }
+    c->h = h;
+    c->sync = sync;
+}
+
+double cls__run_cycles(const cls_model *m, const cls_gz_device *d, const cls_gz_profile *p,
+                       const cls_gz_config *c, size_t steps, cls_sync sync)
+{
+    double restart = 0;
+    if (!steps) return 0;
+    /* floor(steps / h) stages of CPS (Eq. 2) and a shorter last one; the persistent executor
+     * also pays its one launch (Eq. 17), which barriers replace only between its stages. */
+    double cyc = cls_gz_run_cycles(d, p, c, (long)steps);
+    if (sync == CLS_SYNC_BARRIER && cls_model_get(m, "sync.kernel_restart_cycles", &restart) == 0)
+        cyc += restart;
+    return cyc;
+}
+
+int cls__best_run_height(const cls_model *m, const cls_gz_device *d, const cls_gz_profile *p,
+                         const cls_gz_config *c, size_t steps, cls_sync sync, int hmax,
+                         double *cycles)
+{
+    cls_gz_config k = *c;
+    int best = 1;
+    double fb = HUGE_VAL;
+    for (int h = 1; h <= hmax && (size_t)h <= steps; h++) {
+        k.h = h;
+        double f = cls__run_cycles(m, d, p, &k, steps, sync);
+        if (f < fb) {
+            fb = f;
+            best = h;
+        }
+    }
+    if (cycles) *cycles = fb;
     return best;
+}
+
+/* The persistent kernel's resident groups for a stage of T tiles (lib/plan_trapezoid.c). */
+static double resident_groups(const cls_context *ctx, double T)
+{
+    double g = ctx->info.compute_units ? ctx->info.compute_units : 1;
+    return T < g ? ceil(T) : g;
+}
+
+double cls__trapezoid_predict(cls_plan *p, const cls_ghost_profile *prof,
+                              const cls__trap_config *c)
+{
+    const cls_model *m;
+    cls_gz_device d;
+    cls_gz_profile gp;
+    cls_gz_config k;
+    cls_gz_sync gs;
+    char err[256];
+    if (!p->steps || cls__ctx_model(p->ctx, &m) != CLS_SUCCESS) return 0;
+    cls__gz_config(prof, p->dims, c->tile, (double)c->h, CLS_GZ_KNL_RESTART, &k);
+    double T = cls_gz_T(&(cls_gz_profile){.D = prof->dims,
+                                          .HaloWidth = {prof->halo_width[0], prof->halo_width[1],
+                                                        prof->halo_width[2]}},
+                        &k);
+    if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, c->sync, resident_groups(p->ctx, T), &d, &gp,
+                       &gs, err, sizeof err) != CLS_SUCCESS)
+        return 0;
+    k.sync = gs;
+    double cyc = cls__run_cycles(m, &d, &gp, &k, p->steps, c->sync);
+    return isfinite(cyc) ? cyc / d.ClockRate : 0;
+}
+
+double cls__naive_predict(cls_plan *p, const cls_ghost_profile *prof)
+{
+    const cls_model *m;
+    double clock = 0, restart = 0, bw = 0;
+    if (cls__ctx_model(p->ctx, &m) != CLS_SUCCESS) return 0;
+    cls_model_get(m, "compute.clock_mhz", &clock);
+    cls_model_get(m, "sync.kernel_restart_cycles", &restart);
+    if (cls_model_get(m, "memory.bandwidth_measured_gbs", &bw) != CLS_SUCCESS || !(bw > 0))
+        cls_model_get(m, "memory.bandwidth_peak_gbs", &bw);
+    double restart_s = clock > 0 ? restart / (clock * 1e6) : 0;
+    double per_point;
+    if (prof && prof->naive_seconds_per_point > 0)
+        per_point = prof->naive_seconds_per_point;
+    else if (bw > 0)
+        per_point = cls_stencil_min_bytes_per_point(p->st) / (bw * 1e9);
+    else
+        return 0;
+    /* One launch per step (Eq. 17's restart) and every point at the measured rate. */
+    return (double)p->steps * (restart_s + (double)p->points * per_point);
+}
+
+/* "64x32" */
+static void tile_text(char *buf, size_t len, const size_t t[3], int dims)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < dims && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%zu", i ? "x" : "", t[i]);
+}
+
+cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
+                                 const cls_ghost_profile *prof, cls__trap_config *best,
+                                 double *seconds, cls_tune_entry *table, size_t max, size_t *n)
+{
+    cls_context *ctx = p->ctx;
+    const cls_model *m;
+    size_t tiles[8][3], nt, count = 0;
+    int found = 0, user_tile = opt->local_size[0] || opt->local_size[1] || opt->local_size[2];
+    double best_s = HUGE_VAL, best_cont = 0, best_delta = 0;
+    char reasons[1024] = "", why[256], err[256];
+    cls_status s;
+    if (n) *n = 0;
+    if ((s = cls__ctx_model(ctx, &m)) != CLS_SUCCESS) return s;
+    if (user_tile) {
+        for (int i = 0; i < 3; i++) tiles[0][i] = opt->local_size[i] ? opt->local_size[i] : 1;
+        nt = 1;
+    } else {
+        nt = cls__trapezoid_candidates(ctx, p->st, p->dims, tiles, 8);
+    }
+    for (size_t t = 0; t < nt; t++) {
+        size_t ppi = opt->points_per_item ? opt->points_per_item
+                                          : cls__trapezoid_default_ppi(ctx, p->st, tiles[t]);
+        char tt[64];
+        tile_text(tt, sizeof tt, tiles[t], p->st->dims);
+        if (!cls__trapezoid_fits(ctx, p->st, tiles[t], ppi, why, sizeof why)) {
+            size_t l = strlen(reasons);
+            snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", tt, why);
+            continue;
+        }
+        for (int mode = CLS_SYNC_RESTART; mode <= CLS_SYNC_BARRIER; mode++) {
+            cls_gz_device d;
+            cls_gz_profile gp;
+            cls_gz_config c;
+            cls_gz_sync gs;
+            cls_gz_opt o;
+            double T;
+            size_t h;
+            if (opt->sync != CLS_SYNC_AUTO && opt->sync != (cls_sync)mode) continue;
+            cls__gz_config(prof, p->dims, tiles[t], 1, CLS_GZ_KNL_RESTART, &c);
+            /* The resident groups depend on T, which depends on h: take those of h = 1 (the
+             * persistent kernel launches min(compute units, T) groups; T >= compute units on
+             * any grid worth a barrier). */
+            cls_gz_profile shape = {.D = prof->dims};
+            for (int i = 0; i < 3; i++) shape.HaloWidth[i] = prof->halo_width[i];
+            T = cls_gz_T(&shape, &c);
+            s = cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)mode,
+                               resident_groups(ctx, T), &d, &gp, &gs, err, sizeof err);
+            if (s != CLS_SUCCESS)
+                return cls__fail(ctx, s, "trapezoid model for '%s' on '%s': %s", p->st->name,
+                                 ctx->info.name, err);
+            c.sync = gs;
+            if (opt->trapezoid_height) {
+                h = opt->trapezoid_height;
+                if (p->steps && h > p->steps) h = p->steps;
+                c.h = (double)h;
+                if (!cls_gz_feasible(&gp, &c)) {
+                    size_t l = strlen(reasons);
+                    snprintf(reasons + l, sizeof reasons - l,
+                             "%s%s: no inner block for h = %zu (Eq. 20)", l ? "; " : "", tt, h);
+                    break;
+                }
+                o.h_cont = (double)h;
+            } else {
+                /* Sect. 5.4.2: the continuous optimum of CPL (convex in h), then the better
+                 * integer neighbour; h never exceeds the steps.  For a run of S steps the
+                 * stages are whole: the integer h of least predicted run time (which is that
+                 * neighbour when h divides S), e.g. 64 rather than 51 for 64 steps. */
+                s = cls_gz_optimize_h(&d, &gp, &c, p->steps ? (int)p->steps : 0, &o, err,
+                                      sizeof err);
+                if (s == CLS_ERR_PLAN_INFEASIBLE) break;
+                if (s != CLS_SUCCESS)
+                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", p->st->name, err);
+                h = p->steps ? (size_t)cls__best_run_height(m, &d, &gp, &c, p->steps,
+                                                             (cls_sync)mode, o.h_max, NULL)
+                             : (size_t)o.h;
+                c.h = (double)h;
+            }
+            double cyc = cls__run_cycles(m, &d, &gp, &c, p->steps, (cls_sync)mode);
+            double sec = cyc / d.ClockRate;
+            if (table && count < max) {
+                cls_tune_entry *e = &table[count];
+                memset(e, 0, sizeof *e);
+                e->schedule = CLS_SCHEDULE_TRAPEZOID;
+                memcpy(e->tile, tiles[t], sizeof e->tile);
+                memcpy(e->local_size, tiles[t], sizeof e->local_size);
+                e->local_size[p->st->dims - 1] /= ppi;
+                e->points_per_item = ppi;
+                e->h = h;
+                e->sync = (cls_sync)mode;
+                e->predicted_seconds = sec;
+            }
+            count++;
+            if (!found || sec < best_s) {
+                cls_gz_device dd;
+                cls_gz_profile dp;
+                cls_gz_sync ds;
+                found = 1;
+                best_s = sec;
+                best_cont = o.h_cont;
+                memcpy(best->tile, tiles[t], sizeof best->tile);
+                best->ppi = ppi;
+                best->h = h;
+                best->sync = (cls_sync)mode;
+                /* Eq. 23 as the document defines it (its executor), for the report. */
+                if (cls__gz_inputs(m, prof, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dd, &dp,
+                                   &ds, err, sizeof err) == CLS_SUCCESS)
+                    best_delta = cls_gz_delta(&dd, &dp, &c);
+            }
+        }
+    }
+    if (n) *n = count < max ? count : max;
+    if (!found)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "trapezoid: no tile fits '%s' for stencil '%s'%s%s", ctx->info.name,
+                         p->st->name, reasons[0] ? ": " : "", reasons);
+    {
+        char tt[64];
+        tile_text(tt, sizeof tt, best->tile, p->st->dims);
+        snprintf(p->why, sizeof p->why,
+                 "ghost-zone model (000 Eqs. 1-18, device model '%s'): tile %s, h %zu "
+                 "(continuous optimum %.2f), %s sync (predicted fastest for this executor; "
+                 "Eq. 23's delta %.1f would say %s), %zu point%s per work-item; predicted %.6g s",
+                 cls_model_name(m), tt, best->h, best_cont, cls_sync_name(best->sync), best_delta,
+                 best_delta >= 0 ? "restart" : "barrier", best->ppi, best->ppi == 1 ? "" : "s",
+                 best_s);
+    }
+    if (seconds) *seconds = best_s;
+    return CLS_SUCCESS;
 }

@@ -3,7 +3,7 @@ LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver
 AM_TESTS_ENVIRONMENT = OCL_ICD_VENDORS=$${CLS_TEST_ICD:-pocl.icd}; export OCL_ICD_VENDORS; \
 	CLSTENCIL_CACHE_DIR=$(abs_builddir)/test-cache; export CLSTENCIL_CACHE_DIR; \
 	CLSTENCIL_DEVICE=$${CLS_TEST_DEVICE:-}; export CLSTENCIL_DEVICE; \
-	LSAN_OPTIONS=suppressions=$(abs_srcdir)/tests/lsan.supp:print_suppressions=0; export LSAN_OPTIONS; \
+	LSAN_OPTIONS=suppressions=$(abs_srcdir)/tests/lsan.supp:print_suppressions=0:leak_check_at_exit=0; export LSAN_OPTIONS; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
 	CLS_SRCDIR=$(abs_srcdir); export CLS_SRCDIR;
@@ -36,3 +36,7 @@ check-summary:
 include tests/ghost.mk
 include tests/probe.mk
 include tests/pipeline.mk
+include tests/stream.mk
+include tests/tune.mk
+include tests/chaotic.mk
+include tests/analyze.mk

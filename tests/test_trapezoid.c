@@ -103,6 +103,61 @@ int main(void)
               CLS_SYNC_BARRIER);
     }
 
+    /* Several points per work-item (the work-group is the tile divided along the slowest axis)
+     * on grids with interior tiles, which take the path without boundary code. */
+    {
+        static const struct {
+            const char *name;
+            cls_dims d;
+            size_t tile[3], ppi, h;
+            cls_sync sync;
+            cls_boundary b;
+        } pc[] = {
+            {"pathfinder", {{3001, 1, 1}}, {256, 1, 1}, 4, 9, CLS_SYNC_RESTART, CLS_BOUNDARY_CLAMP},
+            {"hotspot", {{200, 150, 1}}, {64, 32, 1}, 8, 5, CLS_SYNC_RESTART, CLS_BOUNDARY_MIRROR},
+            {"cell3d", {{40, 36, 30}}, {16, 8, 8}, 4, 2, CLS_SYNC_BARRIER, CLS_BOUNDARY_PERIODIC},
+        };
+        for (size_t i = 0; i < sizeof pc / sizeof pc[0]; i++) {
+            cls_stencil *st = NULL;
+            cls_plan *plan = NULL;
+            cls_plan_options opt;
+            const size_t steps = 11;
+            size_t n = cls_dims_points(pc[i].d);
+            float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+            float *ref = malloc(n * sizeof *ref), *aux[1] = {NULL};
+            cls_stencil_builtin(pc[i].name, &st);
+            cls_stencil_set_boundary(st, pc[i].b, 0);
+            for (size_t j = 0; j < n; j++) in[j] = (float)init_value(pc[i].name, j, -1);
+            if (cls_stencil_num_aux(st)) {
+                size_t m = cls_stencil_aux_per_step(st, 0) ? n * steps : n;
+                aux[0] = malloc(m * sizeof *aux[0]);
+                for (size_t j = 0; j < m; j++) aux[0][j] = (float)init_value(pc[i].name, j, 0);
+            }
+            cls_plan_options_init(&opt);
+            opt.schedule = CLS_SCHEDULE_TRAPEZOID;
+            memcpy(opt.local_size, pc[i].tile, sizeof opt.local_size);
+            opt.points_per_item = pc[i].ppi;
+            opt.trapezoid_height = pc[i].h;
+            opt.sync = pc[i].sync;
+            cls_status s = cls_plan_create(ctx, st, pc[i].d, steps, &opt, &plan);
+            if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, (const void *const *)aux, out, NULL);
+            if (s == CLS_SUCCESS)
+                s = cls_reference_run(st, pc[i].d, steps, in, (const void *const *)aux, ref);
+            tap_ok(s == CLS_SUCCESS && memcmp(out, ref, n * sizeof *out) == 0,
+                   "%s %s, tile %zux%zux%zu, %zu points per item, h %zu, %s: == reference "
+                   "bitwise%s%s",
+                   pc[i].name, cls_boundary_name(pc[i].b), pc[i].tile[0], pc[i].tile[1],
+                   pc[i].tile[2], pc[i].ppi, pc[i].h, cls_sync_name(pc[i].sync),
+                   s == CLS_SUCCESS ? "" : ": ", s == CLS_SUCCESS ? "" : cls_last_error());
+            cls_plan_release(plan);
+            cls_stencil_release(st);
+            free(in);
+            free(out);
+            free(ref);
+            free(aux[0]);
+        }
+    }
+
     /* Refusals: a height that leaves no inner block, a tile beyond local memory or the
      * work-group limit; the message says which limit. */
     cls_stencil *st;

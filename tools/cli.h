@@ -27,8 +27,16 @@ extern const cli_command cli_cmd_devices;
 extern const cli_command cli_cmd_run;
 extern const cli_command cli_cmd_demo;
 extern const cli_command cli_cmd_bench;
+/* `clstencil bench transit` (tools/cmd_bench_transit.c), dispatched by cmd_bench.c. */
+extern const cli_command cli_cmd_bench_transit;
 extern const cli_command cli_cmd_probe;
 extern const cli_command cli_cmd_model;
+extern const cli_command cli_cmd_tune;
+extern const cli_command cli_cmd_analyze;
+/* The convergent solver and its applications (tools/cmd_solve.c, cmd_poisson_edit.c, cmd_sfs.c). */
+extern const cli_command cli_cmd_solve;
+extern const cli_command cli_cmd_poisson_edit;
+extern const cli_command cli_cmd_sfs;
 
 /* Full help (synopsis, description, options) of one command. */
 void cli_print_help(const cli_command *cmd, FILE *f);
@@ -94,6 +102,10 @@ int cli_parse_assign(const char *s, char *name, size_t cap, const char **value);
 
 /* "LX[xLY[xLZ]]" into opt->local_size (missing parts 1). */
 int cli_parse_local_size(const char *s, cls_plan_options *opt);
+/* The value of --schedule, --height or --sync (`option` without dashes) into opt; returns
+ * CLI_EXIT_OK or, with the message printed, CLI_EXIT_USAGE (tools/cmd_run.c). */
+int cli_parse_plan_option(const cli_command *cmd, const char *option, const char *value,
+                          cls_plan_options *opt);
 
 typedef enum cli_format { CLI_FORMAT_TEXT = 1, CLI_FORMAT_CSV = 2, CLI_FORMAT_JSON = 4 } cli_format;
 /* Accepts the formats in `allowed` (a mask of cli_format). */

@@ -15,6 +15,11 @@ static const cli_command *const commands[] = {
     &cli_cmd_bench,
     &cli_cmd_probe,
     &cli_cmd_model,
+    &cli_cmd_tune,
+    &cli_cmd_analyze,
+    &cli_cmd_solve,
+    &cli_cmd_poisson_edit,
+    &cli_cmd_sfs,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

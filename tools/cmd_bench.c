@@ -10,14 +10,15 @@
 
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_REPS, OPT_SCHEDULE,
-    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT
+    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT, OPT_SYNC
 };
 
 static const cli_option options[] = {
     {"size", 1, OPT_SIZE},         {"steps", 1, OPT_STEPS},   {"dtype", 1, OPT_DTYPE},
     {"boundary", 1, OPT_BOUNDARY}, {"param", 1, OPT_PARAM},   {"reps", 1, OPT_REPS},
     {"schedule", 1, OPT_SCHEDULE}, {"device", 1, OPT_DEVICE}, {"format", 1, OPT_FORMAT},
-    {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM}, {NULL, 0, 0},
+    {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM},
+    {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},     {NULL, 0, 0},
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -40,6 +41,7 @@ typedef struct bench_result {
     size_t steps, reps;
     cls_plan_info plan;
     char local[96];
+    char tile[96];   /* trapezoid: the tile */
     const char *device;
     double bytes_per_point;
     double step_s, step_gpts, step_gbs; /* medians over the reps */
@@ -57,6 +59,15 @@ static void print_text(const bench_result *r)
     printf("stencil: %s %s %s, %zu steps, median of %zu runs\n", r->stencil, r->size, r->dtype,
            r->steps, r->reps);
     printf("schedule: %s, work-group %s\n", cls_schedule_name(r->plan.schedule), r->local);
+    if (r->plan.schedule == CLS_SCHEDULE_TRAPEZOID)
+        printf("trapezoid: tile %s, h %zu, sync %s, %zu point%s per item\n", r->tile,
+               r->plan.trapezoid_height, cls_sync_name(r->plan.sync), r->plan.points_per_item,
+               r->plan.points_per_item == 1 ? "" : "s");
+    if (r->plan.predicted_seconds > 0 && r->steps) {
+        char pr[32];
+        cli_format_seconds(pr, sizeof pr, r->plan.predicted_seconds / (double)r->steps);
+        printf("predicted time/step: %s (ghost-zone model)\n", pr);
+    }
     printf("traffic: %g bytes/point (state read and written once, each aux array read once)\n",
            r->bytes_per_point);
     printf("%-8s %12s %12s %12s\n", "", "time/step", "GPoints/s", "GB/s");
@@ -131,6 +142,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     cls_device_info dev;
     double *step_times = NULL, *run_times = NULL;
 
+    if (argc > 1 && strcmp(argv[1], "transit") == 0)
+        return cli_cmd_bench_transit.main(&cli_cmd_bench_transit, argc - 1, argv + 1);
     cls_plan_options_init(&popt);
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
@@ -167,10 +180,14 @@ static int bench_main(const cli_command *self, int argc, char **argv)
             ret = CLI_EXIT_FAIL;
             break;
         case OPT_SCHEDULE:
-            if (cls_schedule_from_name(v, &popt.schedule) != CLS_SUCCESS) {
-                ret = cli_usage_error(self, "unknown --schedule '%s' (auto or naive)", v);
+        case OPT_HEIGHT:
+        case OPT_SYNC:
+            if ((ret = cli_parse_plan_option(self, id == OPT_SCHEDULE ? "schedule"
+                                                   : id == OPT_HEIGHT ? "height"
+                                                                      : "sync",
+                                             v, &popt)) != CLI_EXIT_OK)
                 goto done;
-            }
+            ret = CLI_EXIT_FAIL;
             break;
         case OPT_PER_ITEM:
             if (cli_parse_count(v, &popt.points_per_item) != 0 || popt.points_per_item == 0) {
@@ -264,6 +281,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     r.reps = reps;
     cls_dims ls = {{r.plan.local_size[0], r.plan.local_size[1], r.plan.local_size[2]}};
     cli_format_size(r.local, sizeof r.local, ls, dims);
+    cls_dims ts = {{r.plan.tile[0], r.plan.tile[1], r.plan.tile[2]}};
+    cli_format_size(r.tile, sizeof r.tile, ts, dims);
     r.device = dev.name;
     r.bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
     r.step_s = median(step_times, reps);
@@ -307,8 +326,10 @@ const cli_command cli_cmd_bench = {
     "bench",
     "measure a stencil's throughput against a plain copy kernel",
     "usage: clstencil bench STENCIL [--size NXxNYxNZ] [--steps N] [--dtype float|double]\n"
-    "           [--boundary B] [--param NAME=VALUE]... [--reps R] [--schedule auto|naive]\n"
-    "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|csv|json]",
+    "           [--boundary B] [--param NAME=VALUE]... [--reps R]\n"
+    "           [--schedule auto|naive|trapezoid] [--height H] [--sync restart|barrier]\n"
+    "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|csv|json]\n"
+    "       clstencil bench transit [STENCIL...] [options]   (see clstencil bench transit --help)",
     "Runs the plan for STENCIL (no verification) once untimed and then R times, and prints the\n"
     "median time per step (device time of the kernels), GPoints/s and the effective GB/s at\n"
     "the minimal traffic (the state read and written once and each auxiliary array read once\n"
@@ -325,9 +346,13 @@ const cli_command cli_cmd_bench = {
     "  --boundary B        clamp, constant[=V], periodic or mirror\n"
     "  --param NAME=VALUE  set a declared scalar parameter (repeatable)\n"
     "  --reps R            timed runs of the plan (default 5)\n"
-    "  --schedule S        auto (default) or naive\n"
-    "  --local-size L      work-group size, one part per dimension (default: the planner's)\n"
-    "  --points-per-item N naive schedule: points per work-item along the slowest axis\n"
+    "  --schedule S        auto (default: the schedule the ghost-zone model predicts faster),\n"
+    "                      naive or trapezoid\n"
+    "  --height H          trapezoid: steps per stage (default: the model's optimum)\n"
+    "  --sync M            trapezoid: restart or barrier (default: the model's choice)\n"
+    "  --local-size L      work-group size, one part per dimension (trapezoid: the tile;\n"
+    "                      default: the planner's)\n"
+    "  --points-per-item N points per work-item along the slowest axis (naive and trapezoid)\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE)\n"
     "  --format F          text (default), csv (a header and one row) or json\n"
     "  -h, --help          show this help\n",

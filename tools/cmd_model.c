@@ -4,11 +4,12 @@
 
 #include "cli.h"
 
-enum { OPT_DEVICE = 1, OPT_LIST, OPT_FORMAT, OPT_SIZE };
+enum { OPT_DEVICE = 1, OPT_LIST, OPT_FORMAT, OPT_SIZE, OPT_BLOCK, OPT_STEPS };
 
 static const cli_option options[] = {
     {"device", 1, OPT_DEVICE}, {"list", 0, OPT_LIST}, {"format", 1, OPT_FORMAT},
-    {"size", 1, OPT_SIZE},     {NULL, 0, 0},
+    {"size", 1, OPT_SIZE},     {"block", 1, OPT_BLOCK}, {"steps", 1, OPT_STEPS},
+    {NULL, 0, 0},
 };
 
 /* What the command line asked for.  The positional STENCIL (and --size) select a prediction;
@@ -20,6 +21,9 @@ typedef struct model_args {
     cli_format format;
     int size_dims;       /* 0: no --size */
     cls_dims size;
+    int block_dims;      /* 0: no --block */
+    cls_dims block;      /* the thread block (tile, ghost zone included) */
+    size_t steps;        /* 0: h bounded by Eq. 20 alone */
 } model_args;
 
 /* The model to show, and how it was found. */
@@ -65,12 +69,23 @@ static int parse_args(const cli_command *self, int argc, char **argv, model_args
                 return cli_usage_error(self,
                                        "invalid --size '%s': expected NX, NXxNY or NXxNYxNZ", v);
             break;
+        case OPT_BLOCK:
+            if (cli_parse_size(v, &a->block, &a->block_dims) != 0)
+                return cli_usage_error(self,
+                                       "invalid --block '%s': expected BX, BXxBY or BXxBYxBZ", v);
+            break;
+        case OPT_STEPS:
+            if (cli_parse_count(v, &a->steps) != 0)
+                return cli_usage_error(self, "invalid --steps '%s': expected a whole number >= 1",
+                                       v);
+            break;
         }
     }
     if (a->list && (a->device || a->stencil || a->size_dims))
         return cli_usage_error(self, "--list takes no --device, --size or stencil");
-    if (a->size_dims && !a->stencil)
-        return cli_usage_error(self, "--size describes a stencil's grid: name the stencil too");
+    if ((a->size_dims || a->block_dims || a->steps) && !a->stencil)
+        return cli_usage_error(self, "--size, --block and --steps describe a stencil's run: name "
+                                     "the stencil too");
     return CLI_EXIT_OK;
 }
 
@@ -324,15 +339,229 @@ static int show_list(const model_args *a)
 }
 
 /* ---------------------------------------------------------------- predictions */
-/* `clstencil model --device M STENCIL --size ...` asks what model M predicts for a stencil;
- * the ghost-zone model (000_c422610359a92120.txt) answers it. */
+/* `clstencil model --device M STENCIL --size ... --block ...` asks what model M predicts for a
+ * stencil: the ghost-zone model (000_c422610359a92120.txt) gives CPL against h in both sync
+ * modes, the optimal h, delta and the component breakdown.  A device model without a live
+ * device uses the document's profile of its applications (Table 2); a live device uses the
+ * stencil's measured profile and this library's executors. */
+typedef struct prediction {
+    cls_ghost_profile prof;
+    cls_dims size;
+    size_t block[3];
+    unsigned flags;
+    cls_ghost_opt opt[2];     /* restart, barrier */
+    cls_ghost_eval at_opt[2]; /* each at its h */
+    int ok[2];
+    cls_sync chosen;
+    int rows;
+} prediction;
+
+static int load_profile(const model_args *a, const model_choice *c, cls_stencil *st,
+                        prediction *pr)
+{
+    if (!c->live) {
+        if (cls_ghost_profile_document(cls_stencil_name(st), &pr->prof) != CLS_SUCCESS) {
+            cli_failf(CLS_ERR_UNSUPPORTED,
+                      "model \"%s\" has no live device to measure a profile of '%s' on; the "
+                      "document's profiles (000 Table 2) cover pathfinder, hotspot, poisson2d "
+                      "and cell3d (or name an OpenCL device with --device)",
+                      cls_model_name(c->m), cls_stencil_name(st));
+            return CLS_ERR_UNSUPPORTED;
+        }
+        pr->flags = CLS_GHOST_DOCUMENT;
+        return CLS_SUCCESS;
+    }
+    char sel[32];
+    cls_context *ctx = NULL;
+    cls_device_info info;
+    int st_code;
+    (void)a;
+    snprintf(sel, sizeof sel, "%d:%d", c->info.platform_index, c->info.device_index);
+    if ((st_code = cli_open_context(sel, &ctx, &info)) != CLS_SUCCESS) return st_code;
+    st_code = cls_ghost_profile_get(ctx, st, &pr->prof, NULL);
+    if (st_code != CLS_SUCCESS) cli_fail(st_code);
+    cls_context_release(ctx);
+    pr->flags = CLS_GHOST_EXECUTOR;
+    return st_code;
+}
+
+static void print_prediction_text(const model_args *a, const model_choice *c, cls_stencil *st,
+                                  const prediction *pr)
+{
+    static const char *const term[6] = {"GlbSync (Eq. 25)",  "LoadSten (Eq. 26)",
+                                        "Commit (Eq. 27)",   "MiscComp (Eq. 28)",
+                                        "IterComp (Eq. 29)", "IterMem (Eq. 30)"};
+    char size[96], block[96];
+    int dims = cls_stencil_dims(st);
+    cls_dims bd = {{pr->block[0], pr->block[1], pr->block[2]}};
+    cli_format_size(size, sizeof size, pr->size, dims);
+    cli_format_size(block, sizeof block, bd, dims);
+    printf("model: %s (%s)\n", cls_model_name(c->m), c->why);
+    printf("profile: %s\n", pr->prof.source);
+    printf("stencil: %s, grid %s, block %s%s\n", cls_stencil_name(st), size, block,
+           pr->flags == CLS_GHOST_EXECUTOR ? ", modelled for this library's executors"
+                                           : ", the document's equations as printed");
+    printf("delta (Eq. 23): %.2f cycles per block -> %s (Sect. 5.5)%s\n", pr->at_opt[0].delta,
+           pr->at_opt[0].delta >= 0 ? "kernel restart" : "memory fences",
+           pr->flags == CLS_GHOST_EXECUTOR
+               ? "; for this library's persistent kernel the lower predicted CPL decides"
+               : "");
+    printf("\nCPL against h (cycles per loop, Eq. 1; '*' the optimum of the column):\n");
+    printf("  %4s %16s %16s\n", "h", "restart", "barrier");
+    for (int h = 1; h <= pr->rows; h++) {
+        printf("  %4d", h);
+        for (int m = 0; m < 2; m++) {
+            cls_ghost_eval e;
+            if (!pr->ok[m] ||
+                cls_ghost_evaluate(c->m, &pr->prof, pr->size, pr->block, h,
+                                   m ? CLS_SYNC_BARRIER : CLS_SYNC_RESTART, pr->flags,
+                                   &e) != CLS_SUCCESS ||
+                !e.feasible)
+                printf(" %16s", "-");
+            else
+                printf(" %15.0f%s", e.CPL, h == pr->opt[m].h ? "*" : " ");
+        }
+        printf("\n");
+    }
+    for (int m = 0; m < 2; m++)
+        if (pr->ok[m])
+            printf("%s: h %d (continuous optimum %.2f, rounded down %d), CPL %.0f cycles\n",
+                   m ? "barrier" : "restart", pr->opt[m].h, pr->opt[m].h_cont, pr->opt[m].h_floor,
+                   pr->opt[m].cpl);
+    const cls_ghost_opt *o = &pr->opt[pr->chosen == CLS_SYNC_BARRIER];
+    const cls_ghost_eval *e = &pr->at_opt[pr->chosen == CLS_SYNC_BARRIER];
+    printf("chosen: h %d, sync %s; predicted %.0f cycles = %.4g s per loop at %.0f MHz\n", o->h,
+           cls_sync_name(pr->chosen), o->cpl, e->seconds_per_step, e->clock_hz / 1e6);
+    if (a->steps)
+        printf("run of %zu steps: about %.4g s\n", a->steps,
+               e->seconds_per_step * (double)a->steps);
+    printf("\nbreakdown at the optimal h (Eqs. 24-30, cycles per loop):\n");
+    printf("  %-18s %16s %16s\n", "", "restart", "barrier");
+    for (int t = 0; t < 7; t++) {
+        printf("  %-18s", t < 6 ? term[t] : "CPL (Eq. 24)");
+        for (int m = 0; m < 2; m++) {
+            const cls_ghost_eval *x = &pr->at_opt[m];
+            double v = t == 0 ? x->GlbSync : t == 1 ? x->LoadSten : t == 2 ? x->Commit
+                     : t == 3 ? x->MiscComp : t == 4 ? x->IterComp : t == 5 ? x->IterMem : x->CPL;
+            if (pr->ok[m])
+                printf(" %16.0f", v);
+            else
+                printf(" %16s", "-");
+        }
+        printf("\n");
+    }
+}
+
+static void print_prediction_json(const model_choice *c, cls_stencil *st, const prediction *pr)
+{
+    cli_json j;
+    int dims = cls_stencil_dims(st);
+    cli_json_begin(&j, stdout);
+    cli_json_str(&j, "model", cls_model_name(c->m));
+    cli_json_str(&j, "profile", pr->prof.source);
+    cli_json_str(&j, "stencil", cls_stencil_name(st));
+    cli_json_size_array(&j, "size", pr->size.n, dims);
+    cli_json_size_array(&j, "block", pr->block, dims);
+    cli_json_str(&j, "equations", pr->flags == CLS_GHOST_EXECUTOR ? "executor" : "document");
+    cli_json_num(&j, "delta", pr->at_opt[0].delta);
+    cli_json_str(&j, "sync", cls_sync_name(pr->chosen));
+    cli_json_int(&j, "h", pr->opt[pr->chosen == CLS_SYNC_BARRIER].h);
+    for (int m = 0; m < 2; m++) {
+        if (!pr->ok[m]) continue;
+        const cls_ghost_eval *x = &pr->at_opt[m];
+        cli_json_object(&j, m ? "barrier" : "restart");
+        cli_json_int(&j, "h", pr->opt[m].h);
+        cli_json_num(&j, "h_cont", pr->opt[m].h_cont);
+        cli_json_int(&j, "h_floor", pr->opt[m].h_floor);
+        cli_json_num(&j, "CPL", pr->opt[m].cpl);
+        cli_json_object(&j, "breakdown");
+        cli_json_num(&j, "GlbSync", x->GlbSync);
+        cli_json_num(&j, "LoadSten", x->LoadSten);
+        cli_json_num(&j, "Commit", x->Commit);
+        cli_json_num(&j, "MiscComp", x->MiscComp);
+        cli_json_num(&j, "IterComp", x->IterComp);
+        cli_json_num(&j, "IterMem", x->IterMem);
+        cli_json_close(&j);
+        cli_json_array(&j, "CPL_by_h");
+        for (int h = 1; h <= pr->rows; h++) {
+            cls_ghost_eval e;
+            if (cls_ghost_evaluate(c->m, &pr->prof, pr->size, pr->block, h,
+                                   m ? CLS_SYNC_BARRIER : CLS_SYNC_RESTART, pr->flags,
+                                   &e) == CLS_SUCCESS && e.feasible)
+                cli_json_num(&j, NULL, e.CPL);
+        }
+        cli_json_close(&j);
+        cli_json_close(&j);
+    }
+    cli_json_end(&j);
+}
+
 static int predict(const cli_command *self, const model_args *a, const model_choice *c)
 {
-    (void)c;
-    return cli_usage_error(self,
-                           "stencil predictions come with the ghost-zone model; '%s' cannot be "
-                           "predicted yet (leave it out to see the model's parameters)",
-                           a->stencil);
+    cls_stencil *st = NULL;
+    prediction pr;
+    int dims, ret = CLI_EXIT_FAIL;
+    memset(&pr, 0, sizeof pr);
+    if (cli_load_stencil(a->stencil, &st) != CLS_SUCCESS) return CLI_EXIT_FAIL;
+    dims = cls_stencil_dims(st);
+    if ((a->size_dims && a->size_dims != dims) || (a->block_dims && a->block_dims != dims)) {
+        cli_usage_error(self, "stencil '%s' is %dD: --size and --block take %d part%s",
+                        cls_stencil_name(st), dims, dims, dims == 1 ? "" : "s");
+        cls_stencil_release(st);
+        return CLI_EXIT_USAGE;
+    }
+    if (load_profile(a, c, st, &pr) != CLS_SUCCESS) goto done;
+    /* Defaults: the document's Fig. 7 configuration for its profiles, else the profiled tile
+     * and the CLI's default grid. */
+    pr.size = a->size_dims ? a->size : cli_default_size(dims);
+    for (int i = 0; i < 3; i++)
+        pr.block[i] = a->block_dims ? a->block.n[i] : pr.prof.tile[i] ? pr.prof.tile[i] : 1;
+    if (!a->size_dims && !c->live) {
+        /* The document's sizes (Sect. 5.4.2). */
+        static const struct { const char *n; cls_dims d; } fig7[] = {
+            {"pathfinder", {{1000000, 1, 1}}}, {"hotspot", {{2000, 2000, 1}}},
+            {"poisson2d", {{2000, 2000, 1}}},  {"cell3d", {{100, 100, 100}}}};
+        for (size_t i = 0; i < sizeof fig7 / sizeof fig7[0]; i++)
+            if (strcmp(fig7[i].n, cls_stencil_name(st)) == 0) pr.size = fig7[i].d;
+    }
+    for (int m = 0; m < 2; m++) {
+        cls_sync sy = m ? CLS_SYNC_BARRIER : CLS_SYNC_RESTART;
+        if (cls_ghost_optimize(c->m, &pr.prof, pr.size, pr.block, a->steps, sy, pr.flags,
+                               &pr.opt[m]) != CLS_SUCCESS)
+            continue;
+        if (cls_ghost_evaluate(c->m, &pr.prof, pr.size, pr.block, pr.opt[m].h, sy, pr.flags,
+                               &pr.at_opt[m]) != CLS_SUCCESS)
+            continue;
+        pr.ok[m] = 1;
+    }
+    if (!pr.ok[0] && !pr.ok[1]) {
+        cli_fail(CLS_ERR_PLAN_INFEASIBLE);
+        goto done;
+    }
+    /* Sect. 5.5: delta decides with the document's equations; for this library's executors the
+     * lower predicted CPL (doc/ghost-zones.md). */
+    if (!pr.ok[1])
+        pr.chosen = CLS_SYNC_RESTART;
+    else if (!pr.ok[0])
+        pr.chosen = CLS_SYNC_BARRIER;
+    else if (pr.flags == CLS_GHOST_DOCUMENT)
+        pr.chosen = pr.at_opt[0].delta >= 0 ? CLS_SYNC_RESTART : CLS_SYNC_BARRIER;
+    else
+        pr.chosen = pr.opt[1].cpl < pr.opt[0].cpl ? CLS_SYNC_BARRIER : CLS_SYNC_RESTART;
+    {
+        int hmax = pr.opt[0].h_max > pr.opt[1].h_max ? pr.opt[0].h_max : pr.opt[1].h_max;
+        int want = 2 * (pr.opt[0].h > pr.opt[1].h ? pr.opt[0].h : pr.opt[1].h);
+        if (want < 16) want = 16;
+        pr.rows = hmax < want ? hmax : want;
+    }
+    if (a->format == CLI_FORMAT_JSON)
+        print_prediction_json(c, st, &pr);
+    else
+        print_prediction_text(a, c, st, &pr);
+    ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+done:
+    cls_stencil_release(st);
+    return ret;
 }
 
 static int model_main(const cli_command *self, int argc, char **argv)
@@ -343,11 +572,14 @@ static int model_main(const cli_command *self, int argc, char **argv)
     memset(&c, 0, sizeof c);
     if (ret != CLI_EXIT_OK || exit_now) return ret;
     if (a.list) return show_list(&a);
-    /* Refused before any device is touched: the message is the same on every machine. */
-    if (a.stencil) return predict(self, &a, &c);
     if (choose(&a, &c) != CLS_SUCCESS) {
         cls_model_release(c.m);
         return CLI_EXIT_FAIL;
+    }
+    if (a.stencil) {
+        ret = predict(self, &a, &c);
+        cls_model_release(c.m);
+        return ret;
     }
     if (a.format == CLI_FORMAT_JSON)
         print_params_json(c.m, &c);
@@ -361,7 +593,9 @@ const cli_command cli_cmd_model = {
     "model",
     "show a device model's parameters (shipped, from a file, or the device's)",
     "usage: clstencil model [--device NAME|FILE|SEL] [--format text|json]\n"
-    "       clstencil model --list [--format text|json]",
+    "       clstencil model --list [--format text|json]\n"
+    "       clstencil model [--device NAME|FILE|SEL] STENCIL [--size NXxNYxNZ] [--block BXxBYxBZ]\n"
+    "           [--steps N] [--format text|json]",
     "Prints the parameters of a device model: each value with its unit and where it comes\n"
     "from (the model file and its source documents, a probe measurement, OpenCL, or a family\n"
     "default marked assumed), then its transfer and allocation tables.\n"
@@ -373,13 +607,22 @@ const cli_command cli_cmd_model = {
     "chosen: a probe result cached for the device and driver, a shipped file matching its name,\n"
     "or the family defaults.\n"
     "\n"
+    "With a STENCIL the ghost-zone model (000_c422610359a92120.txt) predicts its trapezoid\n"
+    "schedule: CPL (cycles per loop) against the trapezoid height h for both sync modes\n"
+    "(kernel restart, in-kernel barrier), each mode's optimal h, Eq. 23's delta, the chosen h\n"
+    "and mode, and the breakdown of Eqs. 24-30.  A model without a live device uses the\n"
+    "document's profiles of its applications (pathfinder, hotspot, poisson2d, cell3d: Table 2)\n"
+    "and its equations as printed; a live device measures the stencil's profile (cached) and\n"
+    "models this library's executors.\n"
+    "\n"
     "Options:\n"
     "  --device X      model name, model file or device selector\n"
     "  --list          list the shipped and installed models ($CLSTENCIL_MODEL_DIR first)\n"
+    "  --size S        the stencil's grid (default: the document's, else the CLI's default)\n"
+    "  --block B       the thread block = tile, ghost zone included (default: the document's,\n"
+    "                  else the profiled tile)\n"
+    "  --steps N       bound h by the steps of a run\n"
     "  --format F      text (default) or json\n"
-    "  -h, --help      show this help\n"
-    "\n"
-    "A STENCIL argument (with --size) asks for the model's prediction for that stencil; the\n"
-    "ghost-zone model brings it, and until then it is refused with a message.\n",
+    "  -h, --help      show this help\n",
     model_main,
 };

@@ -357,6 +357,23 @@ static void dims_text(char *buf, size_t len, const size_t *n, int dims)
     cli_format_size(buf, len, d, dims < 1 ? 1 : dims);
 }
 
+int cli_parse_plan_option(const cli_command *cmd, const char *option, const char *value,
+                          cls_plan_options *opt)
+{
+    if (strcmp(option, "schedule") == 0) {
+        if (cls_schedule_from_name(value, &opt->schedule) != CLS_SUCCESS)
+            return cli_usage_error(cmd, "unknown --schedule '%s' (auto, naive or trapezoid)",
+                                   value);
+    } else if (strcmp(option, "height") == 0) {
+        if (cli_parse_count(value, &opt->trapezoid_height) != 0 || opt->trapezoid_height > 65536)
+            return cli_usage_error(cmd, "invalid --height '%s' (steps per stage, 1..65536)",
+                                   value);
+    } else if (cls_sync_from_name(value, &opt->sync) != CLS_SUCCESS || opt->sync == CLS_SYNC_AUTO) {
+        return cli_usage_error(cmd, "unknown --sync '%s' (restart or barrier)", value);
+    }
+    return CLI_EXIT_OK;
+}
+
 void cli_plan_text(FILE *f, const cls_plan_info *pi, int dims)
 {
     char local[96], global[96];
@@ -365,6 +382,21 @@ void cli_plan_text(FILE *f, const cls_plan_info *pi, int dims)
     fprintf(f, "schedule: %s\n", cls_schedule_name(pi->schedule));
     fprintf(f, "work-group: %s (global %s), %zu point%s per item\n", local, global,
             pi->points_per_item, pi->points_per_item == 1 ? "" : "s");
+    if (pi->schedule == CLS_SCHEDULE_TRAPEZOID) {
+        char tile[96];
+        dims_text(tile, sizeof tile, pi->tile, dims);
+        fprintf(f, "trapezoid: tile %s, h %zu, sync %s", tile, pi->trapezoid_height,
+                cls_sync_name(pi->sync));
+        if (pi->sync == CLS_SYNC_BARRIER) fprintf(f, " (%zu resident groups)", pi->resident_groups);
+        fprintf(f, "\n");
+    }
+    if (pi->predicted_naive_seconds > 0 && pi->predicted_trapezoid_seconds > 0) {
+        char a[32], b[32];
+        cli_format_seconds(a, sizeof a, pi->predicted_naive_seconds);
+        cli_format_seconds(b, sizeof b, pi->predicted_trapezoid_seconds);
+        fprintf(f, "predicted run: naive %s, trapezoid %s\n", a, b);
+    }
+    if (pi->why[0]) fprintf(f, "why: %s\n", pi->why);
     if (pi->from_cache)
         fprintf(f, "program: from the cache (cache hit, %.3f s)\n", pi->build_seconds);
     else
@@ -378,6 +410,18 @@ void cli_plan_json(cli_json *j, const cls_plan_info *pi, int dims)
     cli_json_size_array(j, "local_size", pi->local_size, dims);
     cli_json_size_array(j, "global_size", pi->global_size, dims);
     cli_json_num(j, "points_per_item", (double)pi->points_per_item);
+    if (pi->schedule == CLS_SCHEDULE_TRAPEZOID) {
+        cli_json_size_array(j, "tile", pi->tile, dims);
+        cli_json_uint(j, "trapezoid_height", pi->trapezoid_height);
+        cli_json_str(j, "sync", cls_sync_name(pi->sync));
+        if (pi->sync == CLS_SYNC_BARRIER) cli_json_uint(j, "resident_groups", pi->resident_groups);
+    }
+    if (pi->predicted_seconds > 0) cli_json_num(j, "predicted_seconds", pi->predicted_seconds);
+    if (pi->predicted_naive_seconds > 0)
+        cli_json_num(j, "predicted_naive_seconds", pi->predicted_naive_seconds);
+    if (pi->predicted_trapezoid_seconds > 0)
+        cli_json_num(j, "predicted_trapezoid_seconds", pi->predicted_trapezoid_seconds);
+    cli_json_str(j, "why", pi->why);
     cli_json_bool(j, "cache_hit", pi->from_cache != 0);
     cli_json_num(j, "build_seconds", pi->build_seconds);
     cli_json_close(j);
@@ -479,7 +523,8 @@ static int check_writable(const char *path)
 /* ================================================================ run */
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_BOUNDARY, OPT_DTYPE, OPT_PARAM, OPT_INPUT, OPT_AUX, OPT_OUTPUT,
-    OPT_VERIFY, OPT_SCHEDULE, OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT
+    OPT_VERIFY, OPT_SCHEDULE, OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT,
+    OPT_SYNC
 };
 
 static const cli_option options[] = {
@@ -487,7 +532,8 @@ static const cli_option options[] = {
     {"dtype", 1, OPT_DTYPE},       {"param", 1, OPT_PARAM},       {"input", 1, OPT_INPUT},
     {"aux", 1, OPT_AUX},           {"output", 1, OPT_OUTPUT},     {"verify", 0, OPT_VERIFY},
     {"schedule", 1, OPT_SCHEDULE}, {"device", 1, OPT_DEVICE},     {"format", 1, OPT_FORMAT},
-    {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM}, {NULL, 0, 0},
+    {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM},
+    {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},         {NULL, 0, 0},
 };
 
 typedef struct aux_arg {
@@ -572,10 +618,14 @@ static int run_main(const cli_command *self, int argc, char **argv)
             break;
         case OPT_VERIFY: verify = 1; break;
         case OPT_SCHEDULE:
-            if (cls_schedule_from_name(v, &popt.schedule) != CLS_SUCCESS) {
-                ret = cli_usage_error(self, "unknown --schedule '%s' (auto or naive)", v);
+        case OPT_HEIGHT:
+        case OPT_SYNC:
+            if ((ret = cli_parse_plan_option(self, id == OPT_SCHEDULE ? "schedule"
+                                                   : id == OPT_HEIGHT ? "height"
+                                                                      : "sync",
+                                             v, &popt)) != CLI_EXIT_OK)
                 goto done;
-            }
+            ret = CLI_EXIT_FAIL;
             break;
         case OPT_PER_ITEM:
             if (cli_parse_count(v, &popt.points_per_item) != 0 || popt.points_per_item == 0) {
@@ -837,7 +887,8 @@ const cli_command cli_cmd_run = {
     "usage: clstencil run STENCIL [--size NXxNYxNZ] [--steps N]\n"
     "           [--boundary clamp|constant[=V]|periodic|mirror] [--dtype float|double]\n"
     "           [--param NAME=VALUE]... [--input IN.npy] [--aux NAME=FILE.npy]...\n"
-    "           [--output OUT.npy] [--verify] [--schedule auto|naive]\n"
+    "           [--output OUT.npy] [--verify] [--schedule auto|naive|trapezoid]\n"
+    "           [--height H] [--sync restart|barrier]\n"
     "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|json]",
     "Runs STENCIL for N steps on one device and prints the configuration the planner chose\n"
     "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is a JSON spec\n"
@@ -862,9 +913,14 @@ const cli_command cli_cmd_run = {
     "  --verify            compare with the host reference: bitwise when the body is exact,\n"
     "                      else max relative error <= 1e-5 (float) or 1e-12 (double);\n"
     "                      exit status 1 on a mismatch\n"
-    "  --schedule S        auto (the planner decides, default) or naive\n"
-    "  --local-size L      work-group size, one part per dimension (default: the planner's)\n"
-    "  --points-per-item N naive schedule: points per work-item along the slowest axis\n"
+    "  --schedule S        auto (default: the naive or the trapezoid schedule, whichever the\n"
+    "                      ghost-zone model predicts faster), naive or trapezoid\n"
+    "  --height H          trapezoid: steps per stage (default: the model's optimum)\n"
+    "  --sync M            trapezoid: restart (a launch per stage) or barrier (one persistent\n"
+    "                      launch, an in-kernel barrier); default: the model's choice\n"
+    "  --local-size L      work-group size, one part per dimension (trapezoid: the tile, ghost\n"
+    "                      zone included; default: the planner's)\n"
+    "  --points-per-item N points per work-item along the slowest axis (naive and trapezoid)\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE): gpu, cpu,\n"
     "                      accelerator, gpu:N, P:D or a name substring\n"
     "  --format F          text (default) or json\n"

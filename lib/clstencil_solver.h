@@ -1,0 +1,292 @@
+/* clstencil_solver.h: public API of the convergent iterative solvers (chaotic relaxation with weak
+ * execution ordering, 002_a5724ce8c3a8ee6c.txt), images, and the two applications built on them:
+ * Poisson image editing and shape from shading (included by clstencil.h). */
+#ifndef CLSTENCIL_SOLVER_H
+#define CLSTENCIL_SOLVER_H
+
+#include <stddef.h>
+
+#include "clstencil.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Solvers.  A 2D stencil read as a fixed-point map u <- F(u) (a Jacobi-type update: Poisson,
+ * Laplace, Horn's shape-from-shading iteration) is applied until a convergence criterion holds
+ * or a step limit is reached.  The schedules are those of the document's Sect. IV-V:
+ *
+ *   base        one launch per step; the host synchronises and checks convergence every step
+ *   coarse      a work-group loads its data block (plus a one-halo ring) into local memory and
+ *               iterates n steps there; the ring stays as loaded (no exchange); host sync every
+ *               n steps
+ *   ud          as coarse, and every l steps each work-group stores its top and bottom boundary
+ *               rows to global memory and reloads the rows of its up/down neighbours
+ *   4w          the same with all four neighbours; left/right columns in place (strided)
+ *   4w-combine  the same, the left/right columns through contiguous arrays (stride 1)
+ *
+ * The asynchronous exchange never waits: a work-group reads whatever value its neighbour last
+ * stored (or the value of the last host synchronisation when the neighbour has not run yet),
+ * so it needs no forward-progress guarantee between work-groups (doc/chaotic.md).  The order in
+ * which work-groups take blocks is `stripe` (consecutive groups go down a column of blocks:
+ * co-resident blocks are up/down neighbours) or `square` (squares of S x S blocks).
+ * ---------------------------------------------------------------------------------------- */
+typedef enum cls_solver_schedule {
+    CLS_SOLVER_BASE = 0,
+    CLS_SOLVER_COARSE = 1,
+    CLS_SOLVER_UD = 2,
+    CLS_SOLVER_4W = 3,
+    CLS_SOLVER_4W_COMBINE = 4
+} cls_solver_schedule;
+
+typedef enum cls_block_order {
+    CLS_ORDER_STRIPE = 0, /* group g takes block (g / NBY, g % NBY): columns of blocks */
+    CLS_ORDER_SQUARE = 1  /* groups fill squares of `square` x `square` blocks, row by row */
+} cls_block_order;
+
+typedef enum cls_norm {
+    CLS_NORM_MAX = 0, /* max |d| */
+    CLS_NORM_L2 = 1   /* sqrt(sum d^2) over the grid (not divided by the number of points) */
+} cls_norm;
+
+typedef enum cls_criterion {
+    /* The update: the change of every point over the last check interval divided by its length
+     * (base: u_{k+1} - u_k).  Free: computed by the iterating kernel. */
+    CLS_CRITERION_UPDATE = 0,
+    /* The residual of the fixed-point equation, F(u) - u, of the state at the host
+     * synchronisation: one extra sweep per check on the coarse and asynchronous schedules. */
+    CLS_CRITERION_RESIDUAL = 1
+} cls_criterion;
+
+typedef struct cls_solver_options {
+    cls_solver_schedule schedule; /* default CLS_SOLVER_4W_COMBINE */
+    cls_block_order order;        /* default CLS_ORDER_SQUARE */
+    size_t check_interval;        /* n: steps between host synchronisations, each with a
+                                     convergence check (base: always 1); default 60 */
+    size_t exchange_interval;     /* l: local steps between exchanges (ud, 4w, 4w-combine);
+                                     default 4 */
+    size_t block[2];              /* data block of one work-group, default 32 x 20 */
+    size_t points_per_item;       /* points each computation work-item updates, block[1]/ppi
+                                     rows apart; block[1] must be a multiple; default 2 */
+    size_t comm_items;            /* separate communication work-items per group (the
+                                     document's communication threads); 0: the computation
+                                     items exchange between two steps; default 32 */
+    size_t square;                /* side of the squares of the square order, in blocks;
+                                     0 = from the device's compute units */
+    cls_norm norm;                /* default CLS_NORM_MAX */
+    cls_criterion criterion;      /* default CLS_CRITERION_UPDATE */
+    double tolerance;             /* converged when the norm <= tolerance; default 1e-4 */
+    size_t max_steps;             /* step limit; default 100000 */
+    double divergence_factor;     /* diverged when a norm exceeds this factor times the
+                                     smallest norm seen so far (values that are not finite
+                                     always count as divergence); 0 disables; default 1e6 */
+    int write_unconverged;        /* also copy the last iterate to `output` when the run does
+                                     not converge (the call still fails); default 0 */
+} cls_solver_options;
+
+/* Fills the defaults above. */
+CLS_API void cls_solver_options_init(cls_solver_options *opt);
+
+/* "base", "coarse", "ud", "4w", "4w-combine"; "stripe", "square"; "max", "l2";
+ * "update", "residual". */
+CLS_API const char *cls_solver_schedule_name(cls_solver_schedule s);
+CLS_API const char *cls_block_order_name(cls_block_order o);
+CLS_API const char *cls_norm_name(cls_norm n);
+CLS_API const char *cls_criterion_name(cls_criterion c);
+/* Parses a variant as the document names them: "base", "coarse", or an exchange with an
+ * optional order, "ud-stripe", "4w-square", "4w-combine-square" (also "4w-comm-combine-square",
+ * "UD-comm-stripe": case and "-comm" are ignored); sets opt->schedule and, when given,
+ * opt->order. */
+CLS_API cls_status cls_solver_variant_parse(const char *name, cls_solver_options *opt);
+/* The variant's name: "base", "coarse", "4w-combine-square". */
+CLS_API void cls_solver_variant_name(const cls_solver_options *opt, char *buf, size_t len);
+CLS_API cls_status cls_norm_from_name(const char *name, cls_norm *n);
+CLS_API cls_status cls_criterion_from_name(const char *name, cls_criterion *c);
+
+typedef struct cls_solver cls_solver;
+
+/* Validates the stencil (2D, no per-step auxiliary arrays), the sizes and the options against
+ * the device, and builds (or takes from the cache) the solver's kernels.  A block that does not
+ * fit the device (local memory, work-group size) fails with CLS_ERR_PLAN_INFEASIBLE and names
+ * the limit.  The solver keeps its own copy of the stencil.  opt may be NULL (defaults). */
+CLS_API cls_status cls_solver_create(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                                     const cls_solver_options *opt, cls_solver **solver);
+/* Accepts NULL. */
+CLS_API void cls_solver_release(cls_solver *solver);
+
+typedef struct cls_solver_info {
+    cls_solver_options options; /* as used (defaults filled, square resolved) */
+    size_t blocks[2];           /* data blocks along x and y */
+    size_t work_group;          /* work-items per group of the iterating kernel: computation
+                                   items (block[0] * block[1] / points_per_item) plus comm_items */
+    size_t local_bytes;         /* local memory per group */
+    int from_cache;             /* as cls_plan_info */
+    double build_seconds;
+} cls_solver_info;
+
+CLS_API cls_status cls_solver_describe(const cls_solver *solver, cls_solver_info *info);
+
+typedef enum cls_solver_outcome {
+    CLS_SOLVER_CONVERGED = 0,
+    CLS_SOLVER_NOT_CONVERGED = 1, /* the step limit came first */
+    CLS_SOLVER_DIVERGED = 2       /* values not finite, or the norm grew by divergence_factor */
+} cls_solver_outcome;
+
+typedef struct cls_solver_report {
+    cls_solver_outcome outcome;
+    size_t steps;            /* iterative steps: every point was updated this many times */
+    size_t syncs;            /* host synchronisations (= convergence checks) */
+    double norm;             /* the last norm measured */
+    double seconds_total;    /* host wall time of the call: transfers included */
+    double seconds_loop;     /* wall time of the iterations with their host synchronisations
+                                (the document's execution time) */
+    double seconds_device;   /* device time of the kernels (profiling events) */
+    double seconds_per_step; /* seconds_loop / steps */
+    /* The norm at every check: history_norms[i] after history_steps[i] steps.  Owned by the
+     * report: free with cls_solver_report_clear. */
+    size_t history_length;
+    size_t *history_steps;
+    double *history_norms;
+    char message[256];       /* "converged after 1260 steps: max update 9.7e-05 <= 1e-04", ... */
+} cls_solver_report;
+
+/* Runs from `input` (NX * NY elements of the dtype; aux the auxiliary arrays in the stencil's
+ * order) until the criterion holds.  Returns CLS_SUCCESS and writes `output` (which may equal
+ * `input`) when it converged; CLS_ERR_NOT_CONVERGED when the step limit came first and
+ * CLS_ERR_DIVERGED when the iteration diverged, leaving `output` untouched unless
+ * write_unconverged is set.  Input values that are not finite are refused
+ * (CLS_ERR_INVALID_ARGUMENT, naming the array and the point).  report may be NULL; a report
+ * passed in is overwritten (clear it first when it holds a history) and is filled on every
+ * outcome, failures included. */
+CLS_API cls_status cls_solver_run(cls_solver *solver, const void *input, const void *const *aux,
+                                  void *output, cls_solver_report *report);
+
+/* Frees the report's history and zeroes it (accepts NULL and cleared reports). */
+CLS_API void cls_solver_report_clear(cls_solver_report *report);
+
+/* ------------------------------------------------------------------------------------------
+ * Images: width x height pixels of `channels` interleaved float samples in [0, 1], rows top to
+ * bottom (pixel (x, y) channel c at data[(y * width + x) * channels + c]).
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_image {
+    size_t width, height, channels;
+    float *data;
+} cls_image;
+
+/* A zero-filled image (channels 1..4). */
+CLS_API cls_status cls_image_create(size_t width, size_t height, size_t channels,
+                                    cls_image **img);
+/* Accepts NULL. */
+CLS_API void cls_image_release(cls_image *img);
+/* PNG (8 or 16 bit; grey, grey+alpha, RGB, RGBA, palette; alpha is kept as a channel), PGM
+ * (P2, P5) and PPM (P3, P6) with maxval up to 65535, recognised by their content. */
+CLS_API cls_status cls_image_read(const char *path, cls_image **img);
+/* By the extension: .png (8 bit), .pgm (1 channel), .ppm (3 channels); samples are clamped to
+ * [0, 1] and rounded to 8 bits.  Written to a temporary file and renamed. */
+CLS_API cls_status cls_image_write(const char *path, const cls_image *img);
+/* Maps the first `channels` of `values` (width * height floats) linearly from [lo, hi] to
+ * [0, 1] into a new grey image (for heights); lo == hi maps everything to 0. */
+CLS_API cls_status cls_image_from_values(const float *values, size_t width, size_t height,
+                                         double lo, double hi, cls_image **img);
+
+/* Test images generated in code (so tests and demos need no files):
+ * a synthetic scene for Poisson editing: `target` a smooth sky-and-hill background, `source`
+ * (same size) a striped, differently lit patch on its own background, `mask` an ellipse around
+ * the patch, all RGB (mask grey), width and height >= 16. */
+CLS_API cls_status cls_image_synth_scene(size_t width, size_t height, cls_image **target,
+                                         cls_image **source, cls_image **mask);
+/* A Lambertian sphere of `radius` pixels centred in a width x height image, lit from `light`
+ * (x right, y down, z toward the viewer; normalised here, z > 0), albedo 1: `shaded` the grey
+ * image max(0, n.s), `mask` the disc, `height_map` (may be NULL; width * height floats) the true
+ * height sqrt(r^2 - d^2) inside the disc and 0 outside.  The disc must leave a border of at
+ * least 2 pixels. */
+CLS_API cls_status cls_image_render_sphere(size_t width, size_t height, double radius,
+                                           const double light[3], cls_image **shaded,
+                                           cls_image **mask, float *height_map);
+
+/* ------------------------------------------------------------------------------------------
+ * Poisson image editing (Perez et al., the document's Eqs. 1-2): seamless cloning.  Inside the
+ * region Omega (mask pixels >= 0.5, the mean of the mask's channels), every channel solves
+ * Laplace(I) = div v with v the gradient of `source`, i.e. per pixel
+ *     4 I_p - sum_{q in N(p)} I_q = 4 g_p - sum_{q in N(p)} g_q,
+ * with I = target outside Omega (the Dirichlet condition I|dOmega = I*|dOmega).  `source` and
+ * `mask` have the same size and are placed with their top-left pixel at (offset_x, offset_y)
+ * of `target`; Omega must lie inside the target and not touch its border.  The channels are
+ * stacked into one grid of width x (channels * height) and solved together.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_poisson_edit_options {
+    long offset_x, offset_y;    /* placement of source and mask in the target; default 0, 0 */
+    int mixed;                  /* Perez's mixed gradients: per edge the stronger of the source
+                                   and the target gradient; default 0 */
+    cls_dtype dtype;            /* of the solve; default CLS_FLOAT32 */
+    cls_solver_options solver;  /* schedule, tolerance (default 1e-4 of the [0,1] range), ... */
+} cls_poisson_edit_options;
+
+CLS_API void cls_poisson_edit_options_init(cls_poisson_edit_options *opt);
+/* *result (same size and channels as target) is the composite; report may be NULL (else clear
+ * it with cls_solver_report_clear).  Returns the solver's status (CLS_ERR_NOT_CONVERGED,
+ * CLS_ERR_DIVERGED: no image unless opt->solver.write_unconverged). */
+CLS_API cls_status cls_poisson_edit(cls_context *ctx, const cls_image *target,
+                                    const cls_image *source, const cls_image *mask,
+                                    const cls_poisson_edit_options *opt, cls_image **result,
+                                    cls_solver_report *report);
+
+/* ------------------------------------------------------------------------------------------
+ * Shape from shading (Horn, the document's Eqs. 3-4).  The surface normal is kept in
+ * stereographic coordinates (f, g) (Horn's Robot Vision: n = (-4f, -4g, 4 - f^2 - g^2) /
+ * (4 + f^2 + g^2), x right, y down, z toward the viewer) and the reflectance map is Lambertian,
+ * R(f, g) = albedo * n.s.  Inside the object (mask >= 0.5) the iteration minimises Eq. 3,
+ *     E(f, g) = sum (I - R(f, g))^2 + lambda * sum (f_x^2 + f_y^2 + g_x^2 + g_y^2),
+ * whose Euler-Lagrange equations (Eq. 4, with lambda as the smoothness weight) are solved by the
+ * Jacobi-type update of Horn's scheme with the reflectance linearised at the new value:
+ *     f <- fbar + (I - R) R_f / (4 lambda + R_f^2 + R_g^2)   (and g alike)
+ * (fbar, gbar the 4-neighbour means; R and its derivatives at (fbar, gbar)); it is Horn's
+ * explicit update for R_f^2 + R_g^2 << 4 lambda and is stable for every lambda > 0.  Pixels
+ * with I <= 0 are in shadow and carry no brightness constraint.  The mask's outline is taken as
+ * the occluding boundary: there (f, g) = -2 (unit outward normal of the outline).  The height
+ * is then integrated from the gradient p = 4f / (4 - f^2 - g^2), q = 4g / (4 - f^2 - g^2)
+ * (magnitude limited to max_slope) by a second solve: the least-squares (Neumann) Poisson
+ * problem over the mask, shifted so that the mean height of the mask's outermost pixels is 0.
+ * Both solves use the same solver options.  f and g are interleaved in one grid of 2 * width
+ * x height (f at even x, g at odd x).
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_sfs_options {
+    double light[3];           /* light direction (normalised here, z > 0); default (0,0,1) */
+    double lambda;             /* smoothness weight of Eq. 3; default 0.1 */
+    double albedo;             /* default 1 */
+    double max_slope;          /* |(p, q)| limit for the height integration; default 20 */
+    int normals_only;          /* only the (f, g) solve (the document's 3D-Shape solver): no
+                                  height integration, height_map NULL; default 0 */
+    cls_dtype dtype;           /* default CLS_FLOAT32 */
+    cls_solver_options solver; /* default tolerance 1e-5 (the update of f and g) */
+} cls_sfs_options;
+
+CLS_API void cls_sfs_options_init(cls_sfs_options *opt);
+
+typedef struct cls_sfs_result {
+    size_t width, height;
+    float *height_map; /* width * height: the recovered height, 0 outside the mask (NULL with
+                          normals_only) */
+    float *f, *g;      /* width * height: the stereographic normal (boundary values outside) */
+    cls_solver_report normals; /* the (f, g) solve (cleared by cls_sfs_result_release) */
+    cls_solver_report heights; /* the height integration */
+} cls_sfs_result;
+
+/* `image` grey (the first channel is used), `mask` of the same size; the mask must not touch
+ * the image border and must hold at least one pixel.  *result is freed with
+ * cls_sfs_result_release.  When a solve does not converge or diverges the call returns its
+ * status (CLS_ERR_NOT_CONVERGED, CLS_ERR_DIVERGED) and still sets *result, with both reports
+ * but without the maps of the failed solve (f, g and height_map, or height_map alone) unless
+ * solver.write_unconverged; other failures leave *result NULL. */
+CLS_API cls_status cls_shape_from_shading(cls_context *ctx, const cls_image *image,
+                                          const cls_image *mask, const cls_sfs_options *opt,
+                                          cls_sfs_result **result);
+/* Accepts NULL. */
+CLS_API void cls_sfs_result_release(cls_sfs_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLSTENCIL_SOLVER_H */

@@ -1,0 +1,175 @@
+/* clstencil_tune.h: public API of the ghost-zone model's profiles and predictions and of the
+ * tuner (included by clstencil.h). */
+#ifndef CLSTENCIL_TUNE_H
+#define CLSTENCIL_TUNE_H
+
+#include <stddef.h>
+
+#include "clstencil.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Per-stencil profiles of the ghost-zone model (000_c422610359a92120.txt Table 2, Sect. 4.3).
+ * The instruction counts InstsPerSM_MC and InstsPerSM_IC come from the document (its four
+ * applications on the GTX 280) or are measured on a live device by timing generated trapezoid
+ * kernel variants (doc/ghost-zones.md, "Profiles"); measured profiles are cached on disk.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_ghost_profile {
+    int dims;                   /* D */
+    int halo_width[3];          /* HaloWidth_i: the stencil's reach left plus right along i */
+    double num_stencil_arrays;  /* NumStencilArrays: the state plus auxiliary arrays read at
+                                   every step (loaded once per stage) */
+    double num_elem_per_op;     /* NumElemPerOp: per-step auxiliary arrays (a new slice every
+                                   step) */
+    double n;                   /* N: points of the profiling input (Eq. 14) */
+    double insts_per_sm_mc;     /* InstsPerSM_MC (Sect. 4.3), restart kernel */
+    double insts_per_sm_ic;     /* InstsPerSM_IC, restart kernel */
+    double insts_per_sm_mc_persistent; /* the same measured with the persistent kernel's
+                                          resident groups (0: not measured; restart values) */
+    double insts_per_sm_ic_persistent;
+    double bank_conflict_rate;  /* BankConflictRate (enters only through tau) */
+    double elem_bytes;          /* x */
+    double alpha;               /* measured tile-load time over the bandwidth time, replacing
+                                   the document's sigma^(D-1) (0: the document's alpha) */
+    double naive_seconds_per_point; /* the naive schedule's measured time per point and step
+                                       on a grid larger than the caches (0: unknown) */
+    double fit_error;           /* relative RMS residual of the t(k) = t0 + k t1 fits */
+    double spread;              /* largest (p90 - p10) / median of the timed launches */
+    double model_error;         /* (predicted - measured) / measured for the whole kernel at
+                                   h = 1 on the memory input (0: not checked) */
+    size_t tile[3];             /* the profiled tile and points per work-item */
+    size_t points_per_item;
+    double seconds;             /* time the measurement took (0 for a document profile) */
+    char source[320];           /* where the numbers come from */
+} cls_ghost_profile;
+
+/* The document's Table 2 profile of one of its applications by built-in name ("hotspot",
+ * "pathfinder", "poisson2d", "cell3d"); CLS_ERR_UNKNOWN_STENCIL for others. */
+CLS_API cls_status cls_ghost_profile_document(const char *name, cls_ghost_profile *p);
+/* The measured profile of a stencil on the context's device: from this context's memory
+ * (*from_cache = 2) or the disk cache (1) when a valid entry exists, else measured (a second or
+ * less on a GPU, several seconds on a CPU) and stored (0).  from_cache may be NULL. */
+CLS_API cls_status cls_ghost_profile_get(cls_context *ctx, const cls_stencil *st,
+                                         cls_ghost_profile *p, int *from_cache);
+/* The cache file that holds (or would hold) that profile; CLS_ERR_CACHE when caching is off. */
+CLS_API cls_status cls_ghost_profile_path(cls_context *ctx, const cls_stencil *st, char *path,
+                                          size_t len);
+
+/* ------------------------------------------------------------------------------------------
+ * Predictions of the ghost-zone model for one device model, profile and configuration.
+ * ---------------------------------------------------------------------------------------- */
+/* How the sync modes are modelled. */
+#define CLS_GHOST_DOCUMENT 0u /* the document's equations as printed (Eqs. 17-18, 21-23) */
+#define CLS_GHOST_EXECUTOR 1u /* this library's executors: the persistent kernel keeps one
+                                 work-group per compute unit, each taking several tiles per
+                                 stage, so with CLS_SYNC_BARRIER ConcurBlks (Eq. 5) is the
+                                 resident groups, Eq. 18 counts them instead of T, MiscComp
+                                 stays in CPT, and the persistent profile values apply */
+#define CLS_GHOST_RUN 2u      /* optimize, brute force: the integer h of least predicted time of a
+                                 run of h_cap steps (whole stages; the last one shorter) instead of
+                                 the least CPL; what the tuner uses */
+
+typedef struct cls_ghost_eval {
+    int feasible;          /* Eq. 20 holds */
+    double T, passes;      /* Eqs. 3, 6 */
+    double CPS, CPL;       /* Eqs. 2, 1 (cycles) */
+    double delta;          /* Eq. 23 (the document's executor) */
+    /* Eqs. 25-30: cycles per loop of each component; they sum to CPL (Eq. 24). */
+    double GlbSync, LoadSten, Commit, MiscComp, IterComp, IterMem;
+    double clock_hz;       /* ClockRate */
+    double seconds_per_step; /* CPL / ClockRate */
+} cls_ghost_eval;
+
+/* h may be fractional (the relaxation of Sect. 5.4.2).  sync is CLS_SYNC_RESTART or
+ * CLS_SYNC_BARRIER; tile[i] for i < dims are the block lengths (ghost zone included). */
+CLS_API cls_status cls_ghost_evaluate(const cls_model *m, const cls_ghost_profile *p,
+                                      cls_dims dims, const size_t tile[3], double h,
+                                      cls_sync sync, unsigned flags, cls_ghost_eval *out);
+
+typedef struct cls_ghost_opt {
+    double h_cont;   /* the continuous optimum on [1, h_sup) (Sect. 5.4.2) */
+    double cpl_cont;
+    int h_floor;     /* h_cont rounded down: the document's reported heights */
+    int h;           /* the better integer neighbour: the model's answer */
+    double cpl;      /* CPL(h), cycles */
+    int h_max;       /* the largest integer h of Eq. 20 (and h_cap) */
+} cls_ghost_opt;
+
+/* The h that minimises CPL for one tile and sync mode (Sect. 5.4.2: the continuous optimum of
+ * the convex CPL, then the better integer neighbour); h_cap > 0 bounds it (the steps).  With
+ * CLS_GHOST_RUN (h_cap > 0) h and cpl are instead the integer h of least predicted run time and
+ * its CPL; h_cont stays the CPL's. */
+CLS_API cls_status cls_ghost_optimize(const cls_model *m, const cls_ghost_profile *p,
+                                      cls_dims dims, const size_t tile[3], size_t h_cap,
+                                      cls_sync sync, unsigned flags, cls_ghost_opt *out);
+/* The same minimum by evaluating every integer h (validation). */
+CLS_API cls_status cls_ghost_brute_force(const cls_model *m, const cls_ghost_profile *p,
+                                         cls_dims dims, const size_t tile[3], size_t h_cap,
+                                         cls_sync sync, unsigned flags, int *h, double *cpl);
+
+/* ------------------------------------------------------------------------------------------
+ * The tuner: what the planner picks for a stencil, grid and step count on a live device, and
+ * the exhaustive search that measures every feasible trapezoid configuration for validation.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct cls_tune_entry {
+    cls_schedule schedule;     /* CLS_SCHEDULE_NAIVE or CLS_SCHEDULE_TRAPEZOID */
+    size_t tile[3];            /* trapezoid: the tile, ghost zone included */
+    size_t local_size[3];      /* the work-group */
+    size_t points_per_item;
+    size_t h;                  /* trapezoid: steps per stage */
+    cls_sync sync;
+    double predicted_seconds;  /* the model's device time of the kernels of the whole run */
+    double measured_seconds;   /* exhaustive: median device time of the run (0: not measured) */
+    int status;                /* exhaustive: CLS_SUCCESS, or why the measurement failed */
+} cls_tune_entry;
+
+typedef struct cls_tune_result {
+    cls_tune_entry pick;        /* what cls_plan_create picks with CLS_SCHEDULE_AUTO */
+    cls_tune_entry trapezoid;   /* what it picks with CLS_SCHEDULE_TRAPEZOID and nothing set */
+    cls_tune_entry naive;       /* the naive plan */
+    cls_tune_entry *entries;    /* the trapezoid configurations evaluated: every candidate
+                                   tile and sync mode at its optimal h (cls_tune), or every
+                                   (tile, sync, h) measured (cls_tune_exhaustive) */
+    size_t n_entries;
+    /* exhaustive only: the index of the measured fastest trapezoid entry, and the fastest
+     * trapezoid time over the picked trapezoid's measured time (1: the pick is the best). */
+    size_t best;
+    double ratio;
+    cls_ghost_profile profile;
+    int profile_from_cache;
+    char model[64];             /* the device model's name */
+    char model_why[512];        /* why that model */
+    char why[512];              /* how the pick was made */
+} cls_tune_result;
+
+typedef struct cls_tune_options {
+    size_t reps;      /* exhaustive: timed runs per configuration, median (default 3) */
+    size_t max_h;     /* exhaustive: the largest h tried (default: the steps) */
+    int all_h;        /* exhaustive: every h up to max_h; default every h up to 12, then steps
+                         of about 25 % */
+    cls_sync sync;    /* the sync modes searched (the model's trapezoid pick included):
+                         CLS_SYNC_AUTO (default) both, else only this one */
+} cls_tune_options;
+
+CLS_API void cls_tune_options_init(cls_tune_options *opt);
+/* The model's picks (measures or loads the stencil's profile); opt may be NULL (only its sync
+ * applies). */
+CLS_API cls_status cls_tune(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                            size_t steps, const cls_tune_options *opt, cls_tune_result **out);
+/* cls_tune plus a measurement of the naive plan and of every trapezoid (tile, sync, h):
+ * the data are uploaded once (deterministic fields) and each configuration runs `steps`
+ * steps.  opt may be NULL. */
+CLS_API cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                                       size_t steps, const cls_tune_options *opt,
+                                       cls_tune_result **out);
+/* Accepts NULL. */
+CLS_API void cls_tune_result_release(cls_tune_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLSTENCIL_TUNE_H */

@@ -1,0 +1,466 @@
+/* plan_stream25d.c: the stream25d schedule's planner: window radii from the body, loader, XY tile
+ * and planes per work-group from the traffic model and the device model's occupancy. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "plan.h"
+#include "traffic.h"
+
+#define MAX_R 2 /* window radius in every dimension: offsets within a 5x5x5 box */
+
+static const char *const loader_names[] = {"auto", "classic", "aligned", "direct"};
+#define N_LOADERS (sizeof loader_names / sizeof loader_names[0])
+
+const char *cls_loader_name(cls_loader l)
+{
+    return (size_t)l < N_LOADERS ? loader_names[l] : "unknown";
+}
+
+cls_status cls_loader_from_name(const char *name, cls_loader *l)
+{
+    for (size_t i = 0; name && l && i < N_LOADERS; i++)
+        if (!strcmp(name, loader_names[i])) {
+            *l = (cls_loader)i;
+            return CLS_SUCCESS;
+        }
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                     "unknown loader '%s' (auto, classic, aligned, direct)",
+                     name ? name : "(null)");
+}
+
+/* The IN offsets the body reads: read[dy][dx] for the in-plane offsets of any dz, the radii
+ * and whether any read is diagonal in the plane (the classic loader then loads the corners). */
+typedef struct s25_reads {
+    unsigned char read[2 * MAX_R + 1][2 * MAX_R + 1];
+    int r[3];
+    int corners;
+} s25_reads;
+
+/* Scans the body as the generator emits it (offsets folded to integer literals,
+ * "IN(dx, dy, dz)"), so every read is found whatever the user wrote. */
+static cls_status body_reads(cls_plan *p, s25_reads *rd)
+{
+    cls_expr *e = NULL;
+    char *text = NULL;
+    cls_status s = cls__stencil_parse(p->st, &e);
+    memset(rd, 0, sizeof *rd);
+    if (s != CLS_SUCCESS) return cls__fail(p->ctx, s, "%s", cls_last_error());
+    text = cls__expr_emit_opencl(e);
+    cls__expr_free(e);
+    if (!text) return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: emitting the body");
+    for (const char *c = strstr(text, "IN("); c; c = strstr(c + 3, "IN(")) {
+        int off[3];
+        if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
+        if (sscanf(c, "IN(%d, %d, %d)", &off[0], &off[1], &off[2]) != 3) continue;
+        for (int d = 0; d < 3; d++) {
+            if (abs(off[d]) > MAX_R) {
+                static const char axis[] = "xyz";
+                int bad = off[d];
+                free(text);
+                return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                                 "stream25d: the body reads IN at offset %d in %c; the window "
+                                 "holds offsets up to %d in each dimension (use naive or "
+                                 "trapezoid)",
+                                 bad, axis[d], MAX_R);
+            }
+            if (abs(off[d]) > rd->r[d]) rd->r[d] = abs(off[d]);
+        }
+        rd->read[off[1] + MAX_R][off[0] + MAX_R] = 1;
+        if (off[0] && off[1]) rd->corners = 1;
+    }
+    free(text);
+    return CLS_SUCCESS;
+}
+
+/* Model numbers the tile choice needs (cls_model_get reads 0 where unknown). */
+typedef struct s25_device {
+    cls_model *m;
+    double cus, clock_hz, bandwidth, latency, warp, segment;
+} s25_device;
+
+static void device_numbers(cls_plan *p, s25_device *dv)
+{
+    char why[256];
+    double v;
+    memset(dv, 0, sizeof *dv);
+    if (cls_model_match(&p->ctx->info, NULL, &dv->m, why, sizeof why) != CLS_SUCCESS &&
+        cls_model_from_defaults(p->ctx->info.type == CLS_DEVICE_CPU ? "cpu" : "gpu",
+                                &p->ctx->info, &dv->m) != CLS_SUCCESS)
+        dv->m = NULL;
+    cls__debug("stream25d: device model: %s", dv->m ? why : "none");
+    if (!dv->m) return;
+    cls_model_get(dv->m, "compute.compute_units", &dv->cus);
+    cls_model_get(dv->m, "compute.clock_mhz", &v);
+    dv->clock_hz = v * 1e6;
+    cls_model_get(dv->m, "memory.bandwidth_measured_gbs", &dv->bandwidth);
+    if (!(dv->bandwidth > 0)) cls_model_get(dv->m, "memory.bandwidth_peak_gbs", &dv->bandwidth);
+    dv->bandwidth *= 1e9;
+    cls_model_get(dv->m, "memory.latency_cycles", &dv->latency);
+    cls_model_get(dv->m, "compute.warp_width", &dv->warp);
+    cls_model_get(dv->m, "memory.segment_bytes", &dv->segment);
+}
+
+/* One stream25d configuration. */
+typedef struct s25_config {
+    size_t bx, by;     /* work-group (local loaders); row length x rows per work-item (direct) */
+    size_t rows;       /* adjacent rows each work-item updates (local loaders) */
+    size_t chunk;      /* planes per work-group */
+    size_t gx;         /* ghost words left and right in local memory */
+    size_t prefetch;   /* planes loaded ahead */
+    int unroll;        /* unroll the plane loop (GPUs) */
+    cls_loader loader;
+} s25_config;
+
+/* Words loaded left and right of the tile: the halo, or whole segments (aligned, Sect. 4.3;
+ * the traffic model's ghost column). */
+static size_t ghost_words(const cls_plan *p, const s25_reads *rd, cls_loader loader,
+                          double segment)
+{
+    cls_traffic_tile tile = {1, 1, (double)rd->r[0], 0, (double)p->elem, segment, 0, 0, 0,
+                             CLS_TRAFFIC_ALIGNED};
+    cls_traffic t;
+    if (loader != CLS_LOADER_ALIGNED || cls_traffic_tile_eval(&tile, &t) != 0)
+        return (size_t)rd->r[0];
+    return (size_t)t.ghost_x;
+}
+
+static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* Window offsets (dx, dy) read from each plane by a work-item's `rows` rows: the body's reads
+ * shifted by 0 .. rows-1 rows.  Writes them into list (pairs) when not NULL; returns how many. */
+static size_t window_offsets(const s25_reads *rd, size_t rows, int *list)
+{
+    size_t n = 0;
+    for (int dy = -MAX_R; dy <= MAX_R + (int)rows - 1; dy++)
+        for (int dx = -MAX_R; dx <= MAX_R; dx++) {
+            int hit = 0;
+            for (int j = 0; j < (int)rows && !hit; j++)
+                hit = dy - j >= -MAX_R && dy - j <= MAX_R && rd->read[dy - j + MAX_R][dx + MAX_R];
+            if (!hit) continue;
+            if (list) {
+                list[2 * n] = dx;
+                list[2 * n + 1] = dy;
+            }
+            n++;
+        }
+    return n;
+}
+
+/* Local memory of a tile: two planes (double buffering) with their ghost zone. */
+static size_t tile_local_bytes(const cls_plan *p, const s25_reads *rd, const s25_config *c)
+{
+    return 2 * (c->bx + 2 * c->gx) * (c->by * c->rows + 2 * (size_t)rd->r[1]) * p->elem;
+}
+
+/* Global loads per work-item and plane (the registers of one prefetched plane). */
+static double loads_per_item(const s25_reads *rd, const s25_config *c)
+{
+    if (c->loader != CLS_LOADER_ALIGNED) return (double)c->rows * (rd->corners ? 9 : 5);
+    return ceil((double)((c->bx + 2 * c->gx) * (c->by * c->rows + 2 * (size_t)rd->r[1])) /
+                (double)(c->bx * c->by));
+}
+
+/* The device model's occupancy for a configuration; registers per work-item estimated as the
+ * window, the prefetched planes, their load slots and a fixed 24 for indices and the update. */
+static int occupancy(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+                     const s25_config *c, cls_model_occupancy_info *occ)
+{
+    double words = (double)p->elem / 4, loads = loads_per_item(rd, c);
+    double window = (double)window_offsets(rd, c->rows, NULL) * (2 * rd->r[2] + 1);
+    unsigned regs =
+        (unsigned)ceil((window + loads * (double)c->prefetch) * words + 2 * loads + 24);
+    return cls_model_occupancy(dv->m, c->bx * c->by, regs, tile_local_bytes(p, rd, c), occ) ==
+                   CLS_SUCCESS &&
+           occ->groups_per_cu > 0;
+}
+
+/* Predicted cost of a configuration, relative (lower is better), or HUGE_VAL when it cannot
+ * run:
+ *   traffic   bytes moved per point (model/traffic.c, Eq. 2 generalised), the z halo of
+ *             `chunk`-plane columns included;
+ *   hiding    Little's law: streaming at the bandwidth B needs B/CUs x latency bytes in flight
+ *             per compute unit; each resident warp has `prefetch` planes in flight (Sect. 5);
+ *   sync      every plane ends in a work-group barrier; a second resident group keeps the
+ *             compute unit busy meanwhile (an assumption of this planner, not the document's);
+ *   waste     work-items past ragged edges and the idle part of the last wave. */
+static double shape_cost(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+                         const s25_config *c)
+{
+    const double ty = (double)(c->by * c->rows);
+    cls_traffic_tile tile = {(double)c->bx, ty, (double)rd->r[0], (double)rd->r[1],
+                             (double)p->elem, dv->segment > 0 ? dv->segment : 32,
+                             (double)c->chunk, (double)rd->r[2], rd->corners,
+                             c->loader == CLS_LOADER_ALIGNED ? CLS_TRAFFIC_ALIGNED
+                                                             : CLS_TRAFFIC_CLASSIC};
+    cls_traffic t;
+    cls_model_occupancy_info occ;
+    if (cls_traffic_tile_eval(&tile, &t) != 0 || !occupancy(p, rd, dv, c, &occ)) return HUGE_VAL;
+    double need = dv->bandwidth / dv->cus / dv->clock_hz * dv->latency;
+    double inflight = occ.warps_per_cu * dv->warp * loads_per_item(rd, c) * (double)p->elem *
+                      (double)c->prefetch;
+    double hiding = need > 0 && inflight < need ? inflight / need : 1;
+    double sync = occ.groups_per_cu >= 2 ? 1 : 0.5;
+    size_t tx = div_up(p->dims.n[0], c->bx), tyn = div_up(p->dims.n[1], c->by * c->rows);
+    double ragged = (double)(tx * c->bx) * (double)(tyn * c->by * c->rows) /
+                    ((double)p->dims.n[0] * (double)p->dims.n[1]);
+    double groups = (double)tx * (double)tyn * (double)div_up(p->dims.n[2], c->chunk);
+    double slots = dv->cus * occ.groups_per_cu;
+    double tail = groups / (ceil(groups / slots) * slots);
+    return t.bytes_per_point * ragged / (hiding * sync * tail);
+}
+
+/* Planes per group when the caller leaves it open.  A group streams its whole column, so a last
+ * wave that fills only part of the device leaves compute units idle for long (on the H100 a
+ * 32x6 tile, 1376 groups for 1320 resident ones, ran cube_transit at 79 % of the 32x8 tile's
+ * rate; tiles streaming whole 512-plane columns ran at 205 GPoints/s, 64-plane chunks at 259):
+ * columns are split into chunks of at least 16 planes until there are 4 waves of groups. */
+static size_t default_chunk(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+                            const s25_config *c)
+{
+    cls_model_occupancy_info occ;
+    size_t nz = p->dims.n[2];
+    if (!dv->m || !(dv->cus > 0) || !occupancy(p, rd, dv, c, &occ)) return nz;
+    double slots = dv->cus * occ.groups_per_cu;
+    double cols = (double)div_up(p->dims.n[0], c->bx) *
+                  (double)div_up(p->dims.n[1], c->by * c->rows);
+    size_t parts = (size_t)ceil(4 * slots / cols), most = nz / 16 ? nz / 16 : 1;
+    if (parts > most) parts = most;
+    return div_up(nz, parts ? parts : 1);
+}
+
+/* The work-group for a GPU: the cheapest by shape_cost among groups of whole warps, rows of
+ * 32..256 work-items (whole segments), 64..wgmax work-items. */
+static void choose_tile(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+                        size_t user_chunk, size_t wgmax, s25_config *c)
+{
+    const cls_device_info *d = &p->ctx->info;
+    size_t warp = dv->warp >= 1 ? (size_t)dv->warp : 32;
+    double best = HUGE_VAL;
+    s25_config t = *c, win = *c;
+    if (wgmax > d->max_work_group_size) wgmax = d->max_work_group_size;
+    if (wgmax > 1024) wgmax = 1024;
+    win.bx = 32;
+    win.by = 4;
+    win.chunk = user_chunk ? user_chunk : p->dims.n[2];
+    if (dv->m && dv->cus > 0 && dv->clock_hz > 0)
+        for (t.bx = 32; t.bx <= 256; t.bx *= 2)
+            for (t.by = 1; t.by <= 32; t.by++) {
+                size_t items = t.bx * t.by;
+                if (items < 64 || items > wgmax || items % warp ||
+                    t.by * t.rows < (size_t)rd->r[1] ||
+                    (d->max_work_item_sizes[0] && t.bx > d->max_work_item_sizes[0]) ||
+                    (d->max_work_item_sizes[1] && t.by > d->max_work_item_sizes[1]) ||
+                    tile_local_bytes(p, rd, &t) > d->local_mem_bytes)
+                    continue;
+                t.chunk = user_chunk ? user_chunk : default_chunk(p, rd, dv, &t);
+                double cost = shape_cost(p, rd, dv, &t);
+                if (cost < best * (1 - 1e-9)) {
+                    best = cost;
+                    win = t;
+                }
+            }
+    cls__debug("stream25d: tile %zux%zu (%zu rows per item), %zu planes per group (cost %.3g)",
+               win.bx, win.by, win.rows, win.chunk, best);
+    *c = win;
+}
+
+/* Checks a local-memory configuration against the device's limits. */
+static cls_status check_tile(cls_plan *p, const s25_reads *rd, const s25_config *c)
+{
+    const cls_device_info *d = &p->ctx->info;
+    size_t lbytes = tile_local_bytes(p, rd, c);
+    if (c->loader == CLS_LOADER_CLASSIC &&
+        (c->bx < (size_t)rd->r[0] || c->by * c->rows < (size_t)rd->r[1]))
+        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d: the classic loader needs a tile at least as large as the "
+                         "halo (%dx%d); got %zux%zu",
+                         rd->r[0], rd->r[1], c->bx, c->by * c->rows);
+    if (c->bx * c->by > d->max_work_group_size ||
+        (d->max_work_item_sizes[0] && c->bx > d->max_work_item_sizes[0]) ||
+        (d->max_work_item_sizes[1] && c->by > d->max_work_item_sizes[1]))
+        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
+                         "%zu (%zux%zu)",
+                         c->bx, c->by, d->name, d->max_work_group_size, d->max_work_item_sizes[0],
+                         d->max_work_item_sizes[1]);
+    if (lbytes > d->local_mem_bytes)
+        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d: a %zux%zu tile needs %zu bytes of local memory (two planes "
+                         "with their ghost zone); '%s' has %llu",
+                         c->bx, c->by * c->rows, lbytes, d->name,
+                         (unsigned long long)d->local_mem_bytes);
+    return CLS_SUCCESS;
+}
+
+/* Generates the configuration's defines and builds its kernel; *kmax receives the work-group
+ * limit the device reports for it (0 if unknown). */
+static cls_status build(cls_plan *p, const s25_reads *rd, const s25_config *c, size_t *kmax)
+{
+    char *defines = NULL;
+    size_t dlen = 0, dcap = 0;
+    int offs[2 * (2 * MAX_R + 1) * (2 * MAX_R + 8)];
+    size_t n_offs = window_offsets(rd, c->loader == CLS_LOADER_DIRECT ? 1 : c->rows, offs);
+    cls_status s;
+#define DEF(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(&defines, &dlen, &dcap, __VA_ARGS__) < 0) goto oom;                   \
+    } while (0)
+    DEF("#define CLS_STREAM25D 1\n#define CLS_LOADER %d\n", (int)c->loader);
+    DEF("#define CLS_RX %d\n#define CLS_RY %d\n#define CLS_RZ %d\n", rd->r[0], rd->r[1], rd->r[2]);
+    DEF("#define CLS_ZCHUNK %zu\n", c->chunk);
+    if (c->loader == CLS_LOADER_DIRECT)
+        DEF("#define CLS_ROW_LEN %zu\n#define CLS_ROWS %zu\n", c->bx, c->by);
+    else
+        DEF("#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n#define CLS_GX %zu\n"
+            "#define CLS_CORNERS %d\n#define CLS_PREFETCH %zu\n#define CLS_UNROLL_Z %d\n",
+            c->bx, c->by, c->rows, c->gx, rd->corners, c->prefetch, c->unroll);
+    DEF("#define CLS_OFFSETS(X)");
+    for (size_t i = 0; i < n_offs; i++) DEF(" X(%d, %d)", offs[2 * i], offs[2 * i + 1]);
+    DEF("\n");
+#undef DEF
+    if (p->kernel) {
+        clReleaseKernel(p->kernel);
+        p->kernel = NULL;
+    }
+    s = cls__build_kernel(p, "stream25d.cl", defines,
+                          c->loader == CLS_LOADER_DIRECT ? "cls_stream25d_rows" : "cls_stream25d");
+    *kmax = 0;
+    if (s == CLS_SUCCESS)
+        clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof *kmax, kmax, NULL);
+    free(defines);
+    return s;
+oom:
+    free(defines);
+    return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: generating defines");
+}
+
+cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
+{
+    cls_context *ctx = p->ctx;
+    const cls_device_info *d = &ctx->info;
+    s25_reads rd;
+    s25_device dv = {0};
+    s25_config c = {0};
+    cls_status s;
+    size_t kmax = 0;
+    const int is_cpu = d->type == CLS_DEVICE_CPU;
+    const int user_tile = opt->local_size[0] || opt->local_size[1];
+
+    if (p->st->dims != 3)
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "stream25d streams 3D grids along z; stencil '%s' is %dD (use naive or "
+                         "trapezoid)",
+                         p->st->name, p->st->dims);
+    if ((unsigned)opt->loader >= N_LOADERS)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown loader %d", (int)opt->loader);
+    if (opt->local_size[2] > 1)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "stream25d: the work-group is an XY tile (LXxLY); got %zu in z",
+                         opt->local_size[2]);
+    if (opt->prefetch > 4 || opt->rows_per_item > 8)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "stream25d: prefetch takes 1..4 planes, rows per item 1..8; got %zu and "
+                         "%zu",
+                         opt->prefetch, opt->rows_per_item);
+    if ((s = body_reads(p, &rd)) != CLS_SUCCESS) return s;
+
+    /* Loader: CPUs keep no copies in local memory (it is only more cache); GPUs the aligned
+     * mapping of Sect. 4.3.  On GPUs a work-item loads two planes ahead (more bytes in flight
+     * than Sect. 5's one), updates adjacent rows from one window (fewer local-memory reads,
+     * loop and barrier instructions per point) and the plane loop is unrolled so that the
+     * window rotates in registers instead of moving.  Rows per work-item, from the H100
+     * (doc/stream25d.md): 2 for stencils that read a cross in the plane (heat3d7 512^3 float
+     * 254 -> 282 GPoints/s from 1 row), 4 for those that read the whole 3x3 box in single
+     * precision (heat3d27 201 -> 266; 2 rows: 192), 2 for them in double precision, whose
+     * window takes twice the registers.  The classic loader keeps Listing 2's one row: its
+     * conditional load slots multiply with the rows (heat3d27 with 2 rows: 72 GPoints/s). */
+    c.loader = opt->loader != CLS_LOADER_AUTO ? opt->loader
+               : is_cpu                       ? CLS_LOADER_DIRECT
+                                              : CLS_LOADER_ALIGNED;
+    c.prefetch = opt->prefetch ? opt->prefetch : is_cpu ? 1 : 2;
+    c.rows = opt->rows_per_item                   ? opt->rows_per_item
+             : is_cpu || c.loader != CLS_LOADER_ALIGNED ? 1
+             : rd.corners && p->elem == 4          ? 4
+                                                   : 2;
+    c.unroll = !is_cpu;
+    c.chunk = opt->points_per_item;
+    if (c.loader == CLS_LOADER_DIRECT) {
+        /* A work-item streams c.by rows of c.bx points (the XY tile) through c.chunk planes;
+         * enough work-items for every compute unit four times over. */
+        c.rows = 1;
+        c.bx = user_tile && opt->local_size[0] ? opt->local_size[0]
+               : p->dims.n[0] < 16384          ? p->dims.n[0]
+                                               : 16384;
+        c.by = user_tile && opt->local_size[1] ? opt->local_size[1] : 8;
+        if (c.by > p->dims.n[1]) c.by = p->dims.n[1];
+        if (c.bx > p->dims.n[0]) c.bx = p->dims.n[0];
+        if (!c.chunk) {
+            size_t xy = div_up(p->dims.n[0], c.bx) * div_up(p->dims.n[1], c.by);
+            size_t want = 4 * (d->compute_units ? d->compute_units : 1);
+            c.chunk = div_up(p->dims.n[2], xy >= want ? 1 : div_up(want, xy));
+        }
+    } else {
+        if (!is_cpu) device_numbers(p, &dv);
+        c.gx = ghost_words(p, &rd, c.loader, dv.segment > 0 ? dv.segment : 32);
+        if (user_tile) {
+            c.bx = opt->local_size[0] ? opt->local_size[0] : 1;
+            c.by = opt->local_size[1] ? opt->local_size[1] : 1;
+            if (!c.chunk) c.chunk = default_chunk(p, &rd, &dv, &c);
+        } else if (is_cpu) {
+            c.bx = 32;
+            c.by = 4;
+            if (!c.chunk) c.chunk = p->dims.n[2];
+        } else {
+            choose_tile(p, &rd, &dv, opt->points_per_item, d->max_work_group_size, &c);
+        }
+        if ((s = check_tile(p, &rd, &c)) != CLS_SUCCESS) goto fail;
+    }
+    if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
+    if ((s = build(p, &rd, &c, &kmax)) != CLS_SUCCESS) goto fail;
+    if (c.loader != CLS_LOADER_DIRECT && kmax && c.bx * c.by > kmax) {
+        /* The compiled kernel allows fewer work-items per group than the device (NVIDIA's
+         * OpenCL reports 256 for these kernels on the H100): choose again below it. */
+        if (user_tile || is_cpu)
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: the kernel for this stencil allows %zu work-items per "
+                           "group on '%s', the %zux%zu work-group needs %zu; use a smaller one",
+                           kmax, d->name, c.bx, c.by, c.bx * c.by);
+        choose_tile(p, &rd, &dv, opt->points_per_item, kmax, &c);
+        if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
+        if ((s = build(p, &rd, &c, &kmax)) != CLS_SUCCESS) goto fail;
+        if (kmax && c.bx * c.by > kmax)
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: no work-group fits the %zu work-items the kernel allows "
+                           "on '%s'",
+                           kmax, d->name);
+    }
+
+    p->loader = c.loader;
+    p->per_item = c.chunk;
+    p->prefetch = c.loader == CLS_LOADER_DIRECT ? 0 : c.prefetch;
+    p->item_rows = c.loader == CLS_LOADER_DIRECT ? 0 : c.rows;
+    p->local[2] = 1;
+    if (c.loader == CLS_LOADER_DIRECT) {
+        p->local[0] = p->local[1] = 1;
+        p->global[0] = div_up(p->dims.n[0], c.bx);
+        p->global[1] = div_up(p->dims.n[1], c.by);
+    } else {
+        p->local[0] = c.bx;
+        p->local[1] = c.by;
+        p->global[0] = div_up(p->dims.n[0], c.bx) * c.bx;
+        p->global[1] = div_up(p->dims.n[1], c.by * c.rows) * c.by;
+    }
+    p->global[2] = div_up(p->dims.n[2], c.chunk);
+    p->tile[0] = c.bx;
+    p->tile[1] = c.loader == CLS_LOADER_DIRECT ? c.by : c.by * c.rows;
+    p->tile[2] = c.chunk;
+    s = CLS_SUCCESS;
+fail:
+    cls_model_release(dv.m);
+    return s;
+}

@@ -1,0 +1,449 @@
+/* solver.c: the convergent solvers' options, names and checks, and the generation and build of
+ * their kernels (cl/chaotic.cl) for the schedules of 002_a5724ce8c3a8ee6c.txt Sect. IV-V. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "solver.h"
+
+static const char *const schedule_names[] = {"base", "coarse", "ud", "4w", "4w-combine"};
+static const char *const order_names[] = {"stripe", "square"};
+static const char *const norm_names[] = {"max", "l2"};
+static const char *const criterion_names[] = {"update", "residual"};
+#define COUNT(a) (sizeof a / sizeof a[0])
+
+void cls_solver_options_init(cls_solver_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->schedule = CLS_SOLVER_4W_COMBINE;
+    opt->order = CLS_ORDER_SQUARE;
+    /* The document's settings (Sect. IV-B, V-A): 32x20 blocks, two points per computation
+     * thread, 32 communication threads, an exchange every 4 steps, a host sync every 60. */
+    opt->check_interval = 60;
+    opt->exchange_interval = 4;
+    opt->block[0] = 32;
+    opt->block[1] = 20;
+    opt->points_per_item = 2;
+    opt->comm_items = 32;
+    opt->norm = CLS_NORM_MAX;
+    opt->criterion = CLS_CRITERION_UPDATE;
+    opt->tolerance = 1e-4;
+    opt->max_steps = 100000;
+    opt->divergence_factor = 1e6;
+}
+
+const char *cls_solver_schedule_name(cls_solver_schedule s)
+{
+    return (size_t)s < COUNT(schedule_names) ? schedule_names[s] : "unknown";
+}
+const char *cls_block_order_name(cls_block_order o)
+{
+    return (size_t)o < COUNT(order_names) ? order_names[o] : "unknown";
+}
+const char *cls_norm_name(cls_norm n) { return (size_t)n < COUNT(norm_names) ? norm_names[n] : "unknown"; }
+const char *cls_criterion_name(cls_criterion c)
+{
+    return (size_t)c < COUNT(criterion_names) ? criterion_names[c] : "unknown";
+}
+
+cls_status cls_norm_from_name(const char *name, cls_norm *n)
+{
+    for (size_t i = 0; name && n && i < COUNT(norm_names); i++)
+        if (!strcmp(name, norm_names[i])) {
+            *n = (cls_norm)i;
+            return CLS_SUCCESS;
+        }
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown norm '%s' (max, l2)",
+                     name ? name : "(null)");
+}
+
+cls_status cls_criterion_from_name(const char *name, cls_criterion *c)
+{
+    for (size_t i = 0; name && c && i < COUNT(criterion_names); i++)
+        if (!strcmp(name, criterion_names[i])) {
+            *c = (cls_criterion)i;
+            return CLS_SUCCESS;
+        }
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                     "unknown convergence criterion '%s' (update, residual)", name ? name : "(null)");
+}
+
+cls_status cls_solver_variant_parse(const char *name, cls_solver_options *opt)
+{
+    char buf[64];
+    size_t n = 0;
+    if (!name || !opt)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_solver_variant_parse: NULL argument");
+    /* Lower case, without the document's "-comm". */
+    for (const char *p = name; *p && n + 1 < sizeof buf; p++) {
+        if (!strncasecmp(p, "-comm", 5) && (p[5] == '-' || p[5] == 0)) {
+            p += 4;
+            continue;
+        }
+        buf[n++] = (char)tolower((unsigned char)*p);
+    }
+    buf[n] = 0;
+    int order = -1;
+    for (size_t o = 0; o < COUNT(order_names); o++) {
+        size_t l = strlen(order_names[o]);
+        if (n > l + 1 && buf[n - l - 1] == '-' && !strcmp(buf + n - l, order_names[o])) {
+            order = (int)o;
+            buf[n - l - 1] = 0;
+        }
+    }
+    for (size_t s = 0; s < COUNT(schedule_names); s++) {
+        if (strcmp(buf, schedule_names[s])) continue;
+        if (order >= 0 && s < CLS_SOLVER_UD) break; /* base and coarse have no exchange order */
+        opt->schedule = (cls_solver_schedule)s;
+        if (order >= 0) opt->order = (cls_block_order)order;
+        return CLS_SUCCESS;
+    }
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                     "unknown solver schedule '%s' (base, coarse, or ud, 4w, 4w-combine with an "
+                     "optional -stripe or -square, e.g. 4w-combine-square)",
+                     name);
+}
+
+void cls_solver_variant_name(const cls_solver_options *opt, char *buf, size_t len)
+{
+    if (!buf || !len) return;
+    if (!opt) {
+        snprintf(buf, len, "unknown");
+    } else if (opt->schedule < CLS_SOLVER_UD) {
+        snprintf(buf, len, "%s", cls_solver_schedule_name(opt->schedule));
+    } else {
+        snprintf(buf, len, "%s-%s", cls_solver_schedule_name(opt->schedule),
+                 cls_block_order_name(opt->order));
+    }
+}
+
+/* Options that do not depend on the device. */
+static cls_status check_options(const cls_solver_options *o)
+{
+    if ((size_t)o->schedule >= COUNT(schedule_names))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "solver schedule: unknown value %d",
+                         (int)o->schedule);
+    if ((size_t)o->order >= COUNT(order_names))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "block order: unknown value %d",
+                         (int)o->order);
+    if ((size_t)o->norm >= COUNT(norm_names))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "norm: unknown value %d", (int)o->norm);
+    if ((size_t)o->criterion >= COUNT(criterion_names))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "criterion: unknown value %d",
+                         (int)o->criterion);
+    if (!(o->tolerance > 0) || !isfinite(o->tolerance))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "tolerance: must be a finite number > 0, got %g", o->tolerance);
+    if (o->max_steps < 1 || o->max_steps > 2147483647u)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "max steps: must lie in 1..2^31-1, got %zu", o->max_steps);
+    if (o->check_interval < 1 || o->check_interval > 2147483647u)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "check interval n: must lie in 1..2^31-1, got %zu", o->check_interval);
+    if (o->exchange_interval < 1 || o->exchange_interval > 2147483647u)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "exchange interval l: must lie in 1..2^31-1, got %zu",
+                         o->exchange_interval);
+    if (!isfinite(o->divergence_factor) || o->divergence_factor < 0 ||
+        (o->divergence_factor > 0 && o->divergence_factor <= 1))
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "divergence factor: must be 0 (off) or a finite number > 1, got %g",
+                         o->divergence_factor);
+    if (o->block[0] < 1 || o->block[1] < 1 || o->block[0] > 4096 || o->block[1] > 4096)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "block: each side must lie in 1..4096, got %zux%zu", o->block[0],
+                         o->block[1]);
+    if (o->points_per_item < 1 || o->block[1] % o->points_per_item)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "points per item: must be >= 1 and divide the block height %zu, got %zu",
+                         o->block[1], o->points_per_item);
+    if (o->points_per_item > 64)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "points per item: at most 64, got %zu",
+                         o->points_per_item);
+    if (o->comm_items > 1024)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "communication items: at most 1024, got %zu", o->comm_items);
+    return CLS_SUCCESS;
+}
+
+/* Every block, the short last ones included, must hold its two boundaries apart: at least
+ * 2 halo points along each axis (a halo of 0 needs 1). */
+static cls_status check_blocks(cls_solver *s)
+{
+    static const char axis[2] = {'x', 'y'};
+    for (int d = 0; d < 2; d++) {
+        size_t b = s->opt.block[d], n = s->dims.n[d], h = (size_t)s->halo[d];
+        size_t need = h ? 2 * h : 1;
+        size_t last = n % b ? n % b : (n < b ? n : b);
+        if (b < need)
+            return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "block: %zu points along %c cannot hold two boundaries of the "
+                             "stencil's halo %zu (need >= %zu)",
+                             b, axis[d], h, need);
+        if (last < need)
+            return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "block: the grid's %zu points along %c leave a last block of %zu, "
+                             "less than the %zu its boundaries need; choose a block size that "
+                             "divides %zu or leaves at least %zu",
+                             n, axis[d], last, need, n, need);
+        s->nb[d] = (n + b - 1) / b;
+    }
+    s->groups = s->nb[0] * s->nb[1];
+    if (s->groups > 2147483647u)
+        return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE, "block: %zu blocks exceed 2^31-1",
+                         s->groups);
+    return CLS_SUCCESS;
+}
+
+/* The side of the squares of the square order: the co-resident groups as a square, from the
+ * compute units (a GPU keeps several groups of a compute unit resident, up to ~2048 work-items;
+ * a CPU device runs one group per core). */
+static size_t default_square(const cls_solver *s)
+{
+    const cls_device_info *d = &s->ctx->info;
+    double per_cu = 1;
+    if (d->type == CLS_DEVICE_GPU) {
+        per_cu = floor(2048.0 / (double)s->wg);
+        if (s->local_bytes && d->local_mem_bytes && !d->local_mem_is_global) {
+            double by_mem = floor((double)d->local_mem_bytes / (double)s->local_bytes);
+            if (by_mem < per_cu) per_cu = by_mem;
+        }
+        if (per_cu < 1) per_cu = 1;
+    }
+    double resident = (d->compute_units ? (double)d->compute_units : 1) * per_cu;
+    size_t side = (size_t)floor(sqrt(resident) + 0.5);
+    size_t most = s->nb[0] > s->nb[1] ? s->nb[0] : s->nb[1];
+    if (side < 2) side = 2;
+    if (side > most) side = most;
+    return side ? side : 1;
+}
+
+static cls_status check_memory(cls_solver *s)
+{
+    const cls_device_info *d = &s->ctx->info;
+    double grid = (double)s->points * (double)s->elem;
+    double total = 2 * grid + grid * (double)s->st->n_aux + (double)s->cols_elems * (double)s->elem;
+    if (grid > (double)d->max_alloc_bytes)
+        return cls__fail(s->ctx, CLS_ERR_TOO_LARGE,
+                         "a %zux%zu grid needs buffers of %.0f bytes; '%s' allows %llu in one "
+                         "allocation",
+                         s->dims.n[0], s->dims.n[1], grid, d->name,
+                         (unsigned long long)d->max_alloc_bytes);
+    if (total > (double)d->global_mem_bytes)
+        return cls__fail(s->ctx, CLS_ERR_TOO_LARGE,
+                         "a %zux%zu grid needs %.0f bytes of device buffers; '%s' has %llu",
+                         s->dims.n[0], s->dims.n[1], total, d->name,
+                         (unsigned long long)d->global_mem_bytes);
+    return CLS_SUCCESS;
+}
+
+static cls_status create_kernel(cls_solver *s, const char *name, cl_kernel *k)
+{
+    cl_int err;
+    *k = clCreateKernel(s->program, name, &err);
+    if (err != CL_SUCCESS) return cls__fail(s->ctx, (cls_status)err, "creating kernel %s", name);
+    return CLS_SUCCESS;
+}
+
+/* Generates cl/chaotic.cl for the stencil and the options, builds it and creates the kernels. */
+static cls_status build(cls_solver *s)
+{
+    const cls_solver_options *o = &s->opt;
+    char defines[1024], *source = NULL, *options = NULL;
+    /* The schedule, the exchange and the block order are kernel arguments: one program serves
+     * every variant of a block shape (the comparisons of doc/chaotic.md build once). */
+    snprintf(defines, sizeof defines,
+             "#define CLS_CHAOTIC 1\n#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_PPI %zu\n"
+             "#define CLS_WY %zu\n#define CLS_NCOMM %zu\n#define CLS_NBX %zu\n"
+             "#define CLS_NBY %zu\n#define CLS_SX %zu\n#define CLS_SY %zu\n"
+             "#define CLS_TILE_X %zu\n#define CLS_TILE_Y %zu\n#define CLS_TILE_Z 1\n",
+             o->block[0], o->block[1], o->points_per_item, o->block[1] / o->points_per_item,
+             o->comm_items, s->nb[0], s->nb[1], s->step_local[0], s->step_local[1],
+             o->block[0] + 2 * (size_t)s->halo[0], o->block[1] + 2 * (size_t)s->halo[1]);
+    double t0 = cls__now();
+    cls_status st = cls__codegen(s->ctx, s->st, s->dims, "chaotic.cl", defines, &source, &options);
+    if (st == CLS_SUCCESS)
+        st = cls__program_get(s->ctx, source, options, &s->program, &s->from_cache);
+    free(source);
+    free(options);
+    if (st != CLS_SUCCESS) return st;
+    s->build_seconds = cls__now() - t0;
+    if ((st = create_kernel(s, "cls_chaotic_step", &s->k_step)) != CLS_SUCCESS) return st;
+    if ((st = create_kernel(s, "cls_chaotic_reduce", &s->k_reduce)) != CLS_SUCCESS) return st;
+    if ((st = create_kernel(s, "cls_chaotic_pass", &s->k_pass)) != CLS_SUCCESS) return st;
+    if ((st = create_kernel(s, "cls_chaotic_pack", &s->k_pack)) != CLS_SUCCESS) return st;
+
+    /* The limits the compiled pass must respect on this device. */
+    size_t wgmax = 0;
+    cl_ulong lmem = 0;
+    clGetKernelWorkGroupInfo(s->k_pass, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgmax,
+                             &wgmax, NULL);
+    clGetKernelWorkGroupInfo(s->k_pass, s->ctx->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem,
+                             &lmem, NULL);
+    if (wgmax && s->wg > wgmax)
+        return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "block: %zu work-items per group (%zu computing + %zu communicating) "
+                         "exceed the pass kernel's limit of %zu on '%s'; use a smaller block, "
+                         "more points per item or fewer communication items",
+                         s->wg, s->wg - o->comm_items, o->comm_items, wgmax, s->ctx->info.name);
+    if (lmem && s->ctx->info.local_mem_bytes && lmem > s->ctx->info.local_mem_bytes)
+        return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "block: the pass needs %llu bytes of local memory, '%s' has %llu",
+                         (unsigned long long)lmem, s->ctx->info.name,
+                         (unsigned long long)s->ctx->info.local_mem_bytes);
+    return CLS_SUCCESS;
+}
+
+cls_status cls_solver_create(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                             const cls_solver_options *opt, cls_solver **out)
+{
+    cls_solver_options defaults;
+    cls_solver *s = NULL;
+    cls_status r;
+    if (!ctx || !st || !out)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_solver_create: NULL argument");
+    *out = NULL;
+    if (!opt) {
+        cls_solver_options_init(&defaults);
+        opt = &defaults;
+    }
+    if ((r = cls__stencil_check(st, &dims, 1)) != CLS_SUCCESS) {
+        char msg[2048];
+        snprintf(msg, sizeof msg, "%s", cls_last_error());
+        return cls__fail(ctx, r, "%s", msg);
+    }
+    if (st->dims != 2)
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "the solvers iterate 2D stencils (images, the document's grids); '%s' "
+                         "is %dD",
+                         st->name, st->dims);
+    for (size_t k = 0; k < st->n_aux; k++)
+        if (st->aux[k].per_step)
+            return cls__fail(ctx, CLS_ERR_INVALID_SPEC,
+                             "'%s': auxiliary array '%s' changes per step; a convergent "
+                             "iteration needs a fixed map (no per-step arrays)",
+                             st->name, st->aux[k].name);
+    if (st->dtype == CLS_FLOAT64 && !ctx->info.double_support)
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED, "'%s' has no double precision (cl_khr_fp64)",
+                         ctx->info.name);
+    if ((r = check_options(opt)) != CLS_SUCCESS) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", cls_last_error());
+        return cls__fail(ctx, r, "%s", msg);
+    }
+    if (!(s = calloc(1, sizeof *s)))
+        return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating the solver");
+    s->ctx = ctx;
+    s->dims = dims;
+    s->points = cls_dims_points(dims);
+    s->elem = cls_dtype_size(st->dtype);
+    s->opt = *opt;
+    if (s->opt.schedule == CLS_SOLVER_BASE) s->opt.check_interval = 1;
+    if ((r = cls_stencil_copy(st, &s->st)) != CLS_SUCCESS) goto fail;
+    cls_stencil_halo(s->st, s->halo);
+    if ((r = check_blocks(s)) != CLS_SUCCESS) goto fail;
+
+    /* The pass: computation items plus communication items (idle in a coarse pass); two tiles
+     * with the prelude's margin of one halo, and the reduction.  Checked for every schedule:
+     * the program holds the pass too. */
+    s->wg = s->opt.block[0] * (s->opt.block[1] / s->opt.points_per_item) + s->opt.comm_items;
+    size_t pitch_x = s->opt.block[0] + 4 * (size_t)s->halo[0];
+    size_t pitch_y = s->opt.block[1] + 4 * (size_t)s->halo[1];
+    s->local_bytes = (2 * pitch_x * pitch_y + 3 * s->wg) * s->elem;
+    {
+        const cls_device_info *d = &ctx->info;
+        if (d->max_work_group_size && s->wg > d->max_work_group_size) {
+            r = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                          "block: %zux%zu with %zu points per item and %zu communication items "
+                          "needs %zu work-items per group; '%s' allows %zu",
+                          s->opt.block[0], s->opt.block[1], s->opt.points_per_item,
+                          s->opt.comm_items, s->wg, d->name, d->max_work_group_size);
+            goto fail;
+        }
+        if (d->local_mem_bytes && s->local_bytes > d->local_mem_bytes) {
+            r = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                          "block: %zux%zu needs %zu bytes of local memory (two tiles with their "
+                          "ring, and the reduction); '%s' has %llu",
+                          s->opt.block[0], s->opt.block[1], s->local_bytes, d->name,
+                          (unsigned long long)d->local_mem_bytes);
+            goto fail;
+        }
+    }
+    if (s->opt.square == 0) s->opt.square = default_square(s);
+    if (s->opt.schedule == CLS_SOLVER_4W_COMBINE)
+        s->cols_elems = 2 * (size_t)s->halo[0] * s->nb[0] * dims.n[1];
+
+    /* The synchronous step: rows of 32, up to 8 of them (fewer where groups must be small). */
+    {
+        size_t wgmax = ctx->info.max_work_group_size ? ctx->info.max_work_group_size : 256;
+        s->step_local[0] = 32;
+        s->step_local[1] = wgmax / 32 >= 8 ? 8 : (wgmax / 32 ? wgmax / 32 : 1);
+        if (wgmax < 32) s->step_local[0] = wgmax;
+        for (int d = 0; d < 2; d++)
+            s->step_global[d] = (dims.n[d] + s->step_local[d] - 1) / s->step_local[d] *
+                                s->step_local[d];
+        s->step_groups = s->step_global[0] / s->step_local[0] * (s->step_global[1] /
+                                                                  s->step_local[1]);
+    }
+    if ((r = check_memory(s)) != CLS_SUCCESS) goto fail;
+    if ((r = build(s)) != CLS_SUCCESS) goto fail;
+    *out = s;
+    return CLS_SUCCESS;
+fail:
+    cls_solver_release(s);
+    return r;
+}
+
+void cls_solver_release(cls_solver *s)
+{
+    if (!s) return;
+    if (s->k_step) clReleaseKernel(s->k_step);
+    if (s->k_reduce) clReleaseKernel(s->k_reduce);
+    if (s->k_pass) clReleaseKernel(s->k_pass);
+    if (s->k_pack) clReleaseKernel(s->k_pack);
+    cls_stencil_release(s->st);
+    free(s);
+}
+
+cls_status cls_solver_describe(const cls_solver *s, cls_solver_info *info)
+{
+    if (!s || !info)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_solver_describe: NULL argument");
+    memset(info, 0, sizeof *info);
+    info->options = s->opt;
+    info->blocks[0] = s->nb[0];
+    info->blocks[1] = s->nb[1];
+    info->work_group = s->opt.schedule == CLS_SOLVER_BASE ? s->step_local[0] * s->step_local[1]
+                                                          : s->wg;
+    info->local_bytes = s->opt.schedule == CLS_SOLVER_BASE ? 0 : s->local_bytes;
+    info->from_cache = s->from_cache;
+    info->build_seconds = s->build_seconds;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_solver_run(cls_solver *s, const void *input, const void *const *aux, void *output,
+                          cls_solver_report *report)
+{
+    if (report) memset(report, 0, sizeof *report);
+    if (!s || !input || !output)
+        return cls__fail(s ? s->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_solver_run: solver, input and output are required");
+    for (size_t k = 0; k < s->st->n_aux; k++)
+        if (!aux || !aux[k])
+            return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "cls_solver_run: stencil '%s' needs auxiliary array %zu ('%s')",
+                             s->st->name, k, s->st->aux[k].name);
+    return cls__solver_exec(s, input, aux, output, report);
+}
+
+void cls_solver_report_clear(cls_solver_report *r)
+{
+    if (!r) return;
+    free(r->history_steps);
+    free(r->history_norms);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,332 @@
+/* test_cumapz_unit.c: index expressions, exact factor values on small descriptions, bad input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clstencil.h"
+#include "cumapz.h"
+#include "tap.h"
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1); }
+
+/* ------------------------------------------------------------------ expressions */
+
+static void test_expressions(void)
+{
+    static const char *const names[] = {"MAX", "F", "row", "col"};
+    static const int64_t values[] = {512, 2};
+    static const char *const lets[] = {"by*16+ty", "bx*bdx+tx"};
+    cls_acc_scope s;
+    cls_affine e;
+    cls_acc_cond c[CLS_ACC_MAX_CONDS];
+    size_t nc;
+    char err[512];
+
+    memset(&s, 0, sizeof s);
+    s.names = names;
+    s.values = values;
+    s.lets = lets;
+    s.n_params = 2;
+    s.n_lets = 2;
+    s.block[0] = 16;
+    s.block[1] = 16;
+    s.block[2] = 1;
+    s.grid[0] = s.grid[1] = 32;
+    s.grid[2] = 1;
+    s.loops[0] = "i";
+    s.n_loops = 1;
+
+    tap_ok(cls_acc_parse_expr("row*MAX+col+F", &s, &e, err, sizeof err) == 0 && e.c == 2 &&
+               e.k[CLS_AV_BY] == 16 * 512 && e.k[CLS_AV_TY] == 512 && e.k[CLS_AV_BX] == 16 &&
+               e.k[CLS_AV_TX] == 1 && e.k[CLS_AV_BZ] == 0,
+           "row*MAX+col+F with lets and params is affine in bx, by, tx, ty");
+    tap_ok(cls_acc_parse_expr("-(tx - 3*(i+1)) + MAX/16 - 7%4 + gdx", &s, &e, err,
+                              sizeof err) == 0 &&
+               e.k[CLS_AV_TX] == -1 && e.k[CLS_AV_L0] == 3 && e.c == 3 + 32 - 3 + 32,
+           "unary minus, parentheses, constant / and %%, loop variables, gdx");
+    {
+        static const struct {
+            const char *text, *want;
+        } bad[] = {
+            {"tx*ty", "not affine"},        {"tx/2", "constant operands"},
+            {"MAX/0", "division by zero"},  {"G+1", "unknown name 'G'"},
+            {"3 +", "missing"},             {"(tx+1", "')' expected"},
+            {"99999999999999999999", "too large"},
+            {"4611686018427387904*4", "overflows"},
+            {"tx $ 2", "unexpected character"}, {"2tx", "cannot start with a digit"},
+            {"in[tx]", "array or function"},
+        };
+        int all = 1;
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            err[0] = '\0';
+            if (cls_acc_parse_expr(bad[i].text, &s, &e, err, sizeof err) == 0 ||
+                !strstr(err, bad[i].want)) {
+                tap_diag("'%s' gave '%s'", bad[i].text, err);
+                all = 0;
+            }
+        }
+        tap_ok(all, "bad expressions are refused with a reason (%zu cases)",
+               sizeof bad / sizeof bad[0]);
+    }
+    tap_ok(cls_acc_parse_cond("tx == 0 && ty < bdy-1", &s, c, &nc, err, sizeof err) == 0 &&
+               nc == 2 && c[0].op == CLS_ACC_EQ && c[1].op == CLS_ACC_LT && c[1].e.c == -15,
+           "a condition of two comparisons");
+    tap_ok(cls_acc_parse_cond("tx = 0", &s, c, &nc, err, sizeof err) != 0 &&
+               strstr(err, "comparison") != NULL,
+           "'=' is not a comparison: %s", err);
+    s.constant_only = 1;
+    tap_ok(cls_acc_parse_expr("MAX+tx", &s, &e, err, sizeof err) != 0 &&
+               strstr(err, "constant is needed") != NULL,
+           "a constant context refuses indices: %s", err);
+}
+
+/* ------------------------------------------------------------------ exact factors */
+
+static cls_access_set *parse(const char *json, char *err, size_t errlen)
+{
+    cls_access_set *set = NULL;
+    if (cls_access_set_from_json(json, NULL, 0, &set, err, errlen) != CLS_SUCCESS) return NULL;
+    return set;
+}
+
+static void test_exact(const cls_model *m)
+{
+    char err[1024];
+    cls_cumapz_result r;
+    cls_access_set *set;
+
+    /* Misaligned reads by 16-item work-groups: half-warps alternate one 128-byte transaction
+     * with a 64- and a 32-byte one (004 Fig. 5(a)); 16 items per work-group and 8 resident
+     * work-groups make 8 of 32 warps: occupancy 25 %. */
+    set = parse("{\"name\": \"shift\", \"kernel\": {\"block\": [16], \"grid\": [64],"
+                " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 1040},"
+                "             \"out\": {\"elem_size\": 4, \"elements\": 1024}},"
+                " \"body\": [{\"read\": \"in[bx*16+tx+1]\"}, {\"write\": \"out[bx*16+tx]\"}]}}",
+                err, sizeof err);
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+               "a misaligned copy analyses")) {
+        tap_ok(near(r.bw_util, 8.0 / 11.0) && r.bytes_access == 64 * 128 &&
+                   r.bytes_tr == 32 * (128 + 64) + 32 * (96 + 64),
+               "Eq. 3: bw_util = 8192 / 11264 = 8/11 [%.6f]", r.bw_util);
+        tap_ok(near(r.occupancy_pct, 25) && near(r.lat_hiding, 0.5) && r.max_blks == 8,
+               "Eq. 2: occupancy 25 %%, lat_hiding = 25/50 * sqrt(1) = 0.5 [%.4f]", r.lat_hiding);
+        tap_ok(r.data_reuse == 1 && r.shm_eff == 1 && r.branch_eff == 1 && r.ch_skew == 1 &&
+                   r.n_blk_to_check == 32,
+               "no buffer, no branch: data_reuse, shm_eff, branch_eff 1; Eq. 4: 8 x MIN(8, "
+               "256/64) = 32 work-groups checked, evenly spread");
+        tap_ok(near(r.mpe, 0.5 * 8.0 / 11.0), "Eq. 8: MPE = 0.5 * 8/11 [%.6f]", r.mpe);
+    }
+    cls_access_set_free(set);
+
+    /* A fetch read twice, one read half from the buffer, a write in a branch. */
+    set = parse("{\"name\": \"mix\", \"kernel\": {\"block\": [16], \"grid\": [64],"
+                " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 1040},"
+                "             \"out\": {\"elem_size\": 4, \"elements\": 1024}},"
+                " \"buffers\": {\"s\": {\"elem_size\": 4, \"elements\": 256}},"
+                " \"body\": [{\"fetch\": \"s[tx*16] = in[bx*16+tx]\"},"
+                "          {\"read\": \"in[bx*16+tx]\"}, {\"read\": \"in[bx*16+tx+1]\"},"
+                "          {\"if\": \"tx < 8\", \"then\": [{\"write\": \"out[bx*16+tx]\"}]}]}}",
+                err, sizeof err);
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+               "a description with a buffer analyses")) {
+        double shm = 3.0 / 47.0;
+        tap_ok(r.shm_reads == 64 * 31 && near(r.data_reuse, 124.0 / 64.0),
+               "Eq. 1: 31 of 32 reads per work-group from the buffer, data_reuse = 124 / 64 "
+               "[%.4f]",
+               r.data_reuse);
+        tap_ok(near(r.bw_util, 100.0 / 128.0), "Eq. 3: fetch 64/64, uncovered read 4/32, half "
+                                               "write 32/32: bw_util = 100/128 [%.5f]",
+               r.bw_util);
+        tap_ok(near(r.shm_eff, shm) && r.worst_degree == 16,
+               "Eq. 6: s[tx*16] is one bank: passes 16 + 16 + 15 for 3 conflict-free ones, "
+               "shm_eff = 3/47 [%.5f]",
+               r.shm_eff);
+        tap_ok(near(r.branch_eff, 4.0 / 6.0) && r.n_diverged == 2 * 64,
+               "Eq. 7: the part-buffered read and the write in a branch diverge: 4 / 6 [%.4f]",
+               r.branch_eff);
+        tap_ok(near(r.mpe, 124.0 / 64.0 * 0.5 * 100.0 / 128.0 * 4.0 / 6.0 * sqrt(shm)),
+               "Eq. 8: MPE = data_reuse * lat_hiding * bw_util / ch_skew * branch_eff * "
+               "shm_eff^(1/2) [%.6f]",
+               r.mpe);
+    }
+    cls_access_set_free(set);
+
+    /* Every work-item of every work-group writes 2 KB apart: one channel (004 Fig. 5(b)). */
+    set = parse("{\"name\": \"camp\", \"kernel\": {\"block\": [16], \"grid\": [64],"
+                " \"arrays\": {\"out\": {\"elem_size\": 4, \"elements\": 524288}},"
+                " \"body\": [{\"write\": \"out[(bx*16+tx)*512]\"}]}}",
+                err, sizeof err);
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+               "a camping write analyses")) {
+        tap_ok(r.ch_skew == 8 && r.channels_used == 1 && r.max_n_block_per_ch == 32 &&
+                   near(r.bw_util, 0.125),
+               "Eq. 5: all 32 checked work-groups on one channel: ch_skew = n_channels = 8; "
+               "16 transactions of 32 bytes per half-warp: bw_util 1/8");
+    }
+    cls_access_set_free(set);
+
+    /* A loop refills its buffer; a view reshapes the work-group for the fetch. */
+    set = parse("{\"name\": \"loop\", \"kernel\": {\"block\": [8, 2], \"grid\": [4],"
+                " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 256}},"
+                " \"buffers\": {\"s\": {\"elem_size\": 4, \"elements\": 16}},"
+                " \"body\": [{\"loop\": \"i\", \"count\": 4, \"body\": ["
+                "   {\"fetch\": \"s[tx] = in[bx*64+i*16+tx]\", \"view\": [16]},"
+                "   {\"read\": \"in[bx*64+i*16+ty*8+tx]\"}]},"
+                "  {\"read\": \"in[bx*64+ty*8+tx]\"}]}}",
+                err, sizeof err);
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+               "a loop with a viewed fetch analyses")) {
+        tap_ok(r.shm_reads == 4 * 4 * 16 && r.array_reads[0] == 4 * 5 * 16 &&
+                   near(r.n_shm_load, 1.0),
+               "each iteration refills the buffer: the loop's reads hit it (%llu of %llu), the "
+               "read after the loop misses the first tile; one fetch per fill",
+               (unsigned long long)r.shm_reads, (unsigned long long)r.array_reads[0]);
+    }
+    cls_access_set_free(set);
+}
+
+/* ------------------------------------------------------------------ bad input */
+
+/* A small valid kernel with one field replaced: KERNEL(block, body) etc. */
+#define HEAD "{\"name\": \"bad\", \"kernel\": {"
+#define ARRAYS "\"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 16}}"
+
+static void test_bad(const cls_model *m)
+{
+    static const struct {
+        const char *json;
+        cls_status parse_status; /* CLS_SUCCESS: parses, the analysis fails */
+        cls_status status;
+        const char *want;        /* in the message */
+    } bad[] = {
+        {"{\"name\": \"bad\", \"kernel\": {", CLS_ERR_INVALID_JSON, 0, "line 1, column"},
+        {HEAD "\"block\": [16, 0], \"grid\": [1], " ARRAYS ", \"body\": []}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.block[1]: a zero-sized"},
+        {HEAD "\"block\": [16], \"grid\": [\"2-2\"], " ARRAYS ", \"body\": []}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.grid[0]: a zero-sized"},
+        {HEAD "\"blok\": [16], \"grid\": [1], " ARRAYS ", \"body\": []}}", CLS_ERR_INVALID_SPEC,
+         0, "$.kernel.blok: unknown key"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"inn[tx]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.body[0].read: 'inn[tx]': 'inn' is not declared"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[tx*tx]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "not affine"},
+        {HEAD "\"block\": [16], \"grid\": [2], " ARRAYS
+              ", \"body\": [{\"read\": \"in[bx*16+tx]\"}]}}",
+         CLS_SUCCESS, CLS_ERR_INVALID_SPEC,
+         "$.kernel.body[0]: element 16 of array 'in' is outside its 16 elements (work-group "
+         "(1,0,0), work-item (0,0,0))"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[tx-1]\"}]}}",
+         CLS_SUCCESS, CLS_ERR_INVALID_SPEC, "element -1 of array 'in'"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"buffers\": {\"s\": {\"elem_size\": 4,"
+              " \"elements\": 8192}}, \"body\": [{\"fetch\": \"s[tx] = in[tx]\"}]}}",
+         CLS_SUCCESS, CLS_ERR_PLAN_INFEASIBLE,
+         "$.kernel.buffers: the buffers need 32768 bytes of local memory"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"buffers\": {\"s\": {\"elem_size\": 4,"
+              " \"elements\": 8}}, \"body\": [{\"fetch\": \"s[tx] = in[tx]\"}]}}",
+         CLS_SUCCESS, CLS_ERR_INVALID_SPEC, "element 8 of buffer 's' is outside its 8 elements"},
+        {HEAD "\"block\": [32, 32], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[0]\"}]}}",
+         CLS_SUCCESS, CLS_ERR_PLAN_INFEASIBLE, "1024 work-items per work-group"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": ["
+              "{\"loop\": \"a\", \"count\": 2, \"body\": ["
+              "{\"loop\": \"b\", \"count\": 2, \"body\": ["
+              "{\"loop\": \"c\", \"count\": 2, \"body\": ["
+              "{\"loop\": \"d\", \"count\": 2, \"body\": ["
+              "{\"loop\": \"e\", \"count\": 2, \"body\": [{\"read\": \"in[tx]\"}]}]}]}]}]}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "loops nested 5 deep"},
+        {HEAD "\"block\": [256], \"grid\": [65536], \"arrays\": {\"in\": {\"elem_size\": 4, "
+              "\"elements\": 16777216}}, \"body\": [{\"loop\": \"i\", \"count\": 64, \"body\": ["
+              "{\"read\": \"in[bx*256+tx]\"}]}]}}",
+         CLS_SUCCESS, CLS_ERR_INVALID_SPEC, "more than the bound"},
+        {HEAD "\"block\": [16, 16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[0]\","
+              " \"view\": [48, 4]}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.body[0].view: 48x4x1 is 192 work-items but the "
+                                  "work-group has 256"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"buffers\": {\"s\": {\"elem_size\": 8,"
+              " \"elements\": 16}}, \"body\": [{\"fetch\": \"s[tx] = in[tx]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "holds 8-byte elements"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[tx]\","
+              " \"write\": \"in[tx]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "both 'read' and 'write'"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"if\": \"tx < 2\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.body[0].then: missing"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"loop\": \"tx\", "
+              "\"count\": 2, \"body\": []}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "the loop variable's name"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"loop\": \"i\", "
+              "\"count\": 0, \"body\": []}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.body[0].count: must be 1 to"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": []}}", CLS_ERR_INVALID_SPEC,
+         0, "no global-memory reference"},
+        {HEAD "\"let\": {\"a\": \"b+1\", \"b\": \"2\"}, \"block\": [16], \"grid\": [1], " ARRAYS
+              ", \"body\": [{\"read\": \"in[a]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "in let 'a': 'b+1': unknown name 'b'"},
+        {HEAD "\"params\": {\"A\": 1, \"A\": 2}, \"block\": [16], \"grid\": [1], " ARRAYS
+              ", \"body\": [{\"read\": \"in[tx]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.params.A: given twice"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[tx]\"}]},"
+              " \"variants\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
+         CLS_ERR_INVALID_SPEC, 0, "$.variants[1].name: variant 'a' is named twice"},
+        {HEAD "\"block\": [16], \"grid\": [1], " ARRAYS ", \"body\": [{\"read\": \"in[tx]\"}]},"
+              " \"variants\": [{\"name\": \"a\", \"block\": [0]}]}",
+         CLS_ERR_INVALID_SPEC, 0, "$.variants[0].block[0]: a zero-sized"},
+        {HEAD "\"block\": [16], \"grid\": [1], \"arrays\": {\"in\": {\"elem_size\": 3, "
+              "\"elements\": 16}}, \"body\": [{\"read\": \"in[tx]\"}]}}",
+         CLS_ERR_INVALID_SPEC, 0, "$.kernel.arrays.in.elem_size: must be 1, 2, 4, 8 or 16"},
+    };
+    size_t failures = 0;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[1024] = "";
+        cls_access_set *set = NULL;
+        cls_status st = cls_access_set_from_json(bad[i].json, NULL, 0, &set, err, sizeof err);
+        int ok = st == bad[i].parse_status;
+        if (ok && st == CLS_SUCCESS) {
+            cls_cumapz_result r;
+            cls_cumapz_options opt = {2000000};
+            st = cls_cumapz_analyze(m, &set->v[0], &opt, &r, err, sizeof err);
+            ok = st == bad[i].status;
+        }
+        ok = ok && strstr(err, bad[i].want) != NULL;
+        if (!ok) {
+            failures++;
+            tap_diag("case %zu: %s: '%s' (wanted '%s')", i, cls_status_string(st), err,
+                     bad[i].want);
+        }
+        cls_access_set_free(set);
+    }
+    tap_ok(failures == 0, "%zu bad descriptions refused with the expected status and message "
+                          "(%zu did not)",
+           sizeof bad / sizeof bad[0], failures);
+    {
+        char err[512] = "", *json = NULL;
+        cls_access_set *set = NULL;
+        static const char *const ov[] = {"MAXX=3"};
+        static const char *const ov2[] = {"MAX=tx"};
+        cls_status st;
+        cls_cumapz_case_json("fig2-fetch", &json, err, sizeof err);
+        st = cls_access_set_from_json(json, ov, 1, &set, err, sizeof err);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "has no param 'MAXX' (it has: MAX, "
+                                                            "ROWS, F, PAD)"),
+               "an override of an unknown param lists the params: %s", err);
+        st = cls_access_set_from_json(json, ov2, 1, &set, err, sizeof err);
+        tap_ok(st == CLS_ERR_INVALID_SPEC && strstr(err, "override 'MAX=tx'"),
+               "an override that is no constant: %s", err);
+        free(json);
+        st = cls_cumapz_case_json("nope", &json, err, sizeof err);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "fig2-fetch"),
+               "an unknown case lists the built-in ones: %s", err);
+    }
+}
+
+int main(void)
+{
+    cls_model *m = NULL;
+    test_expressions();
+    if (!tap_ok(cls_model_from_defaults("gt200", NULL, &m) == CLS_SUCCESS,
+                "the GT200 family defaults load"))
+        return tap_done();
+    test_exact(m);
+    test_bad(m);
+    cls_model_release(m);
+    return tap_done();
+}

@@ -1,0 +1,319 @@
+/* cmd_tune.c: `clstencil tune`, the plan the ghost-zone model picks for a live device, and with
+ * --exhaustive every trapezoid configuration measured beside its prediction. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define DEFAULT_STEPS 64
+
+enum {
+    OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_DEVICE, OPT_EXHAUSTIVE,
+    OPT_REPS, OPT_MAX_H, OPT_ALL_H, OPT_FORMAT, OPT_SYNC, OPT_CSV
+};
+
+static const cli_option options[] = {
+    {"size", 1, OPT_SIZE},         {"steps", 1, OPT_STEPS},       {"dtype", 1, OPT_DTYPE},
+    {"boundary", 1, OPT_BOUNDARY}, {"param", 1, OPT_PARAM},       {"device", 1, OPT_DEVICE},
+    {"exhaustive", 0, OPT_EXHAUSTIVE}, {"reps", 1, OPT_REPS},     {"max-h", 1, OPT_MAX_H},
+    {"all-h", 0, OPT_ALL_H},       {"format", 1, OPT_FORMAT},     {"sync", 1, OPT_SYNC},
+    {"csv", 1, OPT_CSV},           {NULL, 0, 0},
+};
+
+static void tile_text(char *buf, size_t len, const size_t *t, int dims)
+{
+    cls_dims d = {{t[0], t[1], t[2]}};
+    cli_format_size(buf, len, d, dims);
+}
+
+static void entry_text(char *buf, size_t len, const cls_tune_entry *e, int dims)
+{
+    char tile[64], wg[64];
+    tile_text(wg, sizeof wg, e->local_size, dims);
+    if (e->schedule != CLS_SCHEDULE_TRAPEZOID) {
+        snprintf(buf, len, "naive, work-group %s, %zu point%s per item", wg, e->points_per_item,
+                 e->points_per_item == 1 ? "" : "s");
+        return;
+    }
+    tile_text(tile, sizeof tile, e->tile, dims);
+    snprintf(buf, len, "trapezoid, tile %s (work-group %s, %zu per item), h %zu, %s", tile, wg,
+             e->points_per_item, e->h, cls_sync_name(e->sync));
+}
+
+static void per_step(char *buf, size_t len, double run_seconds, size_t steps)
+{
+    if (run_seconds > 0)
+        cli_format_seconds(buf, len, run_seconds / (double)steps);
+    else
+        snprintf(buf, len, "-");
+}
+
+static void print_text(const cls_tune_result *r, const cli_workload *w, const cls_device_info *d,
+                       int exhaustive)
+{
+    const cls_ghost_profile *p = &r->profile;
+    char a[256], b[32], c[32], size[96];
+    int dims = w->dims;
+    cli_stencil_text(a, sizeof a, w->st);
+    cli_format_size(size, sizeof size, w->size, dims);
+    printf("stencil: %s\ngrid: %s, %zu steps\ndevice: %s (%s)\n", a, size, w->steps, d->name,
+           d->platform_name);
+    printf("model: %s (%s)\n", r->model, r->model_why);
+    printf("profile: %s%s\n", r->profile_from_cache ? "from the cache; " : "", p->source);
+    printf("  InstsPerSM_MC %.6g, InstsPerSM_IC %.6g (persistent kernel: %.6g, %.6g), N %.0f\n",
+           p->insts_per_sm_mc, p->insts_per_sm_ic, p->insts_per_sm_mc_persistent,
+           p->insts_per_sm_ic_persistent, p->n);
+    printf("  alpha %.3f, naive %.4g ns/point, fit error %.1f %%, spread %.1f %%, model error "
+           "%+.1f %% (worst whole-kernel check), measured in %.2f s\n",
+           p->alpha, p->naive_seconds_per_point * 1e9, 100 * p->fit_error, 100 * p->spread,
+           100 * p->model_error, p->seconds);
+    entry_text(a, sizeof a, &r->pick, dims);
+    per_step(b, sizeof b, r->pick.predicted_seconds, w->steps);
+    printf("pick: %s; predicted %s per step\n", a, b);
+    entry_text(a, sizeof a, &r->trapezoid, dims);
+    per_step(b, sizeof b, r->trapezoid.predicted_seconds, w->steps);
+    printf("best trapezoid: %s; predicted %s per step\n", a, b);
+    per_step(b, sizeof b, r->naive.predicted_seconds, w->steps);
+    printf("naive: predicted %s per step\n", b);
+    printf("why: %s\n", r->why);
+    if (!exhaustive) {
+        printf("\nmodel's candidates (each tile and sync mode at its optimal h):\n");
+        printf("  %-12s %-12s %4s %-8s %5s %14s\n", "TILE", "WORK-GROUP", "PPI", "SYNC", "H",
+               "PRED/STEP");
+        for (size_t i = 0; i < r->n_entries; i++) {
+            const cls_tune_entry *e = &r->entries[i];
+            char t[64], g[64];
+            tile_text(t, sizeof t, e->tile, dims);
+            tile_text(g, sizeof g, e->local_size, dims);
+            per_step(b, sizeof b, e->predicted_seconds, w->steps);
+            printf("  %-12s %-12s %4zu %-8s %5zu %14s\n", t, g, e->points_per_item,
+                   cls_sync_name(e->sync), e->h, b);
+        }
+        return;
+    }
+    printf("\nexhaustive search (device time per step, median of the runs; PRED/MEAS the "
+           "model's ratio):\n");
+    printf("  %-12s %-8s %5s %14s %14s %9s\n", "TILE", "SYNC", "H", "PREDICTED", "MEASURED",
+           "PRED/MEAS");
+    for (size_t i = 0; i < r->n_entries; i++) {
+        const cls_tune_entry *e = &r->entries[i];
+        char t[64];
+        tile_text(t, sizeof t, e->tile, dims);
+        per_step(b, sizeof b, e->predicted_seconds, w->steps);
+        if (e->status != CLS_SUCCESS)
+            snprintf(c, sizeof c, "%s", cls_status_string(e->status));
+        else
+            per_step(c, sizeof c, e->measured_seconds, w->steps);
+        printf("  %-12s %-8s %5zu %14s %14s", t, cls_sync_name(e->sync), e->h, b, c);
+        if (e->status == CLS_SUCCESS && e->measured_seconds > 0 && e->predicted_seconds > 0)
+            printf(" %9.2f", e->predicted_seconds / e->measured_seconds);
+        printf("%s%s\n", i == r->best ? "  <- best" : "",
+               !memcmp(e->tile, r->trapezoid.tile, sizeof e->tile) && e->h == r->trapezoid.h &&
+                       e->sync == r->trapezoid.sync
+                   ? "  <- model's pick"
+                   : "");
+    }
+    per_step(b, sizeof b, r->naive.predicted_seconds, w->steps);
+    per_step(c, sizeof c, r->naive.measured_seconds, w->steps);
+    printf("  %-12s %-8s %5s %14s %14s\n", "naive", "-", "-", b, c);
+    if (r->n_entries && r->entries[r->best].measured_seconds > 0) {
+        const cls_tune_entry *e = &r->entries[r->best];
+        entry_text(a, sizeof a, e, dims);
+        per_step(b, sizeof b, e->measured_seconds, w->steps);
+        printf("\nbest measured: %s: %s per step\n", a, b);
+    }
+    entry_text(a, sizeof a, &r->trapezoid, dims);
+    per_step(b, sizeof b, r->trapezoid.measured_seconds, w->steps);
+    printf("model's trapezoid: %s: %s per step\n", a, b);
+    if (r->ratio > 0)
+        printf("ratio best / model's pick: %.3f (%s the 95 %% target)\n", r->ratio,
+               r->ratio >= 0.95 ? "meets" : "misses");
+    entry_text(a, sizeof a, &r->pick, dims);
+    per_step(b, sizeof b, r->pick.measured_seconds, w->steps);
+    per_step(c, sizeof c, r->naive.measured_seconds, w->steps);
+    printf("AUTO's pick: %s: %s per step (naive %s)\n", a, b, c);
+}
+
+static void csv_entry(FILE *f, const cls_tune_entry *e, const char *role, const cli_workload *w,
+                      const cls_device_info *d, const char *size)
+{
+    char t[64], g[64];
+    tile_text(t, sizeof t, e->tile, w->dims);
+    tile_text(g, sizeof g, e->local_size, w->dims);
+    cli_csv_field(f, cls_stencil_name(w->st));
+    fprintf(f, ",%s,%zu,", size, w->steps);
+    cli_csv_field(f, d->name);
+    fprintf(f, ",%s,%s,%s,%s,%zu,%zu,%s,%.9g,%.9g,%s\n", role, cls_schedule_name(e->schedule),
+           e->schedule == CLS_SCHEDULE_TRAPEZOID ? t : "", g, e->points_per_item, e->h,
+           e->schedule == CLS_SCHEDULE_TRAPEZOID ? cls_sync_name(e->sync) : "",
+           e->predicted_seconds / (double)w->steps, e->measured_seconds / (double)w->steps,
+           cls_status_string(e->status));
+}
+
+static void print_csv(FILE *f, const cls_tune_result *r, const cli_workload *w,
+                      const cls_device_info *d)
+{
+    char size[96];
+    cli_format_size(size, sizeof size, w->size, w->dims);
+    fprintf(f, "stencil,size,steps,device,role,schedule,tile,local_size,points_per_item,h,sync,"
+               "predicted_seconds_per_step,measured_seconds_per_step,status\n");
+    for (size_t i = 0; i < r->n_entries; i++)
+        csv_entry(f, &r->entries[i], i == r->best && r->entries[i].measured_seconds > 0
+                                         ? "best"
+                                         : "candidate",
+                  w, d, size);
+    csv_entry(f, &r->naive, "naive", w, d, size);
+    csv_entry(f, &r->trapezoid, "model_trapezoid", w, d, size);
+    csv_entry(f, &r->pick, "auto_pick", w, d, size);
+}
+
+static int tune_main(const cli_command *self, int argc, char **argv)
+{
+    cli_parser p;
+    cli_settings set = {0};
+    cli_format format = CLI_FORMAT_TEXT;
+    cls_tune_options topt;
+    const char *stencil_arg = NULL, *device = NULL, *csv_path = NULL, *v;
+    cls_dims size = {{1, 1, 1}};
+    int size_dims = 0, id, ret = CLI_EXIT_FAIL, rc, exhaustive = 0;
+    size_t steps = DEFAULT_STEPS;
+    cli_workload w = {0};
+    cls_context *ctx = NULL;
+    cls_device_info dev;
+    cls_tune_result *r = NULL;
+
+    cls_tune_options_init(&topt);
+    cli_parser_init(&p, self, options, argc, argv);
+    while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
+        switch (id) {
+        case CLI_OPT_HELP: cli_print_help(self, stdout); ret = CLI_EXIT_OK; goto done;
+        case CLI_OPT_ERROR: ret = CLI_EXIT_USAGE; goto done;
+        case CLI_OPT_POSITIONAL:
+            if (stencil_arg) {
+                ret = cli_usage_error(self, "unexpected argument '%s'", v);
+                goto done;
+            }
+            stencil_arg = v;
+            break;
+        case OPT_SIZE:
+            if (cli_parse_size(v, &size, &size_dims) != 0) {
+                ret = cli_usage_error(self,
+                                      "invalid --size '%s': expected NX, NXxNY or NXxNYxNZ with "
+                                      "every size a whole number >= 1",
+                                      v);
+                goto done;
+            }
+            break;
+        case OPT_STEPS:
+        case OPT_REPS:
+        case OPT_MAX_H: {
+            size_t *dst = id == OPT_STEPS ? &steps : id == OPT_REPS ? &topt.reps : &topt.max_h;
+            if (cli_parse_count(v, dst) != 0 || (id == OPT_REPS && *dst > 32)) {
+                ret = cli_usage_error(self, "invalid %s '%s': expected a whole number >= 1%s",
+                                      p.opt_name, v, id == OPT_REPS ? " and <= 32" : "");
+                goto done;
+            }
+            break;
+        }
+        case OPT_DTYPE: case OPT_BOUNDARY: case OPT_PARAM:
+            if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK)
+                goto done;
+            ret = CLI_EXIT_FAIL;
+            break;
+        case OPT_DEVICE: device = v; break;
+        case OPT_EXHAUSTIVE: exhaustive = 1; break;
+        case OPT_ALL_H: topt.all_h = 1; break;
+        case OPT_CSV: csv_path = v; break;
+        case OPT_SYNC:
+            if (cls_sync_from_name(v, &topt.sync) != CLS_SUCCESS) {
+                ret = cli_usage_error(self, "unknown --sync '%s' (auto, restart or barrier)", v);
+                goto done;
+            }
+            break;
+        case OPT_FORMAT:
+            if (cli_parse_format(v, CLI_FORMAT_TEXT | CLI_FORMAT_CSV, &format) != 0) {
+                ret = cli_usage_error(self, "unknown --format '%s' (text or csv)", v);
+                goto done;
+            }
+            break;
+        }
+    }
+    if (!stencil_arg) {
+        ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
+        goto done;
+    }
+    if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
+    if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
+    w.dims = cls_stencil_dims(w.st);
+    if (!size_dims) {
+        size = cli_default_size(w.dims);
+    } else if (size_dims != w.dims) {
+        char a[96];
+        cli_format_size(a, sizeof a, size, size_dims);
+        cli_failf(CLS_ERR_INVALID_SIZE, "--size %s has %d dimension%s but stencil '%s' is %dD",
+                  a, size_dims, size_dims == 1 ? "" : "s", cls_stencil_name(w.st), w.dims);
+        goto done;
+    }
+    w.size = size;
+    w.steps = steps;
+    w.points = cls_dims_points(size);
+    if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
+    rc = exhaustive ? cls_tune_exhaustive(ctx, w.st, w.size, w.steps, &topt, &r)
+                    : cls_tune(ctx, w.st, w.size, w.steps, &topt, &r);
+    if (rc != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
+    if (format == CLI_FORMAT_CSV)
+        print_csv(stdout, r, &w, &dev);
+    else
+        print_text(r, &w, &dev, exhaustive);
+    ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    if (csv_path) {
+        FILE *f = fopen(csv_path, "w");
+        if (f) print_csv(f, r, &w, &dev);
+        if (!f || fclose(f) != 0) ret = cli_failf(CLS_ERR_IO, "cannot write %s", csv_path);
+    }
+done:
+    cls_tune_result_release(r);
+    cls_context_release(ctx);
+    cli_workload_free(&w);
+    cli_settings_free(&set);
+    return ret;
+}
+
+const cli_command cli_cmd_tune = {
+    "tune",
+    "show the plan the ghost-zone model picks (and, exhaustively, what each would measure)",
+    "usage: clstencil tune STENCIL [--size NXxNYxNZ] [--steps N] [--dtype float|double]\n"
+    "           [--boundary B] [--param NAME=VALUE]... [--device SEL] [--sync M]\n"
+    "           [--exhaustive [--reps R] [--max-h H] [--all-h]] [--format text|csv]\n"
+    "           [--csv FILE]",
+    "Measures (or reads from the cache) the stencil's ghost-zone profile on the device, then\n"
+    "prints what the planner picks for a run of N steps on the grid: the schedule\n"
+    "(CLS_SCHEDULE_AUTO compares the naive schedule's predicted time with the best trapezoid's),\n"
+    "the trapezoid's tile, work-group, height h and sync mode, the predicted times and why;\n"
+    "then the model's candidates, each tile and sync mode at its optimal h.\n"
+    "\n"
+    "With --exhaustive every feasible trapezoid configuration (candidate tile x sync mode x h)\n"
+    "and the naive plan run N steps each on device-resident data, and the table shows the\n"
+    "measured time per step beside the predicted one, the best configuration and the ratio of\n"
+    "its time to the model's pick (1 = the pick is the best).\n"
+    "\n"
+    "Options:\n"
+    "  --size NXxNYxNZ     grid size (default 1048576, 1024x1024 or 128x128x128)\n"
+    "  --steps N           time steps of the run (default 64)\n"
+    "  --dtype T           float or double\n"
+    "  --boundary B        clamp, constant[=V], periodic or mirror\n"
+    "  --param NAME=VALUE  set a declared scalar parameter (repeatable)\n"
+    "  --device SEL        device selector (overrides CLSTENCIL_DEVICE)\n"
+    "  --sync M            restart or barrier: search that sync mode only (default auto: both)\n"
+    "  --exhaustive        measure every configuration\n"
+    "  --reps R            exhaustive: timed runs per configuration, median (default 3)\n"
+    "  --max-h H           exhaustive: the largest h tried (default: the steps)\n"
+    "  --all-h             exhaustive: every h (default: every h up to 12, then ~25 % steps)\n"
+    "  --format F          text (default) or csv (one row per configuration)\n"
+    "  --csv FILE          also write the csv table to FILE\n"
+    "  -h, --help          show this help\n",
+    tune_main,
+};
