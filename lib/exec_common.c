@@ -82,3 +82,25 @@ void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double k
             r->gpoints_per_s = (double)p->points * (double)p->steps / kernel_seconds / 1e9;
     }
 }
+
+cls_status cls__exec_finish(cls_plan *p, cls__dev_grid *g, int cur, cl_event first,
+                            cl_event last, double t_start, void *output, cls_report *report,
+                            cls_status s)
+{
+    cls_context *ctx = p->ctx;
+    if (s == CLS_SUCCESS) {
+        cl_int err = clEnqueueReadBuffer(ctx->queue, g->buf[cur], CL_TRUE, 0, p->points * p->elem,
+                                         output, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            s = cls__fail(ctx, (cls_status)err, "reading the result back from the device");
+        } else {
+            if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
+            cls__fill_report(p, report, t_start, cls__event_span(first, last ? last : first));
+        }
+    }
+    if (s != CLS_SUCCESS) clFinish(ctx->queue);
+    if (first) clReleaseEvent(first);
+    if (last) clReleaseEvent(last);
+    cls__dev_grid_release(g);
+    return s;
+}

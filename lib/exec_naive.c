@@ -1,4 +1,5 @@
-/* exec_naive.c: the naive schedule's executor: one launch per step over ping-pong buffers. */
+/* exec_naive.c: the naive schedule's executor: one launch per step over ping-pong buffers
+ * (the launcher also drives stream25d, whose kernels stream a whole step per launch). */
 #include "tune.h"
 
 cls_status cls__naive_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *first,
@@ -19,10 +20,15 @@ cls_status cls__naive_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *
         if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "setting kernel arguments");
         /* Events only on the first and the last launch: their span is the device time. */
         cl_event *ev = t == 0 ? first : t + 1 == p->steps ? last : NULL;
-        err = clEnqueueNDRangeKernel(ctx->queue, p->kernel, (cl_uint)p->st->dims, NULL, p->global,
-                                     p->local, 0, NULL, ev);
+        /* stream25d's kernels are 3D whatever the stencil (2D groups times z chunks). */
+        cl_uint work_dim = p->schedule == CLS_SCHEDULE_STREAM25D ? 3 : (cl_uint)p->st->dims;
+        err = clEnqueueNDRangeKernel(ctx->queue, p->kernel, work_dim, NULL, p->global, p->local, 0,
+                                     NULL, ev);
         if (err != CL_SUCCESS)
-            return cls__fail(ctx, (cls_status)err, "launching the naive stencil kernel");
+            return cls__fail(ctx, (cls_status)err,
+                             "launching the %s kernel (work-group %zux%zux%zu, global %zux%zux%zu)",
+                             cls_schedule_name(p->schedule), p->local[0], p->local[1],
+                             p->local[2], p->global[0], p->global[1], p->global[2]);
         *cur = 1 - *cur;
         if ((t + 1) % chunk == 0 && t + 1 < p->steps) {
             if ((err = clFinish(ctx->queue)) != CL_SUCCESS)
@@ -39,26 +45,12 @@ cls_status cls__naive_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *
 cls_status cls__exec_naive(cls_plan *p, const void *input, const void *const *aux, void *output,
                            cls_report *report)
 {
-    cls_context *ctx = p->ctx;
     cls__dev_grid g;
     cl_event first = NULL, last = NULL;
-    cls_status s;
-    cl_int err;
     int cur = 0;
     double t_start = cls__now();
-
-    if ((s = cls__dev_grid_upload(p, input, aux, &g)) != CLS_SUCCESS) return s;
-    if ((s = cls__naive_launch(p, &g, &cur, &first, &last)) != CLS_SUCCESS) goto fail;
-    err = clEnqueueReadBuffer(ctx->queue, g.buf[cur], CL_TRUE, 0, p->points * p->elem, output, 0,
-                              NULL, NULL);
-    CLS__CHECK_CL(ctx, s, err, "reading the result back from the device");
-    if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
-    cls__fill_report(p, report, t_start, cls__event_span(first, last ? last : first));
-    s = CLS_SUCCESS;
-fail:
-    if (s != CLS_SUCCESS) clFinish(ctx->queue);
-    if (first) clReleaseEvent(first);
-    if (last) clReleaseEvent(last);
-    cls__dev_grid_release(&g);
-    return s;
+    cls_status s = cls__dev_grid_upload(p, input, aux, &g);
+    if (s != CLS_SUCCESS) return s;
+    s = cls__naive_launch(p, &g, &cur, &first, &last);
+    return cls__exec_finish(p, &g, cur, first, last, t_start, output, report, s);
 }

@@ -99,26 +99,12 @@ cls_status cls__trapezoid_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_eve
 cls_status cls__exec_trapezoid(cls_plan *p, const void *input, const void *const *aux,
                                void *output, cls_report *report)
 {
-    cls_context *ctx = p->ctx;
     cls__dev_grid g;
     cl_event first = NULL, last = NULL;
-    cls_status s;
-    cl_int err;
     int cur = 0;
     double t_start = cls__now();
-
-    if ((s = cls__dev_grid_upload(p, input, aux, &g)) != CLS_SUCCESS) return s;
-    if ((s = cls__trapezoid_launch(p, &g, &cur, &first, &last)) != CLS_SUCCESS) goto fail;
-    err = clEnqueueReadBuffer(ctx->queue, g.buf[cur], CL_TRUE, 0, p->points * p->elem, output, 0,
-                              NULL, NULL);
-    CLS__CHECK_CL(ctx, s, err, "reading the result back from the device");
-    if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
-    cls__fill_report(p, report, t_start, cls__event_span(first, last ? last : first));
-    s = CLS_SUCCESS;
-fail:
-    if (s != CLS_SUCCESS) clFinish(ctx->queue);
-    if (first) clReleaseEvent(first);
-    if (last) clReleaseEvent(last);
-    cls__dev_grid_release(&g);
-    return s;
+    cls_status s = cls__dev_grid_upload(p, input, aux, &g);
+    if (s != CLS_SUCCESS) return s;
+    s = cls__trapezoid_launch(p, &g, &cur, &first, &last);
+    return cls__exec_finish(p, &g, cur, first, last, t_start, output, report, s);
 }

@@ -67,6 +67,13 @@ cls_status cls__set_aux_args(cls_plan *p, cl_kernel k, cl_uint first, const cls_
 /* Device seconds from the start of `first` to the end of `last` (0 if unavailable). */
 double cls__event_span(cl_event first, cl_event last);
 void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double kernel_seconds);
+/* The end of every run: when `s` (the status so far) is success, copies the state g->buf[cur]
+ * into output, tells the progress callback and fills the report; then, whatever happened,
+ * drains the queue after a failure and releases the events and the buffers.  Returns the
+ * final status. */
+cls_status cls__exec_finish(cls_plan *p, cls__dev_grid *g, int cur, cl_event first,
+                            cl_event last, double t_start, void *output, cls_report *report,
+                            cls_status s);
 
 /* Executors: run plan->steps steps from host `input` into host `output`. */
 cls_status cls__exec_naive(cls_plan *plan, const void *input, const void *const *aux,

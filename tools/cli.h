@@ -102,8 +102,9 @@ int cli_parse_assign(const char *s, char *name, size_t cap, const char **value);
 
 /* "LX[xLY[xLZ]]" into opt->local_size (missing parts 1). */
 int cli_parse_local_size(const char *s, cls_plan_options *opt);
-/* The value of --schedule, --height or --sync (`option` without dashes) into opt; returns
- * CLI_EXIT_OK or, with the message printed, CLI_EXIT_USAGE (tools/cmd_run.c). */
+/* The value of --schedule, --height, --sync, --points-per-item or --local-size (`option`
+ * without dashes) into opt; returns CLI_EXIT_OK or, with the message printed,
+ * CLI_EXIT_USAGE (tools/cmd_run.c). */
 int cli_parse_plan_option(const cli_command *cmd, const char *option, const char *value,
                           cls_plan_options *opt);
 

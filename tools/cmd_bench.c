@@ -182,26 +182,11 @@ static int bench_main(const cli_command *self, int argc, char **argv)
         case OPT_SCHEDULE:
         case OPT_HEIGHT:
         case OPT_SYNC:
-            if ((ret = cli_parse_plan_option(self, id == OPT_SCHEDULE ? "schedule"
-                                                   : id == OPT_HEIGHT ? "height"
-                                                                      : "sync",
-                                             v, &popt)) != CLI_EXIT_OK)
+        case OPT_PER_ITEM:
+        case OPT_LOCAL_SIZE:
+            if ((ret = cli_parse_plan_option(self, p.opt_name + 2, v, &popt)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
-            break;
-        case OPT_PER_ITEM:
-            if (cli_parse_count(v, &popt.points_per_item) != 0 || popt.points_per_item == 0) {
-                ret = cli_usage_error(self, "invalid --points-per-item '%s' (a positive integer)",
-                                      v);
-                goto done;
-            }
-            break;
-        case OPT_LOCAL_SIZE:
-            if (cli_parse_local_size(v, &popt) != 0) {
-                ret = cli_usage_error(self, "invalid --local-size '%s' (expected LX[xLY[xLZ]])",
-                                      v);
-                goto done;
-            }
             break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:

@@ -362,11 +362,18 @@ int cli_parse_plan_option(const cli_command *cmd, const char *option, const char
 {
     if (strcmp(option, "schedule") == 0) {
         if (cls_schedule_from_name(value, &opt->schedule) != CLS_SUCCESS)
-            return cli_usage_error(cmd, "unknown --schedule '%s' (auto, naive or trapezoid)",
-                                   value);
+            return cli_usage_error(cmd, "%s", cls_last_error());
     } else if (strcmp(option, "height") == 0) {
         if (cli_parse_count(value, &opt->trapezoid_height) != 0 || opt->trapezoid_height > 65536)
             return cli_usage_error(cmd, "invalid --height '%s' (steps per stage, 1..65536)",
+                                   value);
+    } else if (strcmp(option, "points-per-item") == 0) {
+        if (cli_parse_count(value, &opt->points_per_item) != 0 || opt->points_per_item == 0)
+            return cli_usage_error(cmd, "invalid --points-per-item '%s' (a positive integer)",
+                                   value);
+    } else if (strcmp(option, "local-size") == 0) {
+        if (cli_parse_local_size(value, opt) != 0)
+            return cli_usage_error(cmd, "invalid --local-size '%s' (expected LX[xLY[xLZ]])",
                                    value);
     } else if (cls_sync_from_name(value, &opt->sync) != CLS_SUCCESS || opt->sync == CLS_SYNC_AUTO) {
         return cli_usage_error(cmd, "unknown --sync '%s' (restart or barrier)", value);
@@ -620,26 +627,11 @@ static int run_main(const cli_command *self, int argc, char **argv)
         case OPT_SCHEDULE:
         case OPT_HEIGHT:
         case OPT_SYNC:
-            if ((ret = cli_parse_plan_option(self, id == OPT_SCHEDULE ? "schedule"
-                                                   : id == OPT_HEIGHT ? "height"
-                                                                      : "sync",
-                                             v, &popt)) != CLI_EXIT_OK)
+        case OPT_PER_ITEM:
+        case OPT_LOCAL_SIZE:
+            if ((ret = cli_parse_plan_option(self, p.opt_name + 2, v, &popt)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
-            break;
-        case OPT_PER_ITEM:
-            if (cli_parse_count(v, &popt.points_per_item) != 0 || popt.points_per_item == 0) {
-                ret = cli_usage_error(self, "invalid --points-per-item '%s' (a positive integer)",
-                                      v);
-                goto done;
-            }
-            break;
-        case OPT_LOCAL_SIZE:
-            if (cli_parse_local_size(v, &popt) != 0) {
-                ret = cli_usage_error(self, "invalid --local-size '%s' (expected LX[xLY[xLZ]])",
-                                      v);
-                goto done;
-            }
             break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:
