@@ -303,7 +303,8 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
                "extra_seconds\n");
         for (size_t i = 0; i < nrows; i++) {
             const row *r = &rows[i];
-            printf("%s,%s,%zu,%zu,%s,%zu,%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%zu,%.6g\n", job, r->variant,
+            cli_csv_field(stdout, job);
+            printf(",%s,%zu,%zu,%s,%zu,%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%zu,%.6g\n", r->variant,
                    r->n, r->l, outcome_name(r->outcome), r->steps, r->syncs, r->seconds, r->device,
                    r->per_step, base_seconds > 0 && r->seconds > 0 ? base_seconds / r->seconds : 0,
                    r->norm, r->extra_steps, r->extra_seconds);
