@@ -39,8 +39,8 @@ static void print_main_usage(FILE *f)
                "Commands:\n",
             cls_version());
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(f, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(f, "  %-9s %s\n", "help", "show the help of a command");
+        fprintf(f, "  %-13s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "  %-13s %s\n", "help", "show the help of a command");
     fprintf(f, "\n"
                "Run 'clstencil help COMMAND' or 'clstencil COMMAND --help' for its options.\n"
                "Results go to stdout; the chosen device, progress and errors to stderr.\n"
