@@ -99,23 +99,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef CLS_FUZZ_SMOKE
+#include "fuzz_mutate.h"
 #include "tap.h"
 
 #define ITERATIONS 6000
 #define TIME_LIMIT_S 4.0
-
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-
-static uint64_t rng(void)
-{
-    /* xorshift64: deterministic across runs and platforms. */
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static size_t pick(size_t n) { return n ? (size_t)(rng() % n) : 0; }
 
 static const char *const tokens[] = {
     "-1", "0", "1", "16", "4096", "99999999999", "1e300", "-0", "\"tx*ty\"", "\"tx/0\"",
@@ -127,57 +115,8 @@ static const char *const tokens[] = {
     ")", "tx", "ty", "bx", "by", "i", "k", "\"local_read\": \"sh[0]\"", "\"then\"", "\"else\"",
 };
 
-/* One random edit of buf (length *len, capacity cap). */
-static void mutate(char *buf, size_t *len, size_t cap)
-{
-    size_t at = pick(*len + 1), n;
-    switch (pick(5)) {
-    case 0: /* replace a byte */
-        if (*len) buf[pick(*len)] = (char)(32 + pick(95));
-        break;
-    case 1: /* delete a run */
-        n = 1 + pick(8);
-        if (at + n > *len) n = *len - at;
-        memmove(buf + at, buf + at + n, *len - at - n);
-        *len -= n;
-        break;
-    case 2: { /* insert a token */
-        const char *t = tokens[pick(sizeof tokens / sizeof tokens[0])];
-        n = strlen(t);
-        if (*len + n >= cap) break;
-        memmove(buf + at + n, buf + at, *len - at);
-        memcpy(buf + at, t, n);
-        *len += n;
-        break;
-    }
-    case 3: { /* duplicate a run */
-        char run[24];
-        size_t from = pick(*len);
-        n = 1 + pick(sizeof run);
-        if (from + n > *len) n = *len - from;
-        if (*len + n >= cap) break;
-        memcpy(run, buf + from, n);
-        memmove(buf + at + n, buf + at, *len - at);
-        memcpy(buf + at, run, n);
-        *len += n;
-        break;
-    }
-    default: { /* overwrite a number with another or a token */
-        size_t i = pick(*len);
-        while (i < *len && !(buf[i] >= '0' && buf[i] <= '9')) i++;
-        if (i < *len) {
-            const char *t = tokens[pick(sizeof tokens / sizeof tokens[0])];
-            size_t end = i, tn = strlen(t);
-            while (end < *len && buf[end] >= '0' && buf[end] <= '9') end++;
-            if (*len - (end - i) + tn >= cap) break;
-            memmove(buf + i + tn, buf + end, *len - end);
-            memcpy(buf + i, t, tn);
-            *len = *len - (end - i) + tn;
-        }
-        break;
-    }
-    }
-}
+static fuzz_mutator mut = {0x2545F4914F6CDD1DULL, tokens, sizeof tokens / sizeof tokens[0]};
+
 
 /* Small hand-written descriptions: every statement kind, views, branches, loops, 3 dims. */
 static const char *const small_seeds[] = {
@@ -262,11 +201,11 @@ int main(void)
     if (seeds_ok != nseeds) goto done;
 
     for (runs = 0; runs < ITERATIONS; runs++) {
-        size_t k = runs % nseeds, len = seed_len[k], edits = 1 + pick(3);
+        size_t k = runs % nseeds, len = seed_len[k], edits = 1 + fuzz_pick(&mut, 3);
         outcome o;
         if ((double)(clock() - t0) / CLOCKS_PER_SEC > TIME_LIMIT_S) break;
         memcpy(buf, seeds[k], len);
-        for (size_t e = 0; e < edits; e++) mutate(buf, &len, CAP);
+        for (size_t e = 0; e < edits; e++) fuzz_mutate(&mut, buf, &len, CAP);
         o = check_one((const uint8_t *)buf, len);
         accepted += (size_t)o.accepted;
         analysed += (size_t)o.analysed;
