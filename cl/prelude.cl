@@ -114,6 +114,37 @@ inline real cls_tile_at(__local const real *restrict t, int x, int y, int z, int
 #define cls_read_tile_direct(a, x, y, z) (a)[CLS_TILE_INDEX((x) - OX, (y) - OY, (z) - OZ)]
 #endif
 
+#ifdef CLS_BOX
+/* Pipeline tiles (003_9039035f5da401ab.txt Sect. 2.7): arrays that hold only a box of the
+ * grid, first element at grid point (ox, oy, oz), rows of px and planes of px x py points.
+ * Coordinates stay global, so boundary conditions see the grid's edges, not the box's; clamp
+ * and mirror fold into the grid, and the folded point lies in the box whenever the reading
+ * point is valid for the step (the box reaches the grid's edge there).  Periodic grids are
+ * not tiled (a tile at an edge would need the far side's rows). */
+inline size_t cls_box_index(int x, int y, int z, int ox, int oy, int oz, int px, int py)
+{
+    return (size_t)(x - ox) + (size_t)px * ((size_t)(y - oy) + (size_t)py * (size_t)(z - oz));
+}
+inline real cls_box_at(__global const real *restrict a, int x, int y, int z, int ox, int oy,
+                       int oz, int px, int py)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    if (x < 0 || x >= NX || y < 0 || y >= NY || z < 0 || z >= NZ) return (real)CLS_BOUNDARY_VALUE;
+#else
+    x = cls_fold(x, NX);
+    y = cls_fold(y, NY);
+    z = cls_fold(z, NZ);
+#endif
+    return a[cls_box_index(x, y, z, ox, oy, oz, px, py)];
+}
+/* The state's box (OX..PY) and the auxiliary arrays' box (AOX..APY): parameters of the
+ * update variants cls_update_box and cls_update_box_interior. */
+#define cls_read_box(a, x, y, z) cls_box_at(a, x, y, z, OX, OY, OZ, PX, PY)
+#define cls_read_abox(a, x, y, z) cls_box_at(a, x, y, z, AOX, AOY, AOZ, APX, APY)
+#define cls_read_box_direct(a, x, y, z) (a)[cls_box_index(x, y, z, OX, OY, OZ, PX, PY)]
+#define cls_read_abox_direct(a, x, y, z) (a)[cls_box_index(x, y, z, AOX, AOY, AOZ, APX, APY)]
+#endif
+
 #ifdef CLS_STREAM25D
 /* The stream25d schedule (001_405c9e1d5e6c3c1a.txt Sect. 3): the update reads IN(dx, dy, dz) from
  * a private window of 2*CLS_RZ+1 planes of (2*CLS_RY+CLS_ITEM_Y) x (2*CLS_RX+1) values around

@@ -34,14 +34,59 @@ static void gpu_defaults(cls_model_params *p)
     p->overlap_factor = 1.0;
 }
 
+/* Channel of an address.  004 Sect. 5.4's linear interleave (successive channel_width_bytes
+ * regions to successive channels) unless the model sets memory.channel_hash: then the channel
+ * index is folded with the bits above one interleave period (channels x channel_width_bytes),
+ * XOR for a power-of-two channel count, addition otherwise.  Current GPUs hash physical
+ * addresses over their memory partitions so that strided rows do not camp on one channel (the
+ * partition camping of the GT200 that Eq. 5 measures); whether the H100 model needs it is a
+ * question for the correlation experiment (doc/memory-analysis.md), answered in the model file,
+ * not here. */
+static unsigned gpu_channel(const cls_model_params *p, uint64_t addr)
+{
+    const uint64_t n = (uint64_t)p->channels;
+    uint64_t unit = addr / (uint64_t)p->channel_width_bytes, c = unit % n, rest = unit / n;
+    const int pow2 = (n & (n - 1)) == 0;
+    if (!p->channel_hash) return (unsigned)c;
+    for (; rest; rest /= n) c = pow2 ? c ^ (rest % n) : (c + rest % n) % n;
+    return (unsigned)c;
+}
+
+/* Eq. 2's load count (004 Sect. 5.2).  The GT200 kept few warps per SM (32 at most, fewer with
+ * local memory), so a warp's own independent loads were what overlapped memory latency.  An
+ * SM of this family holds up to 64 warps and switches among them every cycle: the other warps
+ * cover a load's latency, and a warp's further fetch instructions (the classic loader's
+ * partial-warp halo loads) add instructions, not overlap.  The H100 measurements show it
+ * (doc/memory-analysis.md: the aligned loader, two rounds, is 1.4x faster than the classic
+ * one, four fetches).  Latency hiding is left to Eq. 2's occupancy term. */
+static double gpu_latency_loads(const cls_model_params *p, double n_loads)
+{
+    (void)p;
+    return n_loads < 1 ? n_loads : 1;
+}
+
+/* Global reads go through the SM's L1 (256 KB per SM on the H100, shared with local memory;
+ * every NVIDIA GPU since Volta caches global loads there by default): a work-group's second
+ * read of an element hits on chip as a read of a local buffer would.  Eq. 1 then counts the
+ * L1 as a buffer the hardware fills (model/cumapz.c), so that Fig. 1's unbuffered kernel gets
+ * the reuse the GT200 could only have through local memory. */
+static int gpu_global_reads_cached(const cls_model_params *p)
+{
+    (void)p;
+    return 1;
+}
+
 /* Transactions count distinct 32-byte sectors per warp and bank conflicts distinct words per
- * bank per warp: both are the shared defaults with this family's parameters. */
+ * bank per warp: both are the shared defaults with this family's parameters; the channel rule
+ * is gpu_channel. */
 const cls_model_rules cls__family_gpu = {
     .family = "gpu",
     .summary = "generic modern GPU: whole-warp coalescing into 32-byte sectors, 32 banks",
     .defaults = gpu_defaults,
     .transactions = NULL,   /* shared default: distinct segment_bytes sectors per warp */
     .bank_conflicts = NULL, /* shared default */
-    .channel = NULL,        /* shared default */
+    .channel = gpu_channel, /* linear, or hashed with memory.channel_hash */
     .occupancy = NULL,      /* shared default */
+    .latency_loads = gpu_latency_loads,             /* at most one load per warp */
+    .global_reads_cached = gpu_global_reads_cached, /* L1 serves repeated reads */
 };

@@ -1,5 +1,6 @@
 /* model_json.c: model JSON in and out: every field checked, bad ones named by their JSON path. */
 #include <cjson/cJSON.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -428,6 +429,24 @@ static int add_text(cJSON *obj, const char *key, const char *s)
     return !s || cJSON_AddStringToObject(obj, key, s) ? 0 : -1;
 }
 
+/* A number as the shortest text that reads back as the same double.  cJSON prints 15
+ * significant digits whenever they come within DBL_EPSILON of the value (its compare_double),
+ * so about one measured value in five came back from a saved file an ulp or two off, and a
+ * cached probe result was not the result that was saved. */
+static int add_number(cJSON *obj, const char *key, double v)
+{
+    char buf[64], *p;
+    const char *dp = localeconv()->decimal_point;
+    if (!isfinite(v)) return cJSON_AddNumberToObject(obj, key, v) ? 0 : -1;
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    /* JSON's decimal point, whatever LC_NUMERIC the application chose. */
+    if (dp && dp[0] && dp[0] != '.' && !dp[1] && (p = strchr(buf, dp[0]))) *p = '.';
+    return cJSON_AddRawToObject(obj, key, buf) ? 0 : -1;
+}
+
 static cJSON *section_of(cJSON *root, const char *name)
 {
     cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, name);
@@ -465,7 +484,7 @@ static cJSON *build(const cls_model *m)
         cJSON *sec;
         if ((cls__fields[f].flags & CLS__UNK) && v == 0) continue;
         bad |= !(sec = section_of(root, cls__fields[f].section));
-        if (!bad) bad |= !cJSON_AddNumberToObject(sec, cls__fields[f].key, v);
+        if (!bad) bad |= add_number(sec, cls__fields[f].key, v);
         n_assumed += m->assumed[f];
     }
     for (int t = 0; !bad && t < CLS_TABLE_COUNT; t++) {
@@ -478,10 +497,10 @@ static cJSON *build(const cls_model *m)
             cJSON *e = cJSON_CreateObject();
             bad |= !e || !cJSON_AddItemToArray(arr, e);
             if (bad) break;
-            bad |= !cJSON_AddNumberToObject(e, "bytes", tb->pts[i].bytes);
-            bad |= !cJSON_AddNumberToObject(e, "ns", tb->pts[i].ns);
+            bad |= add_number(e, "bytes", tb->pts[i].bytes);
+            bad |= add_number(e, "ns", tb->pts[i].ns);
             if (tb->pts[i].spread_ns > 0)
-                bad |= !cJSON_AddNumberToObject(e, "spread_ns", tb->pts[i].spread_ns);
+                bad |= add_number(e, "spread_ns", tb->pts[i].spread_ns);
         }
     }
     if (!bad && n_assumed > 0) {

@@ -70,6 +70,25 @@ cls_status cls_model_occupancy(const cls_model *m, size_t work_group_size,
     return CLS_SUCCESS;
 }
 
+cls_status cls_model_latency_loads(const cls_model *m, double n_loads, double *out)
+{
+    if (!m || !out) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_latency_loads: NULL");
+    if (!(n_loads >= 0) || n_loads > 1e12)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_model_latency_loads: the load count must be in [0, 1e12], got %g",
+                         n_loads);
+    *out = m->rules->latency_loads ? m->rules->latency_loads(&m->p, n_loads) : n_loads;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_model_global_reads_cached(const cls_model *m, int *cached)
+{
+    if (!m || !cached)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_global_reads_cached: NULL");
+    *cached = m->rules->global_reads_cached ? m->rules->global_reads_cached(&m->p) != 0 : 0;
+    return CLS_SUCCESS;
+}
+
 const char *cls_model_limit_name(cls_model_limit limit)
 {
     switch (limit) {

@@ -262,6 +262,27 @@ CLS_API cls_status cls_sync_from_name(const char *name, cls_sync *s);
 CLS_API const char *cls_schedule_name(cls_schedule s);
 CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
 
+/* Host-resident runs (003_9039035f5da401ab.txt Sect. 6.2): the grid copied in whole, computed
+ * and copied back (off, the document's naive approach), or cut into tiles whose transfers in,
+ * kernels and transfers out overlap on three queues. */
+typedef enum cls_pipeline {
+    CLS_PIPELINE_AUTO = 0,     /* the transfer model picks the scheme and tile, or none */
+    CLS_PIPELINE_OFF = 1,      /* copy the whole grid in, compute, copy it out */
+    CLS_PIPELINE_BASIC = 2,    /* full-size device arrays, tiles copied in place */
+    CLS_PIPELINE_SCALABLE = 3, /* three tile-sized buffer sets reused round-robin */
+    CLS_PIPELINE_BUFFERED = 4  /* scalable, staged through pinned host tiles */
+} cls_pipeline;
+
+CLS_API const char *cls_pipeline_name(cls_pipeline p);
+CLS_API cls_status cls_pipeline_from_name(const char *name, cls_pipeline *p);
+
+/* Page-locked host memory for a context's device (CL_MEM_ALLOC_HOST_PTR, mapped): transfers
+ * from and to it run at the device's pinned rate.  Free with cls_host_free before releasing
+ * the context. */
+CLS_API cls_status cls_host_alloc(cls_context *ctx, size_t bytes, void **ptr);
+/* Accepts NULL. */
+CLS_API void cls_host_free(cls_context *ctx, void *ptr);
+
 typedef struct cls_plan_options {
     cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default */
     size_t local_size[3];    /* work-group size; all 0 = chosen per device (stream25d: the XY
@@ -281,6 +302,22 @@ typedef struct cls_plan_options {
     size_t rows_per_item;    /* stream25d: adjacent rows of the XY tile each work-item updates
                                 from one register window (the tile is local_size[0] x
                                 local_size[1]*rows_per_item points); 0 = chosen per device */
+    size_t steps_per_pass;   /* stream25d: time steps fused into one pass over z (temporal
+                                blocking: the tile widened by the steps' halo, one pipeline
+                                stage per step); 1 = one step per pass, 0 = chosen by the
+                                ghost-zone model on GPUs (1 on CPUs) */
+    /* Host-resident grids (003_9039035f5da401ab.txt Sect. 6, doc/pipeline.md): how a run moves
+     * the grid between the host arrays and the device. */
+    cls_pipeline pipeline;   /* CLS_PIPELINE_AUTO by default: the transfer model decides */
+    size_t pipeline_tile[3]; /* the output tile; all 0 = chosen by the model */
+    size_t pipeline_steps;   /* steps each tile computes per sweep (its padding is halo x
+                                that); 0 = chosen by the model */
+    int pipeline_rect;       /* 1: rectangular copies even where a tile is contiguous (to
+                                measure Sect. 6.2.3's merge); 0: merge */
+    double device_memory;    /* bytes of device memory a run may hold (0: the device's global
+                                memory); grids above it run through the scalable scheme */
+    int host_pinned;         /* the run's host arrays are pinned (cls_host_alloc): the model
+                                takes the pinned transfer tables */
 } cls_plan_options;
 
 /* Fills defaults. */
@@ -308,6 +345,7 @@ typedef struct cls_plan_info {
     cls_loader loader;       /* stream25d: the loader (points_per_item: planes per group) */
     size_t prefetch;         /* stream25d: planes loaded ahead */
     size_t rows_per_item;    /* stream25d: rows each work-item updates */
+    size_t steps_per_pass;   /* stream25d: time steps fused into one pass (1: none) */
     int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
     double build_seconds;    /* time to build or load the program */
     size_t tile[3];          /* trapezoid: the tile, ghost zone included */
@@ -315,6 +353,18 @@ typedef struct cls_plan_info {
     double predicted_naive_seconds;     /* CLS_SCHEDULE_AUTO: the two predictions it compared */
     double predicted_trapezoid_seconds; /* (0 when not made) */
     char why[512];           /* how the schedule and its parameters were chosen */
+    /* Host-resident runs: the scheme (CLS_PIPELINE_OFF when the grid moves whole), the tile,
+     * their number, the steps per tile and sweep, whether copies are rectangular, and the
+     * transfer model's predictions of the whole run (allocation, transfers and kernels) for
+     * the choice and for copy-compute-copy (0: no prediction). */
+    cls_pipeline pipeline;
+    size_t pipeline_tile[3];
+    size_t pipeline_tiles;
+    size_t pipeline_steps;
+    int pipeline_rect;
+    double predicted_total_seconds;
+    double predicted_copy_seconds;
+    char pipeline_why[512];  /* why that scheme and tile */
 } cls_plan_info;
 
 CLS_API cls_status cls_plan_describe(const cls_plan *plan, cls_plan_info *info);
@@ -327,6 +377,8 @@ typedef struct cls_report {
     double seconds_per_step; /* seconds_kernels / steps */
     double gpoints_per_s;    /* points * steps / seconds_kernels / 1e9 */
     double predicted_seconds;/* model prediction of seconds_kernels, 0 if none */
+    double predicted_total_seconds; /* the transfer model's prediction of seconds_total, 0 if
+                                       none (cls_plan_info.predicted_total_seconds) */
 } cls_report;
 
 /* Progress callback: called between steps with (done, total); return nonzero to cancel
@@ -393,6 +445,31 @@ typedef struct cls_transit_result {
 
 CLS_API cls_status cls_bench_transit(cls_context *ctx, cls_dtype dtype, cls_dims dims,
                                      const size_t tile[2], size_t reps, cls_transit_result *r);
+
+/* Times one kernel of the embedded benchmark file cl/mapping_bench.cl (the CuMAPz correlation
+ * experiment, `clstencil analyze --measure`, lib/bench_mapping.c): kernel(in, out, a, b, c)
+ * over two float buffers of in_bytes and out_bytes (filled with 1.0), built with `options`
+ * ("-D MB_F=0 ..."), launched `reps` times after one untimed launch.  Reports the fastest
+ * and the median device time. */
+typedef struct cls_mapping_launch {
+    const char *kernel;   /* "cls_mb_fig", "cls_mb_transpose", ... */
+    const char *options;  /* build options (may be NULL) */
+    size_t global[2], local[2];
+    size_t in_bytes, out_bytes;
+    int args[3];
+    size_t reps;
+} cls_mapping_launch;
+
+CLS_API cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch *l,
+                                     double *min_seconds, double *median_seconds);
+
+/* The access description (the JSON of doc/memory-analysis.md) that the kernel templates
+ * publish for the schedule's mapping variants on this stencil and size: naive work-group
+ * shapes, stream25d classic and aligned loaders x work-group shapes, trapezoid (2D) tiles x
+ * work-group heights; rows and planes reduced as 004_3bb0fc5541bb7adb.txt Sect. 7 allows.
+ * `clstencil analyze STENCIL` ranks them.  *json: free with cls_free. */
+CLS_API cls_status cls_mapping_describe(const cls_stencil *st, cls_dims dims,
+                                        cls_schedule schedule, char **json);
 
 /* Minimal device-memory traffic of one step in bytes per point: the state read once and
  * written once, plus each auxiliary array read once (at the element size). */

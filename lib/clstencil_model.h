@@ -170,6 +170,13 @@ CLS_API cls_status cls_model_channel(const cls_model *m, uint64_t addr, unsigned
 CLS_API cls_status cls_model_occupancy(const cls_model *m, size_t work_group_size,
                                        unsigned registers_per_item, size_t local_bytes,
                                        cls_model_occupancy_info *out);
+/* Of n_loads independent global loads a warp issues per local-buffer fill, how many hide
+ * latency on this family (004 Eq. 2's n_shm_load): n_loads on GT200 and Fermi, at most 1 on
+ * the gpu family, whose 64 resident warps per SM hide latency among themselves. */
+CLS_API cls_status cls_model_latency_loads(const cls_model *m, double n_loads, double *out);
+/* *cached = 1 when the family's L1 serves a work-group's repeated global reads (gpu), 0 when
+ * every global read goes to memory (GT200, Fermi, cpu). */
+CLS_API cls_status cls_model_global_reads_cached(const cls_model *m, int *cached);
 /* "groups", "warps", ... */
 CLS_API const char *cls_model_limit_name(cls_model_limit limit);
 

@@ -59,6 +59,12 @@ typedef enum cls_criterion {
     CLS_CRITERION_RESIDUAL = 1
 } cls_criterion;
 
+/* A block-shape field (block[0], block[1], points_per_item, comm_items) left to the solver: it
+ * takes the largest member of the document's family (32x20 blocks, 2 points per item, 32
+ * communication items) whose pass kernel fits the device once compiled (doc/chaotic.md, "Block
+ * shape").  Fields given explicitly are kept; a shape that does not fit is an error. */
+#define CLS_SOLVER_AUTO ((size_t)-1)
+
 typedef struct cls_solver_options {
     cls_solver_schedule schedule; /* default CLS_SOLVER_4W_COMBINE */
     cls_block_order order;        /* default CLS_ORDER_SQUARE */
@@ -66,12 +72,18 @@ typedef struct cls_solver_options {
                                      convergence check (base: always 1); default 60 */
     size_t exchange_interval;     /* l: local steps between exchanges (ud, 4w, 4w-combine);
                                      default 4 */
-    size_t block[2];              /* data block of one work-group, default 32 x 20 */
+    size_t block[2];              /* data block of one work-group; default CLS_SOLVER_AUTO
+                                     (the document's 32 x 20 where it fits) */
     size_t points_per_item;       /* points each computation work-item updates, block[1]/ppi
-                                     rows apart; block[1] must be a multiple; default 2 */
+                                     rows apart; block[1] must be a multiple; default
+                                     CLS_SOLVER_AUTO (2 where it fits, else more) */
     size_t comm_items;            /* separate communication work-items per group (the
                                      document's communication threads); 0: the computation
-                                     items exchange between two steps; default 32 */
+                                     items exchange between two steps; default CLS_SOLVER_AUTO
+                                     (32 where it fits, else 16, 8, 0) */
+    size_t max_work_group;        /* caps the pass's work-items per group below the compiled
+                                     kernel's limit (CL_KERNEL_WORK_GROUP_SIZE), e.g. to
+                                     reproduce a device with a lower one; 0 = none, default */
     size_t square;                /* side of the squares of the square order, in blocks;
                                      0 = from the device's compute units */
     cls_norm norm;                /* default CLS_NORM_MAX */
@@ -83,6 +95,10 @@ typedef struct cls_solver_options {
                                      always count as divergence); 0 disables; default 1e6 */
     int write_unconverged;        /* also copy the last iterate to `output` when the run does
                                      not converge (the call still fails); default 0 */
+    double max_seconds;           /* wall-time limit of the iterations, checked at every host
+                                     synchronisation: past it the run ends as not converged
+                                     (with max_steps, what bounds benchmark runs); 0 = none,
+                                     the default */
 } cls_solver_options;
 
 /* Fills the defaults above. */
@@ -121,6 +137,8 @@ typedef struct cls_solver_info {
     size_t work_group;          /* work-items per group of the iterating kernel: computation
                                    items (block[0] * block[1] / points_per_item) plus comm_items */
     size_t local_bytes;         /* local memory per group */
+    size_t work_group_limit;    /* work-items per group the compiled pass kernel allows
+                                   (CL_KERNEL_WORK_GROUP_SIZE, capped by max_work_group) */
     int from_cache;             /* as cls_plan_info */
     double build_seconds;
 } cls_solver_info;
@@ -130,7 +148,9 @@ CLS_API cls_status cls_solver_describe(const cls_solver *solver, cls_solver_info
 typedef enum cls_solver_outcome {
     CLS_SOLVER_CONVERGED = 0,
     CLS_SOLVER_NOT_CONVERGED = 1, /* the step limit came first */
-    CLS_SOLVER_DIVERGED = 2       /* values not finite, or the norm grew by divergence_factor */
+    CLS_SOLVER_DIVERGED = 2,      /* values not finite, or the norm grew by divergence_factor */
+    CLS_SOLVER_FAILED = 3         /* an error stopped the run before an outcome (the status and
+                                     the message say which); nothing was iterated or written */
 } cls_solver_outcome;
 
 typedef struct cls_solver_report {
@@ -148,7 +168,10 @@ typedef struct cls_solver_report {
     size_t history_length;
     size_t *history_steps;
     double *history_norms;
-    char message[256];       /* "converged after 1260 steps: max update 9.7e-05 <= 1e-04", ... */
+    char message[256];       /* "converged after 1260 steps: max update 9.7e-05 <= 1e-04", ...;
+                                with CLS_SOLVER_FAILED the error */
+    cls_solver_info solver;  /* the solver as run (the block shape chosen); zero when the
+                                solver could not be created */
 } cls_solver_report;
 
 /* Runs from `input` (NX * NY elements of the dtype; aux the auxiliary arrays in the stencil's
@@ -158,7 +181,7 @@ typedef struct cls_solver_report {
  * write_unconverged is set.  Input values that are not finite are refused
  * (CLS_ERR_INVALID_ARGUMENT, naming the array and the point).  report may be NULL; a report
  * passed in is overwritten (clear it first when it holds a history) and is filled on every
- * outcome, failures included. */
+ * outcome, failures included (an error: outcome CLS_SOLVER_FAILED with its message). */
 CLS_API cls_status cls_solver_run(cls_solver *solver, const void *input, const void *const *aux,
                                   void *output, cls_solver_report *report);
 

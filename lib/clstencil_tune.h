@@ -72,6 +72,11 @@ CLS_API cls_status cls_ghost_profile_path(cls_context *ctx, const cls_stencil *s
                                  run of h_cap steps (whole stages; the last one shorter) instead of
                                  the least CPL; what the tuner uses */
 
+#define CLS_GHOST_WAVES 4u    /* cls_ghost_predict_run: the executor's occupancy (BlksPerSM from
+                                 the tile's work-group and local memory by the family's rule)
+                                 and whole waves of ConcurBlks (doc/ghost-zones.md, "Occupancy
+                                 and waves"); what the tuner uses */
+
 typedef struct cls_ghost_eval {
     int feasible;          /* Eq. 20 holds */
     double T, passes;      /* Eqs. 3, 6 */
@@ -105,6 +110,14 @@ typedef struct cls_ghost_opt {
 CLS_API cls_status cls_ghost_optimize(const cls_model *m, const cls_ghost_profile *p,
                                       cls_dims dims, const size_t tile[3], size_t h_cap,
                                       cls_sync sync, unsigned flags, cls_ghost_opt *out);
+/* Predicted device seconds of a run of `steps` steps of one trapezoid configuration (tile with
+ * its ghost zone, points per work-item, h, sync) as the tuner predicts it, from a device model
+ * and a profile alone: replays a measured table offline (tests/test_tune_replay.c).  flags:
+ * CLS_GHOST_WAVES or 0 (the model before occupancy and waves). */
+CLS_API cls_status cls_ghost_predict_run(const cls_model *m, const cls_stencil *st,
+                                         const cls_ghost_profile *p, cls_dims dims, size_t steps,
+                                         const size_t tile[3], size_t points_per_item, size_t h,
+                                         cls_sync sync, unsigned flags, double *seconds);
 /* The same minimum by evaluating every integer h (validation). */
 CLS_API cls_status cls_ghost_brute_force(const cls_model *m, const cls_ghost_profile *p,
                                          cls_dims dims, const size_t tile[3], size_t h_cap,
@@ -122,22 +135,41 @@ typedef struct cls_tune_entry {
     size_t h;                  /* trapezoid: steps per stage */
     cls_sync sync;
     double predicted_seconds;  /* the model's device time of the kernels of the whole run */
-    double measured_seconds;   /* exhaustive: median device time of the run (0: not measured) */
+    double measured_seconds;   /* exhaustive: device time of the run, the minimum (or median,
+                                  cls_tune_options.median) of the timed runs (0: not measured) */
     int status;                /* exhaustive: CLS_SUCCESS, or why the measurement failed */
+    double confirmed_seconds;  /* exhaustive: the least device time over the confirmation
+                                  rounds, for the few entries re-measured there (0: not) */
 } cls_tune_entry;
 
 typedef struct cls_tune_result {
     cls_tune_entry pick;        /* what cls_plan_create picks with CLS_SCHEDULE_AUTO */
     cls_tune_entry trapezoid;   /* what it picks with CLS_SCHEDULE_TRAPEZOID and nothing set */
     cls_tune_entry naive;       /* the naive plan */
-    cls_tune_entry *entries;    /* the trapezoid configurations evaluated: every candidate
-                                   tile and sync mode at its optimal h (cls_tune), or every
-                                   (tile, sync, h) measured (cls_tune_exhaustive) */
+    cls_tune_entry *entries;    /* the configurations evaluated: every candidate tile and sync
+                                   mode at its optimal h (cls_tune: trapezoids only), or every
+                                   configuration AUTO chooses from, measured
+                                   (cls_tune_exhaustive): the naive plan, AUTO's pick when it is
+                                   another schedule (stream25d), then every (tile, sync, h) */
     size_t n_entries;
     /* exhaustive only: the index of the measured fastest trapezoid entry, and the fastest
      * trapezoid time over the picked trapezoid's measured time (1: the pick is the best). */
     size_t best;
     double ratio;
+    /* exhaustive with confirmation rounds: the fastest measured configurations and the pick
+     * re-timed in turn (interleaved) `confirm` times each; confirmed_best indexes the fastest
+     * trapezoid of them and confirmed_ratio is its least time over the trapezoid pick's (0: no
+     * confirmation). */
+    size_t confirmed_best;
+    double confirmed_ratio;
+    /* exhaustive, over every schedule AUTO chooses from: the index of the measured fastest
+     * entry, and its time over AUTO's pick's (pick.measured_seconds); with confirmation, the
+     * same over the confirmed times (AUTO's pick and the fastest entries are among the
+     * re-timed ones; pick.confirmed_seconds is its least time there). */
+    size_t best_overall;
+    double overall_ratio;
+    size_t confirmed_best_overall;
+    double confirmed_overall_ratio;
     cls_ghost_profile profile;
     int profile_from_cache;
     char model[64];             /* the device model's name */
@@ -146,7 +178,14 @@ typedef struct cls_tune_result {
 } cls_tune_result;
 
 typedef struct cls_tune_options {
-    size_t reps;      /* exhaustive: timed runs per configuration, median (default 3) */
+    size_t reps;      /* exhaustive: timed runs per configuration (default 3, at most 32) */
+    int median;       /* exhaustive: the median of the runs instead of the minimum (the
+                         default: timing noise only ever adds time) */
+    size_t warmup;    /* exhaustive: untimed runs before the timed ones (default 1) */
+    size_t confirm;   /* exhaustive: confirmation rounds (default 5, 0: none): the
+                         CLS_TUNE_CONFIRM_TOP fastest measured configurations (overall and among
+                         the trapezoids), the model's trapezoid and AUTO's pick run once each per
+                         round, in turn, and keep their least time */
     size_t max_h;     /* exhaustive: the largest h tried (default: the steps) */
     int all_h;        /* exhaustive: every h up to max_h; default every h up to 12, then steps
                          of about 25 % */
@@ -154,14 +193,16 @@ typedef struct cls_tune_options {
                          CLS_SYNC_AUTO (default) both, else only this one */
 } cls_tune_options;
 
+#define CLS_TUNE_CONFIRM_TOP 3
+
 CLS_API void cls_tune_options_init(cls_tune_options *opt);
 /* The model's picks (measures or loads the stencil's profile); opt may be NULL (only its sync
  * applies). */
 CLS_API cls_status cls_tune(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                             size_t steps, const cls_tune_options *opt, cls_tune_result **out);
-/* cls_tune plus a measurement of the naive plan and of every trapezoid (tile, sync, h):
- * the data are uploaded once (deterministic fields) and each configuration runs `steps`
- * steps.  opt may be NULL. */
+/* cls_tune plus a measurement of the naive plan, of AUTO's pick and of every trapezoid (tile,
+ * sync, h): the data are uploaded once (deterministic fields) and each configuration runs
+ * `steps` steps.  opt may be NULL. */
 CLS_API cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                                        size_t steps, const cls_tune_options *opt,
                                        cls_tune_result **out);

@@ -116,6 +116,13 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
         {"cls_update_stream", "cls_read_win", "cls_read", "__private", "", "CLS_STREAM25D"},
         {"cls_update_tile_interior", "cls_read_tile_direct", "cls_read_direct", "__local",
          ", int OX, int OY, int OZ", "CLS_TILE_X"},
+        /* pipeline tiles: state and auxiliary arrays hold boxes of the grid (cl/pipeline.cl) */
+        {"cls_update_box", "cls_read_box", "cls_read_abox", "__global",
+         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY",
+         "CLS_BOX"},
+        {"cls_update_box_interior", "cls_read_box_direct", "cls_read_abox_direct", "__global",
+         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY",
+         "CLS_BOX"},
     };
     for (size_t v = 0; v < sizeof variant / sizeof variant[0]; v++) {
         if (variant[v].guard) OUT("#ifdef %s\n", variant[v].guard);

@@ -13,9 +13,18 @@ typedef struct run_bufs {
     cl_mem u[2];      /* the state; coarse and base alternate, asynchronous passes work in u[cur] */
     cl_mem aux[16];
     cl_mem partial;   /* 3 values per work-group: max |d|, sum d^2, non-finite flag */
+    cl_mem partial2;  /* 3 values per group of the first reduction stage (large grids) */
     cl_mem result;    /* the reduced triple */
     cl_mem cols;      /* 4w-combine: the left/right boundary columns */
 } run_bufs;
+
+/* Per-group triples reduced by one work-group of CLS_RED (cl/chaotic.cl) at most this many
+ * per item; more go through a first stage of count / (CLS_RED * RED_PER_ITEM) groups (at most
+ * RED_GROUPS_MAX).  One group walking 10^5 triples costs about one memory latency each on a
+ * GPU, more than a whole step at 4096^2; two stages cost one launch more. */
+#define RED_ITEMS 256
+#define RED_PER_ITEM 8
+#define RED_GROUPS_MAX 256
 
 /* The host's view of the run: events' device time, the history. */
 typedef struct run_state {
@@ -64,7 +73,7 @@ static cls_status check_finite(cls_solver *s, const void *input, const void *con
 
 static void release_bufs(run_bufs *b)
 {
-    cl_mem *all[] = {&b->u[0], &b->u[1], &b->partial, &b->result, &b->cols};
+    cl_mem *all[] = {&b->u[0], &b->u[1], &b->partial, &b->partial2, &b->result, &b->cols};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (*all[i]) clReleaseMemObject(*all[i]);
     for (size_t k = 0; k < 16; k++)
@@ -95,6 +104,9 @@ static cls_status create_bufs(cls_solver *s, const void *input, const void *cons
         CLS__CHECK_CL(ctx, st, err, "copying an auxiliary array to the device");
     }
     b->partial = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 3 * groups * s->elem, NULL, &err);
+    CLS__CHECK_CL(ctx, st, err, "allocating the per-group norms");
+    b->partial2 = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 3 * RED_GROUPS_MAX * s->elem,
+                                 NULL, &err);
     CLS__CHECK_CL(ctx, st, err, "allocating the per-group norms");
     b->result = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, 3 * s->elem, NULL, &err);
     CLS__CHECK_CL(ctx, st, err, "allocating the norm");
@@ -135,37 +147,66 @@ static cl_int set_args(cl_kernel k, const run_bufs *b, size_t n_aux, cl_uint fir
     return err;
 }
 
-/* The synchronous step from u[from] (into u[1 - from] when `write`), with its norm reduced. */
+/* Reduces `count` per-group triples in b->partial into b->result: one group, or two stages
+ * for many triples (events ev[0], ev[1]; ev[1] stays NULL with one stage). */
+static cls_status enqueue_reduce(cls_solver *s, run_bufs *b, size_t count, cl_event ev[2])
+{
+    size_t groups = count / (RED_ITEMS * RED_PER_ITEM), one = RED_ITEMS;
+    if (groups > RED_GROUPS_MAX) groups = RED_GROUPS_MAX;
+    cl_int n = (cl_int)count, g = (cl_int)groups;
+    cl_int err;
+    cls_status st;
+    if (groups >= 2) {
+        size_t global = groups * RED_ITEMS;
+        err = clSetKernelArg(s->k_reduce, 0, sizeof(cl_mem), &b->partial);
+        if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 1, sizeof n, &n);
+        if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 2, sizeof(cl_mem), &b->partial2);
+        if (err != CL_SUCCESS)
+            return cls__fail(s->ctx, (cls_status)err, "setting the reduction's arguments");
+        if ((st = launch(s, s->k_reduce, 1, &global, &one, &ev[0], "the norm reduction")) !=
+            CLS_SUCCESS)
+            return st;
+        /* Kernel arguments are captured at the enqueue: the second stage may reset them. */
+        err = clSetKernelArg(s->k_reduce, 0, sizeof(cl_mem), &b->partial2);
+        if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 1, sizeof g, &g);
+        ev = ev + 1;
+    } else {
+        err = clSetKernelArg(s->k_reduce, 0, sizeof(cl_mem), &b->partial);
+        if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 1, sizeof n, &n);
+    }
+    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 2, sizeof(cl_mem), &b->result);
+    if (err != CL_SUCCESS)
+        return cls__fail(s->ctx, (cls_status)err, "setting the reduction's arguments");
+    return launch(s, s->k_reduce, 1, &one, &one, &ev[0], "the norm reduction");
+}
+
+/* The synchronous step from u[from] (into u[1 - from] when `write`), with its norm reduced
+ * (events ev[0..2]). */
 static cls_status enqueue_step(cls_solver *s, run_bufs *b, int from, int write, size_t step,
-                               cl_event ev[2])
+                               cl_event ev[3])
 {
     cl_uint a = (cl_uint)(2 + s->st->n_aux);
-    cl_int stp = (cl_int)step, wr = write, count = (cl_int)s->step_groups;
+    cl_int stp = (cl_int)step, wr = write;
     cl_int err = clSetKernelArg(s->k_step, 0, sizeof(cl_mem), &b->u[from]);
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_step, 1, sizeof(cl_mem), &b->u[1 - from]);
     if (err == CL_SUCCESS) err = set_args(s->k_step, b, s->st->n_aux, 2);
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_step, a, sizeof(cl_mem), &b->partial);
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_step, a + 1, sizeof stp, &stp);
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_step, a + 2, sizeof wr, &wr);
-    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 0, sizeof(cl_mem), &b->partial);
-    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 1, sizeof count, &count);
-    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 2, sizeof(cl_mem), &b->result);
     if (err != CL_SUCCESS) return cls__fail(s->ctx, (cls_status)err, "setting the step's arguments");
     cls_status st = launch(s, s->k_step, 2, s->step_global, s->step_local, &ev[0],
                            write ? "the solver's step kernel" : "the residual kernel");
     if (st != CLS_SUCCESS) return st;
-    size_t one = 256;
-    return launch(s, s->k_reduce, 1, &one, &one, &ev[1], "the norm reduction");
+    return enqueue_reduce(s, b, s->step_groups, ev + 1);
 }
 
 /* One pass of n steps: from u[from] into u[to] (the same buffer for the asynchronous
- * schedules), with the norm of its change reduced unless `skip_norm`. */
+ * schedules), with the norm of its change reduced unless `skip_norm` (events ev[0..2]). */
 static cls_status enqueue_pass(cls_solver *s, run_bufs *b, int from, int to, size_t nsteps,
-                               size_t step0, int skip_norm, cl_event ev[2])
+                               size_t step0, int skip_norm, cl_event ev[3])
 {
     cl_uint a = (cl_uint)(2 + s->st->n_aux);
     cl_int n = (cl_int)nsteps, l = (cl_int)s->opt.exchange_interval, s0 = (cl_int)step0;
-    cl_int count = (cl_int)s->groups;
     cl_int mode = s->opt.schedule == CLS_SOLVER_COARSE ? 0 : (cl_int)s->opt.schedule - 1;
     cl_int order = (cl_int)s->opt.order, square = (cl_int)s->opt.square;
     cl_int err = clSetKernelArg(s->k_pass, 0, sizeof(cl_mem), &b->u[from]);
@@ -179,15 +220,11 @@ static cls_status enqueue_pass(cls_solver *s, run_bufs *b, int from, int to, siz
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_pass, a + 5, sizeof mode, &mode);
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_pass, a + 6, sizeof order, &order);
     if (err == CL_SUCCESS) err = clSetKernelArg(s->k_pass, a + 7, sizeof square, &square);
-    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 0, sizeof(cl_mem), &b->partial);
-    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 1, sizeof count, &count);
-    if (err == CL_SUCCESS) err = clSetKernelArg(s->k_reduce, 2, sizeof(cl_mem), &b->result);
     if (err != CL_SUCCESS) return cls__fail(s->ctx, (cls_status)err, "setting the pass's arguments");
     size_t global = s->groups * s->wg;
     cls_status st = launch(s, s->k_pass, 1, &global, &s->wg, &ev[0], "the solver's pass kernel");
     if (st != CLS_SUCCESS || skip_norm) return st;
-    size_t one = 256;
-    return launch(s, s->k_reduce, 1, &one, &one, &ev[1], "the norm reduction");
+    return enqueue_reduce(s, b, s->groups, ev + 1);
 }
 
 static int history_add(run_state *r, size_t steps, double norm)
@@ -236,7 +273,7 @@ cls_status cls__solver_exec(cls_solver *s, const void *input, const void *const 
     const cls_solver_options *o = &s->opt;
     run_bufs b;
     run_state r;
-    cl_event ev[4] = {NULL, NULL, NULL, NULL};
+    cl_event ev[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     cls_status st;
     double t_start = cls__now(), t_loop = 0, t_loop_end = 0;
     memset(&r, 0, sizeof r);
@@ -262,6 +299,7 @@ cls_status cls__solver_exec(cls_solver *s, const void *input, const void *const 
     cls_solver_outcome outcome = CLS_SOLVER_NOT_CONVERGED;
     char msg[256] = "";
     size_t steps = 0, syncs = 0;
+    int out_of_time = 0;
     double norm = 0, min_norm = INFINITY;
     int cur = 0;
     int residual_pass = o->schedule != CLS_SOLVER_BASE && o->criterion == CLS_CRITERION_RESIDUAL;
@@ -279,11 +317,11 @@ cls_status cls__solver_exec(cls_solver *s, const void *input, const void *const 
                 goto fail;
             cur = to;
             if (residual_pass &&
-                (st = enqueue_step(s, &b, cur, 0, steps + chunk, ev + 2)) != CLS_SUCCESS)
+                (st = enqueue_step(s, &b, cur, 0, steps + chunk, ev + 3)) != CLS_SUCCESS)
                 goto fail;
         }
         double v[3];
-        if ((st = sync_norm(s, &b, ev, 4, v, &r)) != CLS_SUCCESS) goto fail;
+        if ((st = sync_norm(s, &b, ev, 6, v, &r)) != CLS_SUCCESS) goto fail;
         steps += chunk;
         syncs++;
         norm = o->norm == CLS_NORM_MAX ? v[0] : sqrt(v[1]);
@@ -314,9 +352,18 @@ cls_status cls__solver_exec(cls_solver *s, const void *input, const void *const 
                      steps, syncs, nname, crit, norm, o->tolerance);
             break;
         }
+        if (o->max_seconds > 0 && cls__now() - t_loop >= o->max_seconds) {
+            out_of_time = 1;
+            break;
+        }
     }
     t_loop_end = cls__now();
-    if (outcome == CLS_SOLVER_NOT_CONVERGED)
+    if (outcome == CLS_SOLVER_NOT_CONVERGED && out_of_time)
+        snprintf(msg, sizeof msg,
+                 "not converged within the time limit of %g s (%zu steps): %s %s %.3g > "
+                 "tolerance %.3g",
+                 o->max_seconds, steps, nname, crit, norm, o->tolerance);
+    else if (outcome == CLS_SOLVER_NOT_CONVERGED)
         snprintf(msg, sizeof msg,
                  "not converged within the limit of %zu steps: %s %s %.3g > tolerance %.3g",
                  o->max_steps, nname, crit, norm, o->tolerance);
@@ -351,7 +398,7 @@ cls_status cls__solver_exec(cls_solver *s, const void *input, const void *const 
     goto done;
 fail:
     clFinish(ctx->queue);
-    for (size_t i = 0; i < 4; i++)
+    for (size_t i = 0; i < 6; i++)
         if (ev[i]) clReleaseEvent(ev[i]);
 done:
     free(r.hist_steps);

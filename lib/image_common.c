@@ -1,7 +1,9 @@
 /* image_common.c: what the image applications share: image checks, typed grid arrays, masks and
  * a one-shot solve. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "solver.h"
 
@@ -56,7 +58,14 @@ cls_status cls__solve_once(cls_context *ctx, const cls_stencil *st, cls_dims dim
 {
     cls_solver *s = NULL;
     cls_status r = cls_solver_create(ctx, st, dims, opt, &s);
-    if (r == CLS_SUCCESS) r = cls_solver_run(s, input, aux, output, report);
+    if (r == CLS_SUCCESS) {
+        r = cls_solver_run(s, input, aux, output, report);
+    } else if (report) {
+        /* No solver: the report says why, and never looks converged. */
+        memset(report, 0, sizeof *report);
+        report->outcome = CLS_SOLVER_FAILED;
+        snprintf(report->message, sizeof report->message, "%s", cls_last_error());
+    }
     cls_solver_release(s);
     return r;
 }

@@ -39,7 +39,10 @@ cls_status cls_poisson_edit(cls_context *ctx, const cls_image *target, const cls
 {
     cls_poisson_edit_options defaults;
     cls_status st;
-    if (report) memset(report, 0, sizeof *report);
+    if (report) {
+        memset(report, 0, sizeof *report);
+        report->outcome = CLS_SOLVER_FAILED; /* until the solve reports */
+    }
     if (!ctx || !result)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_poisson_edit: NULL argument");
     *result = NULL;

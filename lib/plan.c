@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "access_publish.h"
 
 static const char *const schedule_names[] = {"auto", "naive", "trapezoid", "stream25d"};
 #define N_SCHEDULES (sizeof schedule_names / sizeof schedule_names[0])
@@ -273,7 +274,15 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
     p->points = cls_dims_points(dims);
     p->elem = cls_dtype_size(st->dtype);
     if ((s = cls_stencil_copy(st, &p->st)) != CLS_SUCCESS) goto fail;
-    if ((s = check_memory(p)) != CLS_SUCCESS) goto fail;
+    /* A grid above the device's memory may still run tile by tile (lib/plan_pipeline.c). */
+    char resident_error[1024] = "";
+    if (check_memory(p) != CLS_SUCCESS) {
+        if (opt->pipeline == CLS_PIPELINE_OFF) {
+            s = CLS_ERR_TOO_LARGE;
+            goto fail;
+        }
+        snprintf(resident_error, sizeof resident_error, "%s", cls_last_error());
+    }
 
     switch (opt->schedule) {
     case CLS_SCHEDULE_AUTO:
@@ -295,6 +304,9 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
         s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown schedule %d", (int)opt->schedule);
     }
     if (s != CLS_SUCCESS) goto fail;
+    cls__mapping_rank_note(p); /* lib/access_publish.c: CuMAPz rank of the mapping, in why */
+    s = cls__plan_pipeline(p, opt, resident_error[0] ? resident_error : NULL);
+    if (s != CLS_SUCCESS) goto fail;
     *out = p;
     return CLS_SUCCESS;
 fail:
@@ -306,6 +318,7 @@ void cls_plan_release(cls_plan *p)
 {
     if (!p) return;
     if (p->kernel) clReleaseKernel(p->kernel);
+    cls__pipe_release(p->pipe);
     cls_stencil_release(p->st);
     free(p);
 }
@@ -324,6 +337,7 @@ cls_status cls_plan_describe(const cls_plan *p, cls_plan_info *info)
     info->loader = p->loader;
     info->prefetch = p->prefetch;
     info->rows_per_item = p->item_rows;
+    info->steps_per_pass = p->steps_per_pass;
     info->from_cache = p->from_cache;
     info->build_seconds = p->build_seconds;
     memcpy(info->tile, p->tile, sizeof p->tile);
@@ -331,6 +345,7 @@ cls_status cls_plan_describe(const cls_plan *p, cls_plan_info *info)
     info->predicted_naive_seconds = p->predicted_naive;
     info->predicted_trapezoid_seconds = p->predicted_trapezoid;
     snprintf(info->why, sizeof info->why, "%s", p->why);
+    cls__pipe_describe(p, info); /* lib/plan_pipeline.c */
     return CLS_SUCCESS;
 }
 
@@ -354,6 +369,8 @@ cls_status cls_plan_run(cls_plan *p, const void *input, const void *const *aux, 
                              "cls_plan_run: stencil '%s' needs auxiliary array %zu ('%s')",
                              p->st->name, k, p->st->aux[k].name);
     if (report) memset(report, 0, sizeof *report);
+    if (p->pipe) return cls__exec_pipeline(p, input, aux, output, report);
+    if (report) report->predicted_total_seconds = p->predicted_copy;
     if (p->schedule == CLS_SCHEDULE_TRAPEZOID)
         return cls__exec_trapezoid(p, input, aux, output, report);
     if (p->schedule == CLS_SCHEDULE_STREAM25D)

@@ -49,8 +49,16 @@ struct cls_plan {
     cls_loader loader;
     size_t prefetch;
     size_t item_rows; /* stream25d: adjacent rows each work-item updates */
+    size_t steps_per_pass; /* stream25d: steps fused per pass (cl/stream25d_tb.cl when > 1) */
     cls_progress_fn progress;
     void *progress_user;
+    /* Host-resident runs through the tiled pipeline (lib/plan_pipeline.c); NULL when the grid
+     * moves whole. */
+    struct cls__pipe *pipe;
+    cls_pipeline pipeline;        /* what was chosen: CLS_PIPELINE_OFF when pipe is NULL */
+    double predicted_total;       /* transfer model: the whole run, seconds (0: none) */
+    double predicted_copy;        /* ... and copy-compute-copy */
+    char pipe_why[512];
 };
 
 /* Device copies of a run's arrays (lib/exec_common.c). */
@@ -82,6 +90,15 @@ cls_status cls__exec_trapezoid(cls_plan *plan, const void *input, const void *co
                                void *output, cls_report *report);
 cls_status cls__exec_stream25d(cls_plan *plan, const void *input, const void *const *aux,
                                void *output, cls_report *report);
+/* The tiled transfer/compute pipeline (lib/plan_pipeline.c, lib/exec_pipeline.c): decides
+ * whether and how a run pipelines (`resident_error`: the message of the memory check when the
+ * whole grid does not fit the device, NULL when it does), and runs it. */
+cls_status cls__plan_pipeline(cls_plan *plan, const cls_plan_options *opt,
+                              const char *resident_error);
+void cls__pipe_release(struct cls__pipe *pipe);
+void cls__pipe_describe(const cls_plan *plan, cls_plan_info *info);
+cls_status cls__exec_pipeline(cls_plan *plan, const void *input, const void *const *aux,
+                              void *output, cls_report *report);
 /* Planners that live in their own files (plan.c has the rest). */
 cls_status cls__plan_stream25d(cls_plan *plan, const cls_plan_options *opt);
 /* Generates the schedule's source (template, its defines), builds or fetches the program and

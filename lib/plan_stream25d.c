@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "expr.h"
-#include "plan.h"
+#include "stream25d.h"
 #include "traffic.h"
 
-#define MAX_R 2 /* window radius in every dimension: offsets within a 5x5x5 box */
+#define MAX_R CLS__S25_MAX_R
 
 static const char *const loader_names[] = {"auto", "classic", "aligned", "direct"};
 #define N_LOADERS (sizeof loader_names / sizeof loader_names[0])
@@ -32,13 +32,9 @@ cls_status cls_loader_from_name(const char *name, cls_loader *l)
                      name ? name : "(null)");
 }
 
-/* The IN offsets the body reads: read[dy][dx] for the in-plane offsets of any dz, the radii
- * and whether any read is diagonal in the plane (the classic loader then loads the corners). */
-typedef struct s25_reads {
-    unsigned char read[2 * MAX_R + 1][2 * MAX_R + 1];
-    int r[3];
-    int corners;
-} s25_reads;
+/* The body's reads (lib/stream25d.h); the classic loader loads the corners when it reads
+ * diagonal neighbours. */
+typedef cls__s25_reads s25_reads;
 
 /* Scans the body as the generator emits it (offsets folded to integer literals,
  * "IN(dx, dy, dz)"), so every read is found whatever the user wrote. */
@@ -368,6 +364,12 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
     if ((s = body_reads(p, &rd)) != CLS_SUCCESS) return s;
+    /* Several steps per pass (lib/plan_stream25d_tb.c), asked for or chosen by the model. */
+    if (opt->steps_per_pass != 1) {
+        int fused = 0;
+        if ((s = cls__plan_stream25d_tb(p, opt, &rd, &fused)) != CLS_SUCCESS || fused) return s;
+    }
+    p->steps_per_pass = 1;
 
     /* Loader: CPUs keep no copies in local memory (it is only more cache); GPUs the aligned
      * mapping of Sect. 4.3.  On GPUs a work-item loads two planes ahead (more bytes in flight
@@ -463,4 +465,37 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
 fail:
     cls_model_release(dv.m);
     return s;
+}
+
+/* CLS_SCHEDULE_AUTO on GPUs (lib/tune.c).  The naive schedule streams radius-1 cross stencils
+ * at about copy speed on the H100 (heat3d7 93 % of cube_transit, doc/stream25d.md), which one
+ * step per pass cannot beat; two cases where stream25d wins: the ghost-zone model predicts its
+ * fused steps at least 1.5x faster than one step per pass (it then moves fewer bytes per step
+ * than any single-pass schedule), or the body reads the in-plane diagonals (a box), which
+ * streaming serves from local memory while the naive kernel's caches fall behind (heat3d27
+ * +36 % on the H100).  Never on CPUs, where neither wins (doc/stream25d.md, PoCL). */
+int cls__stream25d_auto(cls_plan *p, const cls_plan_options *opt)
+{
+    s25_reads rd;
+    size_t k = 1;
+    if (p->ctx->info.type == CLS_DEVICE_CPU || p->st->dims != 3 ||
+        opt->loader == CLS_LOADER_DIRECT || body_reads(p, &rd) != CLS_SUCCESS)
+        return 0;
+    double gain = cls__stream25d_tb_gain(p, &rd, &k);
+    if (gain >= 1.5 && k > 1) {
+        snprintf(p->why, sizeof p->why,
+                 "stream25d: the ghost-zone model predicts %zu steps per pass %.2fx faster than "
+                 "one step per pass, which runs at about the naive schedule's copy speed",
+                 k, gain);
+        return 1;
+    }
+    if (rd.corners && rd.r[0] <= 1 && rd.r[1] <= 1 && rd.r[2] <= 1) {
+        snprintf(p->why, sizeof p->why,
+                 "stream25d: the body reads the in-plane diagonals (a 3x3x3 box), which "
+                 "streaming serves from local memory (H100 heat3d27: +36 %% over naive); model "
+                 "gain of fusing steps %.2fx",
+                 gain);
+        return 1;
+    }
+    return 0;
 }

@@ -42,7 +42,7 @@ size_t cls__trapezoid_default_ppi(const cls_context *ctx, const cls_stencil *st,
 }
 
 /* Local memory of a tile: two buffers (ping-pong) with a margin of one halo on every side. */
-static double tile_local_bytes(const cls_stencil *st, const size_t tile[3])
+double cls__trapezoid_local_bytes(const cls_stencil *st, const size_t tile[3])
 {
     int halo[3];
     double n = 1;
@@ -96,7 +96,7 @@ int cls__trapezoid_fits(const cls_context *ctx, const cls_stencil *st, const siz
                      wg[i], axis_name[i], d->max_work_item_sizes[i]);
             return 0;
         }
-    lb = tile_local_bytes(st, tile);
+    lb = cls__trapezoid_local_bytes(st, tile);
     if (lb > (double)d->local_mem_bytes) {
         snprintf(why, len,
                  "a tile of %zux%zux%zu needs %.0f bytes of local memory (two buffers with a halo "

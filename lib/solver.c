@@ -14,6 +14,11 @@ static const char *const order_names[] = {"stripe", "square"};
 static const char *const norm_names[] = {"max", "l2"};
 static const char *const criterion_names[] = {"update", "residual"};
 #define COUNT(a) (sizeof a / sizeof a[0])
+/* The document's block shape (Sect. IV-B, V-A, Table II). */
+#define DOC_BX 32
+#define DOC_BY 20
+#define DOC_PPI 2
+#define DOC_COMM 32
 
 void cls_solver_options_init(cls_solver_options *opt)
 {
@@ -21,14 +26,15 @@ void cls_solver_options_init(cls_solver_options *opt)
     memset(opt, 0, sizeof *opt);
     opt->schedule = CLS_SOLVER_4W_COMBINE;
     opt->order = CLS_ORDER_SQUARE;
-    /* The document's settings (Sect. IV-B, V-A): 32x20 blocks, two points per computation
-     * thread, 32 communication threads, an exchange every 4 steps, a host sync every 60. */
+    /* The document's settings (Sect. IV-B, V-A): an exchange every 4 steps, a host sync every
+     * 60; its block shape (32x20, two points per computation thread, 32 communication threads)
+     * where the compiled pass fits it (cls__solver_fit_block). */
     opt->check_interval = 60;
     opt->exchange_interval = 4;
-    opt->block[0] = 32;
-    opt->block[1] = 20;
-    opt->points_per_item = 2;
-    opt->comm_items = 32;
+    opt->block[0] = CLS_SOLVER_AUTO;
+    opt->block[1] = CLS_SOLVER_AUTO;
+    opt->points_per_item = CLS_SOLVER_AUTO;
+    opt->comm_items = CLS_SOLVER_AUTO;
     opt->norm = CLS_NORM_MAX;
     opt->criterion = CLS_CRITERION_UPDATE;
     opt->tolerance = 1e-4;
@@ -148,26 +154,68 @@ static cls_status check_options(const cls_solver_options *o)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
                          "exchange interval l: must lie in 1..2^31-1, got %zu",
                          o->exchange_interval);
+    if (!isfinite(o->max_seconds) || o->max_seconds < 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "time limit: must be 0 (none) or a finite number of seconds > 0, got %g",
+                         o->max_seconds);
     if (!isfinite(o->divergence_factor) || o->divergence_factor < 0 ||
         (o->divergence_factor > 0 && o->divergence_factor <= 1))
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
                          "divergence factor: must be 0 (off) or a finite number > 1, got %g",
                          o->divergence_factor);
-    if (o->block[0] < 1 || o->block[1] < 1 || o->block[0] > 4096 || o->block[1] > 4096)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
-                         "block: each side must lie in 1..4096, got %zux%zu", o->block[0],
-                         o->block[1]);
-    if (o->points_per_item < 1 || o->block[1] % o->points_per_item)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
-                         "points per item: must be >= 1 and divide the block height %zu, got %zu",
-                         o->block[1], o->points_per_item);
-    if (o->points_per_item > 64)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "points per item: at most 64, got %zu",
-                         o->points_per_item);
-    if (o->comm_items > 1024)
+    for (int d = 0; d < 2; d++)
+        if (o->block[d] != CLS_SOLVER_AUTO && (o->block[d] < 1 || o->block[d] > 4096))
+            return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                             "block: each side must lie in 1..4096 (or be automatic), got %zu "
+                             "along %c",
+                             o->block[d], d ? 'y' : 'x');
+    if (o->points_per_item != CLS_SOLVER_AUTO) {
+        size_t by = o->block[1] == CLS_SOLVER_AUTO ? DOC_BY : o->block[1];
+        if (o->points_per_item < 1 || by % o->points_per_item)
+            return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                             "points per item: must be >= 1 and divide the block height %zu, "
+                             "got %zu",
+                             by, o->points_per_item);
+        if (o->points_per_item > 64)
+            return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                             "points per item: at most 64, got %zu", o->points_per_item);
+    }
+    if (o->comm_items != CLS_SOLVER_AUTO && o->comm_items > 1024)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
                          "communication items: at most 1024, got %zu", o->comm_items);
     return CLS_SUCCESS;
+}
+
+/* The document's family of block shapes, in the order tried: first more points per item (the
+ * divisors of the block height from 2 up, from 1 for an odd height: the block, its exchange
+ * and its local memory stay the document's 32x20), then fewer communication items, then
+ * narrower blocks.  A compiler that needs many registers per work-item lowers the kernel's
+ * work-group limit below the device's (NVIDIA: 256 for the pass on the H100). */
+int cls__solver_fit_block(cls_solver_options *o, size_t limit)
+{
+    static const size_t widths[] = {DOC_BX, 16, 8, 4, 2, 1}, comms[] = {DOC_COMM, 16, 8, 0};
+    int auto_bx = o->block[0] == CLS_SOLVER_AUTO, auto_c = o->comm_items == CLS_SOLVER_AUTO;
+    int auto_p = o->points_per_item == CLS_SOLVER_AUTO;
+    size_t by = o->block[1] == CLS_SOLVER_AUTO ? DOC_BY : o->block[1];
+    size_t p0 = by % DOC_PPI ? 1 : DOC_PPI;
+    for (size_t w = 0; w < (auto_bx ? COUNT(widths) : 1); w++) {
+        size_t bx = auto_bx ? widths[w] : o->block[0];
+        for (size_t c = 0; c < (auto_c ? COUNT(comms) : 1); c++) {
+            size_t comm = auto_c ? comms[c] : o->comm_items;
+            for (size_t p = auto_p ? p0 : o->points_per_item; p <= by; p++) {
+                if (by % p) continue;
+                if (bx * (by / p) + comm <= limit) {
+                    o->block[0] = bx;
+                    o->block[1] = by;
+                    o->points_per_item = p;
+                    o->comm_items = comm;
+                    return 0;
+                }
+                if (!auto_p) break;
+            }
+        }
+    }
+    return -1;
 }
 
 /* Every block, the short last ones included, must hold its two boundaries apart: at least
@@ -277,25 +325,84 @@ static cls_status build(cls_solver *s)
     if ((st = create_kernel(s, "cls_chaotic_pass", &s->k_pass)) != CLS_SUCCESS) return st;
     if ((st = create_kernel(s, "cls_chaotic_pack", &s->k_pack)) != CLS_SUCCESS) return st;
 
-    /* The limits the compiled pass must respect on this device. */
-    size_t wgmax = 0;
+    /* The limits the compiled kernels must respect on this device: the pass's work-group
+     * limit is checked by the caller (it may choose another block); the step's is fixed. */
+    size_t wgmax = 0, stepmax = 0;
     cl_ulong lmem = 0;
     clGetKernelWorkGroupInfo(s->k_pass, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wgmax,
                              &wgmax, NULL);
+    clGetKernelWorkGroupInfo(s->k_step, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                             sizeof stepmax, &stepmax, NULL);
     clGetKernelWorkGroupInfo(s->k_pass, s->ctx->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem,
                              &lmem, NULL);
-    if (wgmax && s->wg > wgmax)
+    s->wg_limit = wgmax ? wgmax : s->wg;
+    if (o->max_work_group && o->max_work_group < s->wg_limit) s->wg_limit = o->max_work_group;
+    if (stepmax && s->step_local[0] * s->step_local[1] > stepmax)
         return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "block: %zu work-items per group (%zu computing + %zu communicating) "
-                         "exceed the pass kernel's limit of %zu on '%s'; use a smaller block, "
-                         "more points per item or fewer communication items",
-                         s->wg, s->wg - o->comm_items, o->comm_items, wgmax, s->ctx->info.name);
+                         "the synchronous step needs %zux%zu work-items per group; its compiled "
+                         "kernel allows %zu on '%s'",
+                         s->step_local[0], s->step_local[1], stepmax, s->ctx->info.name);
     if (lmem && s->ctx->info.local_mem_bytes && lmem > s->ctx->info.local_mem_bytes)
         return cls__fail(s->ctx, CLS_ERR_PLAN_INFEASIBLE,
                          "block: the pass needs %llu bytes of local memory, '%s' has %llu",
                          (unsigned long long)lmem, s->ctx->info.name,
                          (unsigned long long)s->ctx->info.local_mem_bytes);
     return CLS_SUCCESS;
+}
+
+static void release_kernels(cls_solver *s)
+{
+    cl_kernel *all[] = {&s->k_step, &s->k_reduce, &s->k_pass, &s->k_pack};
+    for (size_t i = 0; i < COUNT(all); i++)
+        if (*all[i]) {
+            clReleaseKernel(*all[i]);
+            *all[i] = NULL;
+        }
+}
+
+/* The sizes of a solver whose block shape is settled: blocks, work-groups, local memory, the
+ * step's work-group and the buffers, checked against the device. */
+static cls_status configure(cls_solver *s)
+{
+    cls_context *ctx = s->ctx;
+    cls_status r;
+    if ((r = check_blocks(s)) != CLS_SUCCESS) return r;
+    /* The pass: computation items plus communication items (idle in a coarse pass); two tiles
+     * with the prelude's margin of one halo, and the reduction.  Checked for every schedule:
+     * the program holds the pass too. */
+    s->wg = s->opt.block[0] * (s->opt.block[1] / s->opt.points_per_item) + s->opt.comm_items;
+    size_t pitch_x = s->opt.block[0] + 4 * (size_t)s->halo[0];
+    size_t pitch_y = s->opt.block[1] + 4 * (size_t)s->halo[1];
+    s->local_bytes = (2 * pitch_x * pitch_y + 3 * s->wg) * s->elem;
+    const cls_device_info *d = &ctx->info;
+    if (d->max_work_group_size && s->wg > d->max_work_group_size)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "block: %zux%zu with %zu points per item and %zu communication items "
+                         "needs %zu work-items per group; '%s' allows %zu",
+                         s->opt.block[0], s->opt.block[1], s->opt.points_per_item,
+                         s->opt.comm_items, s->wg, d->name, d->max_work_group_size);
+    if (d->local_mem_bytes && s->local_bytes > d->local_mem_bytes)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "block: %zux%zu needs %zu bytes of local memory (two tiles with their "
+                         "ring, and the reduction); '%s' has %llu",
+                         s->opt.block[0], s->opt.block[1], s->local_bytes, d->name,
+                         (unsigned long long)d->local_mem_bytes);
+    if (s->opt.square == 0) s->opt.square = default_square(s);
+    s->cols_elems = s->opt.schedule == CLS_SOLVER_4W_COMBINE
+                        ? 2 * (size_t)s->halo[0] * s->nb[0] * s->dims.n[1]
+                        : 0;
+
+    /* The synchronous step: rows of 32, up to 8 of them (fewer where groups must be small). */
+    size_t wgmax = d->max_work_group_size ? d->max_work_group_size : 256;
+    s->step_local[0] = 32;
+    s->step_local[1] = wgmax / 32 >= 8 ? 8 : (wgmax / 32 ? wgmax / 32 : 1);
+    if (wgmax < 32) s->step_local[0] = wgmax;
+    for (int k = 0; k < 2; k++)
+        s->step_global[k] =
+            (s->dims.n[k] + s->step_local[k] - 1) / s->step_local[k] * s->step_local[k];
+    s->step_groups =
+        s->step_global[0] / s->step_local[0] * (s->step_global[1] / s->step_local[1]);
+    return check_memory(s);
 }
 
 cls_status cls_solver_create(cls_context *ctx, const cls_stencil *st, cls_dims dims,
@@ -345,52 +452,47 @@ cls_status cls_solver_create(cls_context *ctx, const cls_stencil *st, cls_dims d
     if (s->opt.schedule == CLS_SOLVER_BASE) s->opt.check_interval = 1;
     if ((r = cls_stencil_copy(st, &s->st)) != CLS_SUCCESS) goto fail;
     cls_stencil_halo(s->st, s->halo);
-    if ((r = check_blocks(s)) != CLS_SUCCESS) goto fail;
-
-    /* The pass: computation items plus communication items (idle in a coarse pass); two tiles
-     * with the prelude's margin of one halo, and the reduction.  Checked for every schedule:
-     * the program holds the pass too. */
-    s->wg = s->opt.block[0] * (s->opt.block[1] / s->opt.points_per_item) + s->opt.comm_items;
-    size_t pitch_x = s->opt.block[0] + 4 * (size_t)s->halo[0];
-    size_t pitch_y = s->opt.block[1] + 4 * (size_t)s->halo[1];
-    s->local_bytes = (2 * pitch_x * pitch_y + 3 * s->wg) * s->elem;
     {
-        const cls_device_info *d = &ctx->info;
-        if (d->max_work_group_size && s->wg > d->max_work_group_size) {
-            r = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                          "block: %zux%zu with %zu points per item and %zu communication items "
-                          "needs %zu work-items per group; '%s' allows %zu",
-                          s->opt.block[0], s->opt.block[1], s->opt.points_per_item,
-                          s->opt.comm_items, s->wg, d->name, d->max_work_group_size);
-            goto fail;
-        }
-        if (d->local_mem_bytes && s->local_bytes > d->local_mem_bytes) {
-            r = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                          "block: %zux%zu needs %zu bytes of local memory (two tiles with their "
-                          "ring, and the reduction); '%s' has %llu",
-                          s->opt.block[0], s->opt.block[1], s->local_bytes, d->name,
-                          (unsigned long long)d->local_mem_bytes);
-            goto fail;
+        /* The block shape: its automatic fields first fitted to the device's work-group limit;
+         * when the compiled pass allows fewer work-items (register use), fitted again to that
+         * and rebuilt (a few rounds: another shape compiles to another limit).  A shape given
+         * in full that does not fit is an error. */
+        const cls_solver_options req = s->opt;
+        int autos = req.block[0] == CLS_SOLVER_AUTO || req.block[1] == CLS_SOLVER_AUTO ||
+                    req.points_per_item == CLS_SOLVER_AUTO || req.comm_items == CLS_SOLVER_AUTO;
+        size_t cap = ctx->info.max_work_group_size ? ctx->info.max_work_group_size : 1024;
+        if (req.max_work_group && req.max_work_group < cap) cap = req.max_work_group;
+        for (int round = 0;; round++) {
+            s->opt = req;
+            if (autos && cls__solver_fit_block(&s->opt, cap) != 0) {
+                r = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                              "block: no shape of the document's family (32x20, 2 points per "
+                              "item, 32 communication items, and smaller) with the given fields "
+                              "fits %zu work-items per group on '%s'",
+                              cap, ctx->info.name);
+                goto fail;
+            }
+            if ((r = configure(s)) != CLS_SUCCESS) goto fail;
+            if ((r = build(s)) != CLS_SUCCESS) goto fail;
+            /* Base launches the step kernel only: the pass's limit does not concern it. */
+            if (s->opt.schedule == CLS_SOLVER_BASE || s->wg <= s->wg_limit) break;
+            if (!autos || s->wg_limit >= cap || round >= 4) {
+                r = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                              "block: %zux%zu with %zu points per item needs %zu work-items per "
+                              "group (%zu computing + %zu communicating), more than the pass "
+                              "kernel's limit of %zu on '%s' (CL_KERNEL_WORK_GROUP_SIZE%s); use "
+                              "a smaller block, more points per item or fewer communication "
+                              "items, or leave them automatic",
+                              s->opt.block[0], s->opt.block[1], s->opt.points_per_item, s->wg,
+                              s->wg - s->opt.comm_items, s->opt.comm_items, s->wg_limit,
+                              ctx->info.name,
+                              s->opt.max_work_group ? ", capped by max_work_group" : "");
+                goto fail;
+            }
+            cap = s->wg_limit;
+            release_kernels(s);
         }
     }
-    if (s->opt.square == 0) s->opt.square = default_square(s);
-    if (s->opt.schedule == CLS_SOLVER_4W_COMBINE)
-        s->cols_elems = 2 * (size_t)s->halo[0] * s->nb[0] * dims.n[1];
-
-    /* The synchronous step: rows of 32, up to 8 of them (fewer where groups must be small). */
-    {
-        size_t wgmax = ctx->info.max_work_group_size ? ctx->info.max_work_group_size : 256;
-        s->step_local[0] = 32;
-        s->step_local[1] = wgmax / 32 >= 8 ? 8 : (wgmax / 32 ? wgmax / 32 : 1);
-        if (wgmax < 32) s->step_local[0] = wgmax;
-        for (int d = 0; d < 2; d++)
-            s->step_global[d] = (dims.n[d] + s->step_local[d] - 1) / s->step_local[d] *
-                                s->step_local[d];
-        s->step_groups = s->step_global[0] / s->step_local[0] * (s->step_global[1] /
-                                                                  s->step_local[1]);
-    }
-    if ((r = check_memory(s)) != CLS_SUCCESS) goto fail;
-    if ((r = build(s)) != CLS_SUCCESS) goto fail;
     *out = s;
     return CLS_SUCCESS;
 fail:
@@ -401,10 +503,7 @@ fail:
 void cls_solver_release(cls_solver *s)
 {
     if (!s) return;
-    if (s->k_step) clReleaseKernel(s->k_step);
-    if (s->k_reduce) clReleaseKernel(s->k_reduce);
-    if (s->k_pass) clReleaseKernel(s->k_pass);
-    if (s->k_pack) clReleaseKernel(s->k_pack);
+    release_kernels(s);
     cls_stencil_release(s->st);
     free(s);
 }
@@ -420,6 +519,7 @@ cls_status cls_solver_describe(const cls_solver *s, cls_solver_info *info)
     info->work_group = s->opt.schedule == CLS_SOLVER_BASE ? s->step_local[0] * s->step_local[1]
                                                           : s->wg;
     info->local_bytes = s->opt.schedule == CLS_SOLVER_BASE ? 0 : s->local_bytes;
+    info->work_group_limit = s->wg_limit;
     info->from_cache = s->from_cache;
     info->build_seconds = s->build_seconds;
     return CLS_SUCCESS;
@@ -437,7 +537,16 @@ cls_status cls_solver_run(cls_solver *s, const void *input, const void *const *a
             return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
                              "cls_solver_run: stencil '%s' needs auxiliary array %zu ('%s')",
                              s->st->name, k, s->st->aux[k].name);
-    return cls__solver_exec(s, input, aux, output, report);
+    cls_status r = cls__solver_exec(s, input, aux, output, report);
+    if (report) {
+        cls_solver_describe(s, &report->solver);
+        /* An error before an outcome: never reported as converged (outcome 0). */
+        if (r != CLS_SUCCESS && r != CLS_ERR_NOT_CONVERGED && r != CLS_ERR_DIVERGED) {
+            report->outcome = CLS_SOLVER_FAILED;
+            snprintf(report->message, sizeof report->message, "%s", cls_last_error());
+        }
+    }
+    return r;
 }
 
 void cls_solver_report_clear(cls_solver_report *r)

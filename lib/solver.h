@@ -15,6 +15,8 @@ struct cls_solver {
     size_t nb[2];             /* data blocks along x and y */
     size_t groups;            /* work-groups of a pass: one per block */
     size_t wg;                /* work-items per group of the pass */
+    size_t wg_limit;          /* the compiled pass's CL_KERNEL_WORK_GROUP_SIZE, capped by
+                                 opt.max_work_group */
     size_t local_bytes;       /* local memory per group of the pass */
     size_t step_local[2];     /* the synchronous step kernel's work-group */
     size_t step_global[2];
@@ -25,6 +27,11 @@ struct cls_solver {
     int from_cache;
     double build_seconds;
 };
+
+/* Fills the CLS_SOLVER_AUTO fields of o's block shape with the first member of the document's
+ * family whose pass needs at most `limit` work-items per group (lib/solver.c says the order).
+ * Returns 0, or -1 when none does (o unchanged). */
+int cls__solver_fit_block(cls_solver_options *o, size_t limit);
 
 /* The run loop (lib/exec_chaotic.c). */
 cls_status cls__solver_exec(cls_solver *s, const void *input, const void *const *aux,

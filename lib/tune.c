@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stream25d.h"
 #include "tune.h"
 
 cls_status cls__ctx_model(cls_context *ctx, const cls_model **m)
@@ -37,6 +38,23 @@ cls_status cls__plan_auto(cls_plan *p, const cls_plan_options *opt)
     /* Options that only the trapezoid takes ask for it; a work-group or points per item
      * without them describe a naive plan (as before the model existed). */
     if (opt->trapezoid_height || opt->sync != CLS_SYNC_AUTO) return cls__plan_trapezoid(p, opt);
+    /* 3D on GPUs: stream25d where it beats naive (lib/plan_stream25d.c); several steps per
+     * pass ask for it. */
+    if (opt->steps_per_pass > 1 ||
+        (!opt->local_size[0] && !opt->local_size[1] && !opt->points_per_item &&
+         cls__stream25d_auto(p, opt))) {
+        char keep[512];
+        snprintf(keep, sizeof keep, "%s", opt->steps_per_pass > 1 ? "stream25d: steps per pass "
+                                                                    "given" : p->why);
+        p->schedule = CLS_SCHEDULE_STREAM25D;
+        p->why[0] = 0;
+        s = cls__plan_stream25d(p, opt);
+        char plan_why[512];
+        snprintf(plan_why, sizeof plan_why, "%s", p->why);
+        snprintf(p->why, sizeof p->why, "%.250s%s%.250s", keep, plan_why[0] ? "; " : "",
+                 plan_why);
+        return s;
+    }
     p->schedule = CLS_SCHEDULE_NAIVE;
     have = cls__profile_get(ctx, p->st, 0, &prof, &fc) == CLS_SUCCESS;
     if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2] || opt->points_per_item) {
@@ -232,6 +250,8 @@ void cls_tune_options_init(cls_tune_options *opt)
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
     opt->reps = 3;
+    opt->warmup = 1;
+    opt->confirm = 5;
 }
 
 void cls_tune_result_release(cls_tune_result *r)
@@ -368,28 +388,141 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median device seconds of `reps` runs of the plan (after one untimed run). */
-static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, double *median)
+/* Device seconds of the plan's run: `warmup` untimed runs, then the minimum (or the median) of
+ * `reps` timed ones. */
+static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, size_t warmup,
+                            int median, double *out)
 {
     double t[32];
     if (reps > 32) reps = 32;
-    for (size_t r = 0; r <= reps; r++) {
+    if (reps < 1) reps = 1;
+    if (warmup > 32) warmup = 32;
+    for (size_t r = 0; r < reps + warmup; r++) {
         cl_event first = NULL, last = NULL;
         int cur = 0;
         cls_status s = p->schedule == CLS_SCHEDULE_TRAPEZOID
                            ? cls__trapezoid_launch(p, g, &cur, &first, &last)
+                       : p->schedule == CLS_SCHEDULE_STREAM25D
+                           ? cls__stream25d_launch(p, g, &cur, &first, &last)
                            : cls__naive_launch(p, g, &cur, &first, &last);
         if (s == CLS_SUCCESS) {
             cl_int err = clFinish(p->ctx->queue);
             if (err != CL_SUCCESS) s = cls__fail(p->ctx, (cls_status)err, "waiting for the device");
         }
-        if (r > 0) t[r - 1] = cls__event_span(first, last ? last : first);
+        if (r >= warmup) t[r - warmup] = cls__event_span(first, last ? last : first);
         if (first) clReleaseEvent(first);
         if (last) clReleaseEvent(last);
         if (s != CLS_SUCCESS) return s;
     }
     qsort(t, reps, sizeof *t, cmp_double);
-    *median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    *out = !median ? t[0] : reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    return CLS_SUCCESS;
+}
+
+/* The plan of an exhaustive entry: a naive configuration, AUTO's own pick (another schedule:
+ * planned as AUTO plans it), or a trapezoid configuration. */
+static cls_status plan_of(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
+                          const cls_tune_entry *e, cls_plan **p)
+{
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    if (e->schedule == CLS_SCHEDULE_NAIVE) {
+        opt.schedule = CLS_SCHEDULE_NAIVE;
+        memcpy(opt.local_size, e->local_size, sizeof opt.local_size);
+        opt.points_per_item = e->points_per_item;
+        return cls_plan_create(ctx, st, dims, steps, &opt, p);
+    }
+    if (e->schedule != CLS_SCHEDULE_TRAPEZOID) return cls_plan_create(ctx, st, dims, steps, &opt, p);
+    opt.schedule = CLS_SCHEDULE_TRAPEZOID;
+    memcpy(opt.local_size, e->tile, sizeof opt.local_size);
+    opt.points_per_item = e->points_per_item;
+    opt.trapezoid_height = e->h;
+    opt.sync = e->sync;
+    return cls_plan_create(ctx, st, dims, steps, &opt, p);
+}
+
+/* Appends to idx the k fastest measured entries not yet in it (trapezoids only when asked). */
+static void fastest(const cls_tune_result *r, size_t k, int trapezoid_only, size_t *idx, size_t *n)
+{
+    for (size_t m = 0; m < k; m++) {
+        size_t b = (size_t)-1;
+        for (size_t i = 0; i < r->n_entries; i++) {
+            const cls_tune_entry *e = &r->entries[i];
+            int taken = 0;
+            for (size_t j = 0; j < *n; j++) taken |= idx[j] == i;
+            if (taken || e->status != CLS_SUCCESS || !(e->measured_seconds > 0) ||
+                (trapezoid_only && e->schedule != CLS_SCHEDULE_TRAPEZOID))
+                continue;
+            if (b == (size_t)-1 || e->measured_seconds < r->entries[b].measured_seconds) b = i;
+        }
+        if (b == (size_t)-1) return;
+        idx[(*n)++] = b;
+    }
+}
+
+/* The entry of least confirmed time among idx (trapezoids only when asked); -1: none. */
+static size_t confirmed_min(const cls_tune_result *r, const size_t *idx, size_t n,
+                            int trapezoid_only)
+{
+    size_t b = (size_t)-1;
+    for (size_t j = 0; j < n; j++) {
+        const cls_tune_entry *e = &r->entries[idx[j]];
+        if (!(e->confirmed_seconds > 0) ||
+            (trapezoid_only && e->schedule != CLS_SCHEDULE_TRAPEZOID))
+            continue;
+        if (b == (size_t)-1 || e->confirmed_seconds < r->entries[b].confirmed_seconds) b = idx[j];
+    }
+    return b;
+}
+
+/* Confirmation (doc/ghost-zones.md, "Measurement protocol"): the CLS_TUNE_CONFIRM_TOP fastest
+ * entries overall and among the trapezoids, the model's trapezoid (pick) and AUTO's pick
+ * (auto_pick; either may be -1) run once each per round, in turn, so that a slow phase of a
+ * shared machine hits all of them alike; each keeps its least time. */
+static cls_status confirm_rounds(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                                 size_t steps, cls__dev_grid *g, const cls_tune_options *topt,
+                                 cls_tune_result *r, size_t pick, size_t auto_pick)
+{
+    enum { MAX = 2 * CLS_TUNE_CONFIRM_TOP + 2 };
+    size_t idx[MAX], n = 0, b;
+    cls_plan *plans[MAX] = {NULL};
+    cls_status s = CLS_SUCCESS;
+    fastest(r, CLS_TUNE_CONFIRM_TOP, 0, idx, &n);
+    fastest(r, CLS_TUNE_CONFIRM_TOP, 1, idx, &n);
+    for (int k = 0; k < 2; k++) {
+        size_t want = k ? auto_pick : pick;
+        int taken = want == (size_t)-1;
+        for (size_t j = 0; j < n; j++) taken |= idx[j] == want;
+        if (!taken && r->entries[want].status == CLS_SUCCESS) idx[n++] = want;
+    }
+    for (size_t j = 0; j < n && s == CLS_SUCCESS; j++)
+        s = plan_of(ctx, st, dims, steps, &r->entries[idx[j]], &plans[j]);
+    for (size_t j = 0; j < n && s == CLS_SUCCESS; j++) { /* one warm-up each */
+        double t;
+        s = time_plan(plans[j], g, 1, 0, 0, &t);
+    }
+    for (size_t round = 0; round < topt->confirm && s == CLS_SUCCESS; round++)
+        for (size_t j = 0; j < n && s == CLS_SUCCESS; j++) {
+            double t = 0;
+            cls_tune_entry *e = &r->entries[idx[j]];
+            s = time_plan(plans[j], g, 1, 0, 0, &t);
+            if (s == CLS_SUCCESS && t > 0 &&
+                (!(e->confirmed_seconds > 0) || t < e->confirmed_seconds))
+                e->confirmed_seconds = t;
+        }
+    for (size_t j = 0; j < n; j++) cls_plan_release(plans[j]);
+    if (s != CLS_SUCCESS) return s;
+    if ((b = confirmed_min(r, idx, n, 1)) != (size_t)-1) {
+        r->confirmed_best = b;
+        if (pick != (size_t)-1 && r->entries[pick].confirmed_seconds > 0)
+            r->confirmed_ratio = r->entries[b].confirmed_seconds / r->entries[pick].confirmed_seconds;
+    }
+    if ((b = confirmed_min(r, idx, n, 0)) != (size_t)-1) {
+        r->confirmed_best_overall = b;
+        if (auto_pick != (size_t)-1 && r->entries[auto_pick].confirmed_seconds > 0)
+            r->confirmed_overall_ratio =
+                r->entries[b].confirmed_seconds / r->entries[auto_pick].confirmed_seconds;
+    }
     return CLS_SUCCESS;
 }
 
@@ -430,7 +563,7 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
     cls_plan *base = NULL, *p = NULL;
     cls_plan_options opt;
     cls__dev_grid g;
-    size_t tiles[8][3], nt, cap = 64, pick_index = (size_t)-1;
+    size_t tiles[8][3], nt, cap = 64, pick_index = (size_t)-1, auto_index = (size_t)-1;
     int halo[3];
     cls_status s;
     memset(&g, 0, sizeof g);
@@ -442,16 +575,33 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
     r->n_entries = 0;
     size_t reps = topt->reps ? topt->reps : 3;
 
-    /* The naive plan first: it owns the device grids every configuration runs on. */
+    /* The naive plan first: it owns the device grids every configuration runs on, and it is
+     * the first entry (AUTO chooses between it and the trapezoids; the ratio that matters is
+     * the best of everything over AUTO's pick). */
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_NAIVE;
     if ((s = cls_plan_create(ctx, st, dims, steps, &opt, &base)) != CLS_SUCCESS) goto fail;
     if ((s = grid_fill(base, &g)) != CLS_SUCCESS) goto fail;
-    s = time_plan(base, &g, reps, &r->naive.measured_seconds);
+    s = time_plan(base, &g, reps, topt->warmup, topt->median, &r->naive.measured_seconds);
     r->naive.status = s;
     if (s != CLS_SUCCESS) goto fail;
-    if (r->pick.schedule == CLS_SCHEDULE_NAIVE) r->pick.measured_seconds = r->naive.measured_seconds;
-    r->pick.status = CLS_SUCCESS;
+    r->entries[r->n_entries++] = r->naive;
+    if (r->pick.schedule == CLS_SCHEDULE_NAIVE &&
+        !memcmp(r->pick.local_size, r->naive.local_size, sizeof r->naive.local_size) &&
+        r->pick.points_per_item == r->naive.points_per_item)
+        auto_index = 0;
+    else if (r->pick.schedule != CLS_SCHEDULE_TRAPEZOID) {
+        /* AUTO's pick is another naive configuration or schedule (stream25d on 3D GPUs). */
+        cls_tune_entry *e = &r->entries[r->n_entries++];
+        *e = r->pick;
+        e->status = plan_of(ctx, st, dims, steps, e, &p);
+        if (e->status == CLS_SUCCESS)
+            e->status = time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
+        if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
+        cls_plan_release(p);
+        p = NULL;
+        auto_index = r->n_entries - 1;
+    }
 
     cls_stencil_halo(base->st, halo);
     nt = cls__trapezoid_candidates(ctx, base->st, dims, tiles, 8);
@@ -494,7 +644,8 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
                 }
                 cls__trapezoid_set_height(p, hs[k]);
                 e->predicted_seconds = cls__trapezoid_predict(p, &r->profile, &c);
-                e->status = time_plan(p, &g, reps, &e->measured_seconds);
+                e->status =
+                    time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
                 if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
                 if (!memcmp(e->tile, r->trapezoid.tile, sizeof e->tile) &&
                     e->h == r->trapezoid.h && e->sync == r->trapezoid.sync &&
@@ -520,47 +671,73 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         cls_tune_entry *e = &r->entries[r->n_entries++];
         *e = r->trapezoid;
         e->status = cls_plan_create(ctx, st, dims, steps, &opt, &p);
-        if (e->status == CLS_SUCCESS) e->status = time_plan(p, &g, reps, &e->measured_seconds);
+        if (e->status == CLS_SUCCESS)
+            e->status = time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
         cls_plan_release(p);
         p = NULL;
         pick_index = r->n_entries - 1;
     }
-    r->best = 0;
+    /* AUTO's trapezoid pick: its row of the table, or measured as an extra row. */
+    for (size_t i = 0; r->pick.schedule == CLS_SCHEDULE_TRAPEZOID && i < r->n_entries; i++) {
+        const cls_tune_entry *e = &r->entries[i];
+        if (e->schedule == CLS_SCHEDULE_TRAPEZOID && !memcmp(e->tile, r->pick.tile, sizeof e->tile) &&
+            e->h == r->pick.h && e->sync == r->pick.sync &&
+            e->points_per_item == r->pick.points_per_item)
+            auto_index = i;
+    }
+    if (r->pick.schedule == CLS_SCHEDULE_TRAPEZOID && auto_index == (size_t)-1) {
+        if (grow(r, &cap) != 0) {
+            s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "exhaustive table");
+            goto fail;
+        }
+        cls_tune_entry *e = &r->entries[r->n_entries++];
+        *e = r->pick;
+        e->status = plan_of(ctx, st, dims, steps, e, &p);
+        if (e->status == CLS_SUCCESS)
+            e->status = time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
+        if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
+        cls_plan_release(p);
+        p = NULL;
+        auto_index = r->n_entries - 1;
+    }
+    /* The fastest trapezoid, and the fastest of everything. */
+    r->best = r->best_overall = (size_t)-1;
     for (size_t i = 0; i < r->n_entries; i++) {
-        const cls_tune_entry *e = &r->entries[i], *b = &r->entries[r->best];
-        if (e->status == CLS_SUCCESS && e->measured_seconds > 0 &&
-            (b->status != CLS_SUCCESS || !(b->measured_seconds > 0) ||
-             e->measured_seconds < b->measured_seconds))
+        const cls_tune_entry *e = &r->entries[i];
+        if (e->status != CLS_SUCCESS || !(e->measured_seconds > 0)) continue;
+        if (r->best_overall == (size_t)-1 ||
+            e->measured_seconds < r->entries[r->best_overall].measured_seconds)
+            r->best_overall = i;
+        if (e->schedule == CLS_SCHEDULE_TRAPEZOID &&
+            (r->best == (size_t)-1 || e->measured_seconds < r->entries[r->best].measured_seconds))
             r->best = i;
     }
+    if (r->best_overall == (size_t)-1) r->best_overall = 0;
+    if (r->best == (size_t)-1) r->best = r->best_overall;
     if (pick_index != (size_t)-1) {
         r->trapezoid.measured_seconds = r->entries[pick_index].measured_seconds;
         r->trapezoid.status = r->entries[pick_index].status;
-        if (r->trapezoid.measured_seconds > 0)
+        if (r->trapezoid.measured_seconds > 0 &&
+            r->entries[r->best].schedule == CLS_SCHEDULE_TRAPEZOID)
             r->ratio = r->entries[r->best].measured_seconds / r->trapezoid.measured_seconds;
     }
-    /* AUTO's pick: the naive plan, or its trapezoid wherever the table has it. */
-    for (size_t i = 0; r->pick.schedule == CLS_SCHEDULE_TRAPEZOID && i < r->n_entries; i++) {
-        const cls_tune_entry *e = &r->entries[i];
-        if (!memcmp(e->tile, r->pick.tile, sizeof e->tile) && e->h == r->pick.h &&
-            e->sync == r->pick.sync && e->points_per_item == r->pick.points_per_item) {
-            r->pick.measured_seconds = e->measured_seconds;
-            r->pick.status = e->status;
-        }
+    if (auto_index != (size_t)-1) {
+        r->pick.measured_seconds = r->entries[auto_index].measured_seconds;
+        r->pick.status = r->entries[auto_index].status;
+        if (r->pick.measured_seconds > 0)
+            r->overall_ratio =
+                r->entries[r->best_overall].measured_seconds / r->pick.measured_seconds;
     }
-    if (r->pick.schedule == CLS_SCHEDULE_TRAPEZOID && !(r->pick.measured_seconds > 0)) {
-        cls_plan_options_init(&opt);
-        opt.schedule = CLS_SCHEDULE_TRAPEZOID;
-        memcpy(opt.local_size, r->pick.tile, sizeof opt.local_size);
-        opt.points_per_item = r->pick.points_per_item;
-        opt.trapezoid_height = r->pick.h;
-        opt.sync = r->pick.sync;
-        r->pick.status = cls_plan_create(ctx, st, dims, steps, &opt, &p);
-        if (r->pick.status == CLS_SUCCESS)
-            r->pick.status = time_plan(p, &g, reps, &r->pick.measured_seconds);
-        cls_plan_release(p);
-        p = NULL;
-    }
+    if (topt->confirm && r->entries[r->best_overall].measured_seconds > 0 &&
+        (s = confirm_rounds(ctx, st, dims, steps, &g, topt, r,
+                            r->trapezoid.measured_seconds > 0 ? pick_index : (size_t)-1,
+                            r->pick.measured_seconds > 0 ? auto_index : (size_t)-1)) !=
+            CLS_SUCCESS)
+        goto fail;
+    if (pick_index != (size_t)-1)
+        r->trapezoid.confirmed_seconds = r->entries[pick_index].confirmed_seconds;
+    if (auto_index != (size_t)-1) r->pick.confirmed_seconds = r->entries[auto_index].confirmed_seconds;
+    r->naive.confirmed_seconds = r->entries[0].confirmed_seconds;
     cls_plan_release(base);
     cls__dev_grid_release(&g);
     *out = r;

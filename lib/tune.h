@@ -28,6 +28,8 @@ size_t cls__trapezoid_default_ppi(const cls_context *ctx, const cls_stencil *st,
  * returns how many. */
 size_t cls__trapezoid_candidates(const cls_context *ctx, const cls_stencil *st, cls_dims dims,
                                  size_t (*tiles)[3], size_t max);
+/* Local memory of a tile in the trapezoid kernel: two buffers with a halo margin (bytes). */
+double cls__trapezoid_local_bytes(const cls_stencil *st, const size_t tile[3]);
 /* The tile the profile measures: the middle candidate for a large grid. */
 void cls__trapezoid_profile_tile(const cls_context *ctx, const cls_stencil *st, size_t tile[3]);
 
@@ -39,6 +41,8 @@ cls_status cls__trapezoid_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_eve
                                  cl_event *last);
 cls_status cls__naive_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *first,
                              cl_event *last);
+cls_status cls__stream25d_launch(cls_plan *p, cls__dev_grid *g, int *cur, cl_event *first,
+                                 cl_event *last);
 
 /* ---------------------------------------------------------------- lib/tune.c */
 /* The context's device model (matched once, kept on the context). */
@@ -81,6 +85,15 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
 /* Predicted seconds of a run of a trapezoid configuration (steps of the plan). */
 double cls__trapezoid_predict(cls_plan *p, const cls_ghost_profile *prof,
                               const cls__trap_config *c);
+/* The same from a device model alone (its compute units; 0 when the model cannot say). */
+double cls__trapezoid_predict_model(const cls_model *m, const cls_stencil *st,
+                                    const cls_ghost_profile *prof, cls_dims dims, size_t steps,
+                                    const cls__trap_config *c);
+/* The executor's occupancy and whole waves (doc/ghost-zones.md "Occupancy and waves"): with
+ * restarts BlksPerSM becomes the work-groups of this tile resident on a compute unit by the
+ * family's occupancy rule (work-items, warps, local memory); both modes count whole waves. */
+void cls__gz_tile_occupancy(const cls_model *m, const cls_stencil *st, const size_t tile[3],
+                            size_t ppi, cls_sync sync, cls_gz_device *d);
 /* Predicted seconds of the naive plan's run: the profile's measured time per point, or the
  * bandwidth bound at the minimal traffic when prof is NULL, plus a restart per step. */
 double cls__naive_predict(cls_plan *p, const cls_ghost_profile *prof);

@@ -111,34 +111,106 @@ int cls__best_run_height(const cls_model *m, const cls_gz_device *d, const cls_g
     return best;
 }
 
-/* The persistent kernel's resident groups for a stage of T tiles (lib/plan_trapezoid.c). */
+void cls__gz_tile_occupancy(const cls_model *m, const cls_stencil *st, const size_t tile[3],
+                            size_t ppi, cls_sync sync, cls_gz_device *d)
+{
+    cls_model_occupancy_info o;
+    size_t items = tile[0] * tile[1] * tile[2] / (ppi ? ppi : 1);
+    /* Eq. 5's BlksPerSM is the device's resident-group limit; a tile's own work-group and
+     * local memory may allow fewer (the H100: 6-7 groups of a 4096-point PathFinder tile,
+     * 33 KB each, in 228 KB; 8 of 256 work-items in 2048).  The persistent kernel's groups are
+     * set by cls__gz_inputs. */
+    if (sync != CLS_SYNC_BARRIER &&
+        cls_model_occupancy(m, items, 0, (size_t)cls__trapezoid_local_bytes(st, tile), &o) ==
+            CLS_SUCCESS &&
+        o.groups_per_cu > 0 && o.groups_per_cu < d->BlksPerSM)
+        d->BlksPerSM = o.groups_per_cu;
+    d->waves = 1;
+}
+
+/* The persistent kernel's resident groups for a stage of T tiles (lib/plan_trapezoid.c): one
+ * per compute unit. */
+static double resident_groups_of(double cu, double T)
+{
+    double g = cu > 0 ? cu : 1;
+    return T < g ? ceil(T) : g;
+}
+
 static double resident_groups(const cls_context *ctx, double T)
 {
-    double g = ctx->info.compute_units ? ctx->info.compute_units : 1;
-    return T < g ? ceil(T) : g;
+    return resident_groups_of(ctx->info.compute_units, T);
+}
+
+static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost_profile *prof,
+                      cls_dims dims, size_t steps, double cu, const cls__trap_config *c,
+                      int waves)
+{
+    cls_gz_device d;
+    cls_gz_profile gp;
+    cls_gz_config k;
+    cls_gz_sync gs;
+    char err[256];
+    if (!steps) return 0;
+    cls__gz_config(prof, dims, c->tile, (double)c->h, CLS_GZ_KNL_RESTART, &k);
+    double T = cls_gz_T(&(cls_gz_profile){.D = prof->dims,
+                                          .HaloWidth = {prof->halo_width[0], prof->halo_width[1],
+                                                        prof->halo_width[2]}},
+                        &k);
+    if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, c->sync, resident_groups_of(cu, T), &d, &gp,
+                       &gs, err, sizeof err) != CLS_SUCCESS)
+        return 0;
+    if (waves) cls__gz_tile_occupancy(m, st, c->tile, c->ppi, c->sync, &d);
+    k.sync = gs;
+    double cyc = cls__run_cycles(m, &d, &gp, &k, steps, c->sync);
+    return isfinite(cyc) ? cyc / d.ClockRate : 0;
 }
 
 double cls__trapezoid_predict(cls_plan *p, const cls_ghost_profile *prof,
                               const cls__trap_config *c)
 {
     const cls_model *m;
-    cls_gz_device d;
-    cls_gz_profile gp;
-    cls_gz_config k;
-    cls_gz_sync gs;
-    char err[256];
     if (!p->steps || cls__ctx_model(p->ctx, &m) != CLS_SUCCESS) return 0;
-    cls__gz_config(prof, p->dims, c->tile, (double)c->h, CLS_GZ_KNL_RESTART, &k);
-    double T = cls_gz_T(&(cls_gz_profile){.D = prof->dims,
-                                          .HaloWidth = {prof->halo_width[0], prof->halo_width[1],
-                                                        prof->halo_width[2]}},
-                        &k);
-    if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, c->sync, resident_groups(p->ctx, T), &d, &gp,
-                       &gs, err, sizeof err) != CLS_SUCCESS)
-        return 0;
-    k.sync = gs;
-    double cyc = cls__run_cycles(m, &d, &gp, &k, p->steps, c->sync);
-    return isfinite(cyc) ? cyc / d.ClockRate : 0;
+    return predict(m, p->st, prof, p->dims, p->steps, p->ctx->info.compute_units, c, 1);
+}
+
+double cls__trapezoid_predict_model(const cls_model *m, const cls_stencil *st,
+                                    const cls_ghost_profile *prof, cls_dims dims, size_t steps,
+                                    const cls__trap_config *c)
+{
+    double cu = 0;
+    if (cls_model_get(m, "compute.compute_units", &cu) != CLS_SUCCESS) return 0;
+    return predict(m, st, prof, dims, steps, cu, c, 1);
+}
+
+cls_status cls_ghost_predict_run(const cls_model *m, const cls_stencil *st,
+                                 const cls_ghost_profile *p, cls_dims dims, size_t steps,
+                                 const size_t tile[3], size_t points_per_item, size_t h,
+                                 cls_sync sync, unsigned flags, double *seconds)
+{
+    double cu = 0;
+    if (!m || !st || !p || !tile || !seconds)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_ghost_predict_run: NULL argument");
+    *seconds = 0;
+    if (sync != CLS_SYNC_RESTART && sync != CLS_SYNC_BARRIER)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_ghost_predict_run: sync must be restart or barrier");
+    if (p->dims != st->dims || !steps || !h || !points_per_item)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_ghost_predict_run: the profile's dims %d must be the stencil's (%d), "
+                         "steps, h and points per item at least 1",
+                         p->dims, st->dims);
+    if (cls_model_get(m, "compute.compute_units", &cu) != CLS_SUCCESS || !(cu > 0))
+        return cls__fail(NULL, CLS_ERR_INVALID_MODEL,
+                         "cls_ghost_predict_run: device model '%s' has no compute units",
+                         cls_model_name(m));
+    cls__trap_config c = {{tile[0] ? tile[0] : 1, tile[1] ? tile[1] : 1, tile[2] ? tile[2] : 1},
+                          points_per_item, h, sync};
+    *seconds = predict(m, st, p, dims, steps, cu, &c, (flags & CLS_GHOST_WAVES) != 0);
+    if (!(*seconds > 0))
+        return cls__fail(NULL, CLS_ERR_PLAN_INFEASIBLE,
+                         "cls_ghost_predict_run: no prediction for this configuration (Eq. 20 "
+                         "leaves no inner block, or the model lacks a parameter)");
+    return CLS_SUCCESS;
 }
 
 double cls__naive_predict(cls_plan *p, const cls_ghost_profile *prof)
@@ -221,6 +293,7 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
             if (s != CLS_SUCCESS)
                 return cls__fail(ctx, s, "trapezoid model for '%s' on '%s': %s", p->st->name,
                                  ctx->info.name, err);
+            cls__gz_tile_occupancy(m, p->st, tiles[t], ppi, (cls_sync)mode, &d);
             c.sync = gs;
             if (opt->trapezoid_height) {
                 h = opt->trapezoid_height;

@@ -126,6 +126,42 @@ static void t_free(table *t)
     free(t->filled);
 }
 
+/* ------------------------------------------------------------------ L1 of cached reads */
+
+/* The global elements a work-group has read, where the family's rules say an on-chip cache
+ * serves repeated global reads (cls_model_global_reads_cached).  At most L1_MAX_KEYS distinct
+ * elements are held (64 K: the 256 KB of an H100 SM's L1 in 4-byte words); beyond that a read
+ * counts as a miss, as it would in a full cache. */
+#define L1_MAX_KEYS (1u << 16)
+
+typedef struct l1set {
+    uint64_t *keys;     /* 2 x L1_MAX_KEYS slots, EMPTY when free */
+    uint32_t *slots;    /* slots taken since the last clear */
+    size_t n;
+} l1set;
+
+/* 1: key was there (a hit); 0: inserted or the set is full (a miss). */
+static int l1_touch(l1set *c, uint64_t key)
+{
+    const size_t mask = 2 * L1_MAX_KEYS - 1;
+    uint64_t h = key * UINT64_C(0x9E3779B97F4A7C15);
+    size_t i = (size_t)(h ^ (h >> 29)) & mask;
+    while (c->keys[i] != EMPTY) {
+        if (c->keys[i] == key) return 1;
+        i = (i + 1) & mask;
+    }
+    if (c->n >= L1_MAX_KEYS) return 0;
+    c->keys[i] = key;
+    c->slots[c->n++] = (uint32_t)i;
+    return 0;
+}
+
+static void l1_clear(l1set *c)
+{
+    for (size_t k = 0; k < c->n; k++) c->keys[c->slots[k]] = EMPTY;
+    c->n = 0;
+}
+
 /* ------------------------------------------------------------------ bank-conflict memo */
 
 /* The family rules are pure functions of their arguments (model/device_model.h), and a kernel
@@ -228,6 +264,10 @@ typedef struct emu {
     uint64_t fetch_warp_execs;    /* warps that issued a fetch */
     uint64_t episode_warps;       /* warps present at each fill episode */
     memo banks;
+    /* global reads served by an L1 (cls_model_global_reads_cached) */
+    int cached;
+    l1set l1;
+    uint64_t *maddr;              /* one warp's cached reads that missed */
     /* channel skew */
     int check_ch;
     unsigned n_ch;
@@ -424,6 +464,8 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
         size_t alive = hi - lo, active = 0, ngl = 0, nsh = 0;
         e->used = 0;
         for (size_t i = 0; i < e->W; i++) e->gaddr[i] = CLS_MODEL_NO_ACCESS;
+        if (e->cached)
+            for (size_t i = 0; i < e->W; i++) e->maddr[i] = CLS_MODEL_NO_ACCESS;
         for (size_t t = lo; t < hi; t++) {
             size_t lane = t - lo;
             int64_t g = 0, l = 0;
@@ -467,6 +509,16 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                 } else {
                     e->gaddr[lane] = base + (uint64_t)g * arr->elem_size;
                     ngl++;
+                    /* A cached read is served by the L1 (Eq. 1's bytes_shmem); a miss first
+                     * brings its element there (bytes_buffered, below). */
+                    if (e->cached) {
+                        r->bytes_shmem += arr->elem_size;
+                        r->l1_reads++;
+                        if (l1_touch(&e->l1, ((uint64_t)st->array << 48) | (uint64_t)g))
+                            r->l1_hits++;
+                        else
+                            e->maddr[lane] = e->gaddr[lane];
+                    }
                 }
                 break;
             }
@@ -482,6 +534,8 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                 nsh++;
                 t_insert(&e->tab[st->buffer], ((uint64_t)st->array << 48) | (uint64_t)g,
                          (uint32_t)l);
+                if (e->cached) /* the fetched element passes through the L1 */
+                    (void)l1_touch(&e->l1, ((uint64_t)st->array << 48) | (uint64_t)g);
                 break;
             default: /* local read or write */
                 use_buffer(e, st->buffer);
@@ -513,7 +567,15 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
             r->bytes_access += distinct_bytes(e, e->gaddr, arr->elem_size);
             r->bytes_tr += txn.bytes;
             r->transactions += txn.count;
-            if (st->kind == CLS_ACC_FETCH) r->bytes_buffered += txn.bytes;
+            /* Eq. 1's bytes_buffered.  Where global reads are cached, the bytes of the
+             * elements brought on chip: a fetch's, and the misses of a cached read (the
+             * sectors a misaligned warp drags in beyond them stay in L1/L2 for its neighbour;
+             * Eq. 3's bw_util already charges them, not charged twice). */
+            if (st->kind == CLS_ACC_FETCH)
+                r->bytes_buffered += e->cached ? distinct_bytes(e, e->gaddr, arr->elem_size)
+                                               : txn.bytes;
+            if (st->kind == CLS_ACC_READ && e->cached)
+                r->bytes_buffered += distinct_bytes(e, e->maddr, arr->elem_size);
             moved += txn.bytes;
             if (e->check_ch) {
                 for (size_t i = 0; i < e->W; i++) {
@@ -639,7 +701,7 @@ static double inst_skew(const emu *e, const ch_inst *c, const uint32_t *count, u
 static void finish(const emu *e, cls_cumapz_result *r)
 {
     double occ = r->occupancy_pct < 50 ? r->occupancy_pct : 50;
-    double wsum = 0, bsum = 0, worst = 0;
+    double wsum = 0, bsum = 0, worst = 0, loads;
     uint64_t worst_bytes = 0;
 
     /* Eq. 1: data_reuse = bytes_shmem / bytes_buffered.  Without any fetch the quotient is
@@ -648,7 +710,10 @@ static void finish(const emu *e, cls_cumapz_result *r)
     /* Eq. 2: lat_hiding = MIN(Occupancy, 50) / 50 * n_shm_load^(1/2); a warp without fetches
      * still waits on one load at a time: n_shm_load at least 1. */
     r->n_shm_load = e->episode_warps ? (double)e->fetch_warp_execs / (double)e->episode_warps : 0;
-    r->lat_hiding = occ / 50.0 * sqrt(r->n_shm_load > 1 ? r->n_shm_load : 1.0);
+    /* The loads that hide latency are the family's to say (cls_model_latency_loads: all of
+     * them on GT200 and Fermi, at most one per warp on the gpu family). */
+    if (cls_model_latency_loads(e->m, r->n_shm_load, &loads) != CLS_SUCCESS) loads = r->n_shm_load;
+    r->lat_hiding = occ / 50.0 * sqrt(loads > 1 ? loads : 1.0);
     /* Eq. 3: bw_util = bytes_access / bytes_tr. */
     r->bw_util = r->bytes_tr ? (double)r->bytes_access / (double)r->bytes_tr : 1.0;
     /* Eq. 5 per instruction over the first n_blk_to_check work-groups (Eq. 4), weighted by the
@@ -792,7 +857,14 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
     e.ch_count = calloc(2 * e.ch_max * (size_t)e.n_ch, sizeof *e.ch_count);
     e.ch_mark = calloc(e.n_ch, 1);
     e.ch_list = malloc(e.n_ch * sizeof *e.ch_list);
-    st = e.masks && e.tc && e.sorted && e.laddr && e.inst && e.ch_count && e.ch_mark && e.ch_list &&
+    if (cls_model_global_reads_cached(m, &e.cached) != CLS_SUCCESS) e.cached = 0;
+    if (e.cached) {
+        e.l1.keys = malloc(2 * L1_MAX_KEYS * sizeof *e.l1.keys);
+        e.l1.slots = malloc(L1_MAX_KEYS * sizeof *e.l1.slots);
+        e.maddr = malloc(e.W * sizeof *e.maddr);
+        if (e.l1.keys) memset(e.l1.keys, 0xff, 2 * L1_MAX_KEYS * sizeof *e.l1.keys);
+    }
+    st = (!e.cached || (e.l1.keys && e.l1.slots && e.maddr)) && e.masks && e.tc && e.sorted && e.laddr && e.inst && e.ch_count && e.ch_mark && e.ch_list &&
                  memo_init(&e.banks, e.W) == 0
              ? CLS_SUCCESS
              : CLS_ERR_OUT_OF_HOST_MEMORY;
@@ -825,6 +897,7 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
             t_clear(&e.tab[b]);
             e.tab[b].episode = 0;
         }
+        if (e.cached) l1_clear(&e.l1); /* reuse within a work-group only, as a buffer has */
         memset(e.masks, 1, e.threads);
         walk(&e, a->body_first, a->body_n, 0, a->block);
     }
@@ -842,6 +915,9 @@ done:
     free(e.ch_count);
     free(e.ch_mark);
     free(e.ch_list);
+    free(e.l1.keys);
+    free(e.l1.slots);
+    free(e.maddr);
     r->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     return e.st;
 }

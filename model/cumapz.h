@@ -52,6 +52,10 @@ typedef struct cls_cumapz_result {
     uint64_t bytes_shmem;    /* bytes global reads got from local buffers */
     uint64_t bytes_buffered; /* bytes the fetches moved from global memory (transactions) */
     uint64_t shm_reads;      /* elements global reads got from buffers (004 Table I's count) */
+    uint64_t l1_reads;       /* global reads an L1 served (families whose rules cache global
+                                reads; their bytes are in bytes_shmem, their misses' distinct
+                                bytes in bytes_buffered) */
+    uint64_t l1_hits;        /* of them, reads of an element the work-group had read before */
     /* Eq. 2 */
     double occupancy_pct;    /* from the family's occupancy rule */
     unsigned max_blks;       /* resident work-groups per compute unit */

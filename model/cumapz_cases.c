@@ -213,17 +213,20 @@ static const char stencil2d[] =
     ALIGNED2D("aligned-32x6-cm", "column-major tile", 1, 0) ","
     ALIGNED2D("aligned-32x6-cmp", "column-major tile padded", 1, 1) "]}";
 
-/* 3D: 001 Sect. 4 marches a 2D work-group along z and loads one XY-tile per plane; the z
- * neighbours come from registers (Listing 1), so only the in-plane references touch memory. */
+/* 3D: 001 Sect. 4 marches a 2D work-group along z and loads one XY-tile per plane; the
+ * plane behind comes from a register (Listing 1: the previous centre), the plane in front is one
+ * global read per point; the kernel is cl/mapping_bench.cl's cls_mb_stencil3d. */
 #define STENCIL3D_READS                                                                           \
-    "{'read': 'in[C]'}, {'read': 'in[C-1]'}, {'read': 'in[C+1]'},"                                \
+    "{'read': 'in[C+PL]', 'note': 'the plane in front (the one behind is in a register)'},"     \
+    " {'read': 'in[C]'}, {'read': 'in[C-1]'}, {'read': 'in[C+1]'},"                               \
     " {'read': 'in[C-P]'}, {'read': 'in[C+P]'}, {'write': 'out[C]'}"
 
 #define ALIGNED3D(nm, what, cm, pad)                                                              \
     "{'name': '" nm "', 'description': '001 Listing 3 aligned loader, 32x6, " what "',"           \
     " 'params': {'BX': 32, 'BY': 6, 'CM': " #cm ", 'PAD': " #pad ", " ALIGNED_TILE_PARAMS "},"    \
     " 'buffers': {'sh': {'elem_size': 4, 'elements': 'TW*TH'}},"                                  \
-    " 'body': [{'loop': 'k', 'count': 'NZ', 'body': ["                                            \
+    " 'body': [{'read': 'in[O-PL+(by*bdy+ty)*P+bx*bdx+tx]', 'note': 'first plane behind'},"     \
+    "  {'loop': 'k', 'count': 'NZ', 'body': ["                                                    \
     "  {'fetch': 'sh[tx*SX+ty*SY] = in[O+k*PL+(by*bdy+ty-1)*P+bx*bdx+tx-8]', 'view': [48, 4]},"   \
     "  {'fetch': 'sh[tx*SX+(ty+4)*SY] = in[O+k*PL+(by*bdy+ty+3)*P+bx*bdx+tx-8]',"                \
     "   'view': [48, 4]},"                                                                        \
@@ -236,9 +239,11 @@ static const char stencil2d[] =
 static const char stencil3d[] =
     "{'name': 'stencil3d',"
     " 'description': '3D 7-point stencil marching a 2D work-group along z with one XY-tile in "
-    "local memory per plane (001 Sect. 4): the classic loader with edge and corner loads in "
-    "branches (Listing 2) against the aligned 48x8 loader (Listing 3), tile layouts, padding and "
-    "work-group shapes.  The z neighbours live in registers.',"
+    "local memory per plane (001 Sect. 4): the classic loader with edge loads in "
+    "branches (Listing 2; a 7-point stencil needs no corners) against the aligned 48x8 loader "
+    "(Listing 3), tile layouts, padding and "
+    "work-group shapes.  The plane behind lives in a register, the plane in front is read per "
+    "point (cl/mapping_bench.cl cls_mb_stencil3d).',"
     " 'source': '001_405c9e1d5e6c3c1a.txt Sect. 4.1-4.3, Listings 1-3 (Tesla C2050; NZ reduced "
     "to 4 planes, each plane repeats the pattern)',"
     " 'kernel': {"
@@ -250,17 +255,13 @@ static const char stencil3d[] =
     "  'arrays': {'in': {'elem_size': 4, 'dims': ['NZ+2', 'NY+2', 'P']},"
     "             'out': {'elem_size': 4, 'dims': ['NZ+2', 'NY+2', 'P']}},"
     "  'buffers': {'sh': {'elem_size': 4, 'elements': 'TW*TH'}},"
-    "  'body': [{'loop': 'k', 'count': 'NZ', 'body': ["
+    "  'body': [{'read': 'in[O-PL+(by*bdy+ty)*P+bx*bdx+tx]', 'note': 'first plane behind'},"
+    "   {'loop': 'k', 'count': 'NZ', 'body': ["
     "   {'fetch': 'sh[(tx+1)*SX+(ty+1)*SY] = in[C]', 'note': 'Listing 2 line 6'},"
     "   {'if': 'ty == 0', 'then': [{'fetch': 'sh[(tx+1)*SX] = in[C-P]'}]},"
     "   {'if': 'ty == bdy-1', 'then': [{'fetch': 'sh[(tx+1)*SX+(BY+1)*SY] = in[C+P]'}]},"
     "   {'if': 'tx == 0', 'then': [{'fetch': 'sh[(ty+1)*SY] = in[C-1]'}]},"
     "   {'if': 'tx == bdx-1', 'then': [{'fetch': 'sh[(BX+1)*SX+(ty+1)*SY] = in[C+1]'}]},"
-    "   {'if': 'tx == 0 && ty == 0', 'note': 'Listing 2 line 11: corners', 'then': ["
-    "    {'fetch': 'sh[0] = in[C-P-1]'},"
-    "    {'fetch': 'sh[(BY+1)*SY] = in[C+BY*P-1]'},"
-    "    {'fetch': 'sh[(BX+1)*SX] = in[C-P+BX]'},"
-    "    {'fetch': 'sh[(BX+1)*SX+(BY+1)*SY] = in[C+BY*P+BX]'}]},"
     "   " STENCIL3D_READS "]}]},"
     " 'variants': ["
     CLASSIC3D("classic-32x6", "32x6", 32, 6, 0, 0) ","

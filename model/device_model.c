@@ -136,8 +136,12 @@ void cls__occupancy_default(const cls_model_params *p, size_t work_group_size,
     if (registers_per_item > 0)
         occ_take((uint64_t)p->registers_per_cu / (registers_per_item * warps_per_group * warp),
                  CLS_LIMIT_REGISTERS, &best, &limit);
+    /* The compute unit's local memory where the model knows it (the H100's 228 KB per SM, of
+     * which one work-group may use 48 KB in OpenCL), else the per-group size. */
     if (local_bytes > 0)
-        occ_take((uint64_t)p->local_bytes / local_bytes, CLS_LIMIT_LOCAL_MEMORY, &best, &limit);
+        occ_take((uint64_t)(p->local_bytes_per_cu > 0 ? p->local_bytes_per_cu : p->local_bytes) /
+                     local_bytes,
+                 CLS_LIMIT_LOCAL_MEMORY, &best, &limit);
     out->groups_per_cu = (unsigned)best;
     out->warps_per_cu = (unsigned)(best * warps_per_group);
     out->occupancy = (double)out->warps_per_cu / (double)p->max_warps_per_cu;

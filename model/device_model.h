@@ -57,6 +57,9 @@
       CLS__UNK | CLS__GT0, "peak double-precision rate")                                       \
     X(local_bytes, "local_memory", "bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0,           \
       "local memory of one compute unit (also the most one work-group may use)")              \
+    X(local_bytes_per_cu, "local_memory", "bytes_per_cu", CLS__INT, "bytes", 1,                \
+      1099511627776.0, CLS__UNK,                                                               \
+      "local memory shared by the work-groups resident on one compute unit (0: bytes)")       \
     X(banks, "local_memory", "banks", CLS__INT, "count", 1, 1024, 0, "local-memory banks")    \
     X(bank_width_bytes, "local_memory", "bank_width_bytes", CLS__INT, "bytes", 1, 64,          \
       CLS__POW2, "bytes per bank word; successive words go to successive banks")              \
@@ -73,6 +76,8 @@
     X(channels, "memory", "channels", CLS__INT, "count", 1, 4096, 0, "memory channels")        \
     X(channel_width_bytes, "memory", "channel_width_bytes", CLS__INT, "bytes", 1, 1048576,      \
       0, "interleave: successive regions of this size go to successive channels")             \
+    X(channel_hash, "memory", "channel_hash", CLS__INT, "flag", 0, 1, CLS__UNK,                 \
+      "1: addresses are hashed over the channels (gpu family: XOR fold), 0: linear interleave") \
     X(segment_bytes, "memory", "segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2,         \
       "coalescing granularity: largest transaction (segment, cache line or sector)")          \
     X(min_segment_bytes, "memory", "min_segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2, \
@@ -188,6 +193,16 @@ typedef struct cls_model_rules {
     void (*occupancy)(const cls_model_params *p, size_t work_group_size,
                       unsigned registers_per_item, size_t local_bytes,
                       cls_model_occupancy_info *out);
+
+    /* Eq. 2's n_shm_load as the family's warps experience it: of n_loads independent fetch
+     * instructions a warp issues per buffer fill, how many count towards hiding latency.  May
+     * be NULL: all of them (004 Sect. 5.2, a GT200 warp overlaps its own loads). */
+    double (*latency_loads)(const cls_model_params *p, double n_loads);
+
+    /* 1 when an on-chip cache serves a work-group's repeated global reads, so that Eq. 1 counts
+     * that cache as a buffer the hardware fills (model/cumapz.c); 0 when every global read goes
+     * to memory.  May be NULL: 0 (GT200, and Fermi as the documents use it). */
+    int (*global_reads_cached)(const cls_model_params *p);
 } cls_model_rules;
 
 /* Family rule tables (devices/family_*.c). */

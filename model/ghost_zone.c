@@ -211,6 +211,15 @@ double cls_gz_passes(const cls_gz_device *d, double T)
     return T / cls_gz_ConcurBlks(d); /* Eq. 6, real as printed (Eq. 31 relies on it) */
 }
 
+double cls_gz_wave_factor(const cls_gz_device *d, double T)
+{
+    double passes = cls_gz_passes(d, T);
+    /* Not in 000 (its passes stay real): whole waves of ConcurBlks trapezoids; the last,
+     * partial one takes as long as a full one.  Below one wave the stage scales with T. */
+    if (!d->waves || !(passes > 1) || !isfinite(passes)) return 1;
+    return ceil(passes - 1e-9) / passes;
+}
+
 double cls_gz_alpha(const cls_gz_device *d, int D)
 {
     return pow(d->sigma, D - 1); /* Sect. 4.2: alpha = sigma^(D-1) */
@@ -365,8 +374,9 @@ double cls_gz_CPS(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_
 {
     double T = cls_gz_T(p, c);
     if (T == HUGE_VAL) return HUGE_VAL;
-    /* Eq. 2: GlbSync + MemAcc + CPT x T / M */
-    return cls_gz_GlbSync(d, p, c) + cls_gz_MemAcc(d, p, c) + cls_gz_CPT(d, p, c) * T / d->M;
+    /* Eq. 2: GlbSync + MemAcc + CPT x T / M (the last two in whole waves with d->waves) */
+    return cls_gz_GlbSync(d, p, c) +
+           cls_gz_wave_factor(d, T) * (cls_gz_MemAcc(d, p, c) + cls_gz_CPT(d, p, c) * T / d->M);
 }
 
 double cls_gz_CPL(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c)
@@ -429,14 +439,15 @@ void cls_gz_breakdown_of(const cls_gz_device *d, const cls_gz_profile *p,
         out->MiscComp = out->IterComp = out->IterMem = out->CPL = HUGE_VAL;
         return;
     }
-    out->GlbSync = cls_gz_GlbSync(d, p, c) / h;  /* Eq. 25 */
-    out->LoadSten = cls_gz_LoadSten(d, p, c) / h; /* Eq. 26 */
-    out->Commit = cls_gz_Commit(d, p, c) / h;     /* Eq. 27 */
-    out->MiscComp = c->sync == CLS_GZ_KNL_RESTART /* Eq. 28 (not in CPT with fences, Sect. 4.5) */
-                        ? cls_gz_MiscComp(d, p, c) * T / (h * d->M)
+    double w = cls_gz_wave_factor(d, T); /* 1 unless d->waves */
+    out->GlbSync = cls_gz_GlbSync(d, p, c) / h;      /* Eq. 25 */
+    out->LoadSten = w * cls_gz_LoadSten(d, p, c) / h; /* Eq. 26 */
+    out->Commit = w * cls_gz_Commit(d, p, c) / h;     /* Eq. 27 */
+    out->MiscComp = c->sync == CLS_GZ_KNL_RESTART     /* Eq. 28 (not in CPT with fences, 4.5) */
+                        ? w * cls_gz_MiscComp(d, p, c) * T / (h * d->M)
                         : 0;
-    out->IterComp = cls_gz_IterComp(d, p, c) * T / (h * d->M); /* Eq. 29 */
-    out->IterMem = cls_gz_IterMem(d, p, c) / h;                /* Eq. 30 */
+    out->IterComp = w * cls_gz_IterComp(d, p, c) * T / (h * d->M); /* Eq. 29 */
+    out->IterMem = w * cls_gz_IterMem(d, p, c) / h;                /* Eq. 30 */
     out->CPL = out->GlbSync + out->LoadSten + out->Commit + out->MiscComp + out->IterComp +
                out->IterMem; /* Eq. 24 */
 }

@@ -55,6 +55,12 @@ typedef struct cls_gz_device {
      * document's reported heights and delta values are reproduced with 0 only (see
      * doc/ghost-zones.md). */
     int apply_tau;
+    /* 0 (default, the document): passes (Eq. 6) stay real, as Eq. 31 relies on.  1 (an
+     * extension for live GPUs, doc/ghost-zones.md "Occupancy and waves"): the trapezoids run in
+     * ceil(passes) waves of ConcurBlks and a partial last wave costs a whole one, so the
+     * throughput terms of Eq. 2 (MemAcc and CPT x T / M) are scaled by ceil(passes) / passes
+     * when passes > 1; BlksPerSM is then the occupancy of the tile's work-group. */
+    int waves;
     /* Bit i set: the value behind cls_gz_device_param(i) is a family default or assumption in
      * the source model (cls_model_is_assumed), not a document's number or a measurement. */
     unsigned assumed;
@@ -120,6 +126,9 @@ double cls_gz_CyclesPerReq(const cls_gz_device *d, double p);
 double cls_gz_ConcurBlks(const cls_gz_device *d);
 /* Eq. 6: T / ConcurBlks. */
 double cls_gz_passes(const cls_gz_device *d, double T);
+/* The factor the throughput terms of a stage of T trapezoids carry: ceil(passes) / passes with
+ * d->waves and passes > 1, else 1 (Eq. 2 as printed). */
+double cls_gz_wave_factor(const cls_gz_device *d, double T);
 /* Sect. 4.2: alpha = sigma^(D-1). */
 double cls_gz_alpha(const cls_gz_device *d, int D);
 /* Eq. 7: cycles to move n elements of x bytes when a stage has T trapezoids. */

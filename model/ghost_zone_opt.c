@@ -116,6 +116,16 @@ cls_status cls_gz_optimize_h(const cls_gz_device *d, const cls_gz_profile *p,
         out->h = fhi < flo ? hi : lo;
         out->CPL = fhi < flo ? fhi : flo;
     }
+    /* Whole waves (d->waves) make CPL only piecewise convex: the integer minimum is then found
+     * over every h (a few thousand evaluations at most). */
+    if (d->waves)
+        for (int k = 1; k <= hmax && k <= 65536; k++) {
+            double f = cpl_at(d, p, c, k);
+            if (f < out->CPL) {
+                out->CPL = f;
+                out->h = k;
+            }
+        }
     return CLS_SUCCESS;
 }
 

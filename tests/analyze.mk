@@ -6,6 +6,12 @@ CUMAPZ_TEST_SOURCES = $(CUMAPZ_SOURCES) $(MODEL_CORE_SOURCES) $(DEVICES_SOURCES)
 check_PROGRAMS += tests/test_cumapz tests/test_cumapz_unit tests/fuzz_access_json
 TESTS += tests/test_cumapz tests/test_cumapz_unit tests/fuzz_access_json tests/test_cumapz_cli.sh
 EXTRA_DIST += tests/test_cumapz_cli.sh
+# The correlation experiment, published descriptions and the planner's note on the test device.
+TESTS += tests/test_cumapz_measure.sh
+EXTRA_DIST += tests/test_cumapz_measure.sh \
+	doc/data/h100-2026-11-21-cumapz.txt \
+	doc/data/h100-2026-11-21-cumapz-transpose-1.csv \
+	doc/data/h100-2026-11-21-cumapz-transpose-2.csv
 
 tests_test_cumapz_SOURCES = tests/test_cumapz.c $(CUMAPZ_TEST_SOURCES)
 tests_test_cumapz_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -19,3 +19,12 @@ EXTRA_DIST += doc/chaotic.md doc/chaotic-scene-target.png doc/chaotic-scene-sour
 	doc/chaotic-scene-mask.png doc/chaotic-scene-paste.png doc/chaotic-scene-edit.png \
 	doc/chaotic-sphere-shaded.png doc/chaotic-sphere-height.png doc/chaotic-sphere-truth.png \
 	doc/chaotic-sphere-normals.png
+# The H100 runs and the figures (doc/chaotic.md, "The H100 runs", "Figures").
+EXTRA_DIST += tools/gpu/h100_chaotic.sh tools/plots/chaotic.py \
+	doc/img/pocl-2026-11-21-chaotic-poisson-240x180-update.png \
+	doc/img/pocl-2026-11-21-chaotic-poisson-240x180-residual.png \
+	doc/img/pocl-2026-11-21-chaotic-poisson-240x180-n.png \
+	doc/img/pocl-2026-11-21-chaotic-poisson-240x180-comm.png \
+	doc/img/pocl-2026-11-21-chaotic-sfs-128-update.png \
+	doc/img/pocl-2026-11-21-chaotic-sfs-128-residual.png \
+	doc/img/pocl-2026-11-21-chaotic-sfs-128-n.png doc/img/pocl-2026-11-21-chaotic-sfs-128-l.png

@@ -40,3 +40,4 @@ include tests/stream.mk
 include tests/tune.mk
 include tests/chaotic.mk
 include tests/analyze.mk
+include tests/bench.mk

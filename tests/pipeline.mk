@@ -7,3 +7,18 @@ tests_test_pipeline_SOURCES = tests/test_pipeline.c $(PIPELINE_SOURCES) \
 	$(MODEL_CORE_SOURCES) $(DEVICES_SOURCES) lib/status.c lib/util.c
 tests_test_pipeline_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_pipeline_LDADD = $(CJSON_LIBS) -lm
+
+# The pipeline executor on PoCL: every scheme against the host reference, the memory cap.
+check_PROGRAMS += tests/test_pipeline_exec
+TESTS += tests/test_pipeline_exec
+tests_test_pipeline_exec_SOURCES = tests/test_pipeline_exec.c
+tests_test_pipeline_exec_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_pipeline_exec_LDADD = $(TEST_LDADD)
+
+# The planner's choice within the device: the resident schedule against the best pipeline,
+# with the H100 model standing in for PoCL's (plans created, not run).
+check_PROGRAMS += tests/test_pipeline_choice
+TESTS += tests/test_pipeline_choice
+tests_test_pipeline_choice_SOURCES = tests/test_pipeline_choice.c
+tests_test_pipeline_choice_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_pipeline_choice_LDADD = $(TEST_LDADD)

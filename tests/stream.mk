@@ -15,3 +15,10 @@ tests_test_stream25d_LDADD = $(TEST_LDADD)
 # The `clstencil bench transit` command line.
 TESTS += tests/test_bench_transit.sh
 EXTRA_DIST += tests/test_bench_transit.sh
+
+# Temporal blocking on stream25d (several steps per pass) against the host reference.
+check_PROGRAMS += tests/test_stream25d_tb
+TESTS += tests/test_stream25d_tb
+tests_test_stream25d_tb_SOURCES = tests/test_stream25d_tb.c
+tests_test_stream25d_tb_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_tb_LDADD = $(TEST_LDADD)

@@ -31,6 +31,9 @@ verdict $? "a 2D --size is a usage error"
 cli bench transit --loader fast
 [ $rc -eq 2 ] && err_has "loader"
 verdict $? "an unknown --loader is a usage error"
+cli bench transit --steps-per-pass 17
+[ $rc -eq 2 ] && err_has "steps-per-pass"
+verdict $? "--steps-per-pass beyond 16 is a usage error"
 
 if ! "$CLI" devices >/dev/null 2>&1; then
     echo "ok $((n + 1)) - transit on a device # SKIP no OpenCL device"
@@ -45,6 +48,12 @@ cli bench transit heat3d7 --size 40x26x9 --reps 1 --steps 2 --format csv --loade
     out_has '^stencil,heat3d7,40x26x9,float,32x6,stream25d,classic,16x2x1,' &&
     out_has '^transit,cube_ghost_transit,.*,12,0,0,'
 verdict $? "csv: cube_transit, cube_ghost_transit (12 bytes per point) and a classic stream25d row"
+
+# Temporal blocking: 2 steps per pass on a classic 32x8 tile, the count in the last column.
+cli bench transit heat3d7 --size 40x26x9 --reps 1 --steps 3 --format csv --loader classic \
+    --local-size 32x8 --steps-per-pass 2
+[ $rc -eq 0 ] && out_has '^stencil,heat3d7,40x26x9,float,32x6,stream25d,classic,32x8x1,.*,2$'
+verdict $? "csv: a stream25d row with 2 steps per pass"
 
 cli bench transit heat3d27 --size 40x26x9 --reps 1 --steps 1 --dtype double --tile 16x4 \
     --schedule naive

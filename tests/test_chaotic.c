@@ -183,6 +183,60 @@ int main(void)
             o.comm_items = 0;
             check(ctx, st9, &o, ustar9, tol_sol, "9-point, 24x8 blocks, no comm items");
         }
+        /* A pass kernel that allows fewer work-items than the document's shape needs (352:
+         * NVIDIA's compiler gives 256 on the H100), reproduced by a cap: the automatic shape
+         * keeps the 32x20 block with more points per item, then drops communication items;
+         * a shape given in full that does not fit is an error that names the limit. */
+        static const size_t caps[] = {256, 128, 32}, want_ppi[] = {4, 10, 20},
+                            want_comm[] = {32, 32, 0};
+        for (size_t c = 0; c < 3; c++) {
+            cls_solver_options o;
+            cls_solver_options_init(&o);
+            o.max_work_group = caps[c];
+            cls_solver *s = NULL;
+            cls_solver_info info;
+            memset(&info, 0, sizeof info);
+            cls_status r = cls_solver_create(ctx, st5, (cls_dims){{NX, NY, 1}}, &o, &s);
+            if (r == CLS_SUCCESS) cls_solver_describe(s, &info);
+            tap_ok(r == CLS_SUCCESS && info.options.block[0] == 32 && info.options.block[1] == 20 &&
+                       info.options.points_per_item == want_ppi[c] &&
+                       info.options.comm_items == want_comm[c] &&
+                       info.work_group == 32 * 20 / want_ppi[c] + want_comm[c] &&
+                       info.work_group_limit <= caps[c],
+                   "a limit of %zu work-items: block %zux%zu, %zu points per item, %zu comm items "
+                   "(%zu work-items, limit %zu)%s%s",
+                   caps[c], info.options.block[0], info.options.block[1],
+                   info.options.points_per_item, info.options.comm_items, info.work_group,
+                   info.work_group_limit, r == CLS_SUCCESS ? "" : ": ",
+                   r == CLS_SUCCESS ? "" : cls_last_error());
+            cls_solver_release(s);
+        }
+        {
+            cls_solver_options o;
+            cls_solver_options_init(&o);
+            o.max_work_group = 128;
+            o.criterion = CLS_CRITERION_RESIDUAL;
+            o.tolerance = tol_sol / kappa5;
+            o.check_interval = 20;
+            check(ctx, st5, &o, ustar5, tol_sol, "5-point, automatic block under a limit of 128");
+            o.block[0] = 32;
+            o.block[1] = 20;
+            o.points_per_item = 2;
+            o.comm_items = 32;
+            o.max_work_group = 256;
+            cls_solver *s = NULL;
+            cls_status r = cls_solver_create(ctx, st5, (cls_dims){{NX, NY, 1}}, &o, &s);
+            tap_ok(r == CLS_ERR_PLAN_INFEASIBLE && !s && strstr(cls_last_error(), "352") &&
+                       strstr(cls_last_error(), "limit of 256"),
+                   "a shape given in full beyond the limit is an error: %s", cls_last_error());
+            cls_solver_release(s);
+            /* Base launches no pass: its limit does not stop it. */
+            cls_solver_variant_parse("base", &o);
+            r = cls_solver_create(ctx, st5, (cls_dims){{NX, NY, 1}}, &o, &s);
+            tap_ok(r == CLS_SUCCESS, "base with a pass beyond the limit: %s",
+                   r == CLS_SUCCESS ? "created" : cls_last_error());
+            cls_solver_release(s);
+        }
         /* The document's intervals (n = 60, l = 4), update criterion, max and L2 norms. */
         static const char *const some[] = {"4w-combine-square", "coarse"};
         for (size_t v = 0; v < 2; v++) {
@@ -194,6 +248,99 @@ int main(void)
             o.tolerance = tol_sol / kappa5 / (v % 2 ? 1 : 10);
             check(ctx, st5, &o, ustar5, tol_sol, v % 2 ? "n = 60, L2 update" : "n = 60, max update");
         }
+    }
+
+    /* The norm of a large grid (10^6 points: 4096 step groups, 8192 pass groups) goes through
+     * the two-stage reduction; it must equal the change the host sees between the input and
+     * the written iterate, for base (1 step), coarse and 4w-combine-square (one pass of 3). */
+    {
+        enum { BX = 1024, BY = 1024 };
+        size_t nb = (size_t)BX * BY;
+        float *bm = malloc(nb * sizeof *bm), *br = malloc(nb * sizeof *br);
+        float *bu = malloc(nb * sizeof *bu), *bo = malloc(nb * sizeof *bo);
+        cls_stencil *sf = make_stencil(body5, CLS_FLOAT32, CLS_BOUNDARY_CLAMP);
+        static const char *const big[] = {"base", "coarse", "4w-combine-square"};
+        for (size_t i = 0; bm && br && bu && bo && i < nb; i++) {
+            size_t x = i % BX, y = i / BX;
+            unsigned h = (unsigned)(i * 2654435761u);
+            bm[i] = x > 0 && x < BX - 1 && y > 0 && y < BY - 1 ? 1.0f : 0.0f;
+            br[i] = 0.01f * (float)((h >> 8) % 1000) / 1000.0f;
+            bu[i] = (float)((h >> 12) % 4096) / 4096.0f;
+        }
+        for (size_t v = 0; sf && bm && br && bu && bo && v < 3; v++) {
+            cls_solver_options o;
+            cls_solver_options_init(&o);
+            small_blocks(&o);
+            cls_solver_variant_parse(big[v], &o);
+            o.check_interval = 3;
+            o.max_steps = v ? 3 : 1;
+            o.tolerance = 1e-12;
+            o.write_unconverged = 1;
+            cls_solver *s = NULL;
+            cls_solver_report rep;
+            memset(&rep, 0, sizeof rep);
+            const void *aux[2] = {bm, br};
+            double hm = 0, hs = 0, l2 = 0;
+            cls_status r = cls_solver_create(ctx, sf, (cls_dims){{BX, BY, 1}}, &o, &s);
+            if (r == CLS_SUCCESS) r = cls_solver_run(s, bu, aux, bo, &rep);
+            for (size_t i = 0; i < nb; i++) {
+                double d = (double)bo[i] - (double)bu[i];
+                hm = fmax(hm, fabs(d));
+                hs += d * d;
+            }
+            hm /= (double)o.max_steps;
+            double nm = rep.norm;
+            if (r == CLS_ERR_NOT_CONVERGED) {
+                /* The same run in the L2 norm. */
+                cls_solver_release(s);
+                s = NULL;
+                cls_solver_report_clear(&rep);
+                o.norm = CLS_NORM_L2;
+                r = cls_solver_create(ctx, sf, (cls_dims){{BX, BY, 1}}, &o, &s);
+                if (r == CLS_SUCCESS) r = cls_solver_run(s, bu, aux, bo, &rep);
+                l2 = rep.norm * (double)o.max_steps;
+            }
+            tap_ok(r == CLS_ERR_NOT_CONVERGED && hm > 0 && fabs(nm - hm) <= 1e-6 * hm &&
+                       fabs(l2 - sqrt(hs)) <= 1e-3 * sqrt(hs),
+                   "%s on 1024x1024: reduced max %.7g vs host %.7g, L2 %.6g vs host %.6g",
+                   big[v], nm, hm, l2, sqrt(hs));
+            cls_solver_report_clear(&rep);
+            cls_solver_release(s);
+        }
+        if (!sf || !bm || !br || !bu || !bo) tap_ok(0, "large-grid reduction: set-up failed");
+        cls_stencil_release(sf);
+        free(bm);
+        free(br);
+        free(bu);
+        free(bo);
+    }
+
+    /* The time limit: past it at a check the run ends as not converged, and says why. */
+    if (st5) {
+        cls_solver_options o;
+        cls_solver_options_init(&o);
+        small_blocks(&o);
+        o.tolerance = 1e-12;
+        o.max_seconds = 1e-9;
+        cls_solver *s = NULL;
+        cls_solver_report rep;
+        memset(&rep, 0, sizeof rep);
+        static double out[N];
+        const void *aux[2] = {mask, rhs};
+        cls_status r = cls_solver_create(ctx, st5, (cls_dims){{NX, NY, 1}}, &o, &s);
+        if (r == CLS_SUCCESS) r = cls_solver_run(s, init, aux, out, &rep);
+        tap_ok(r == CLS_ERR_NOT_CONVERGED && rep.outcome == CLS_SOLVER_NOT_CONVERGED &&
+                   rep.steps == o.check_interval && rep.syncs == 1 &&
+                   strstr(cls_last_error(), "time limit"),
+               "time limit: %s after %zu steps (%s)", cls_status_string(r), rep.steps,
+               cls_last_error());
+        cls_solver_report_clear(&rep);
+        cls_solver_release(s);
+        s = NULL;
+        o.max_seconds = -1;
+        r = cls_solver_create(ctx, st5, (cls_dims){{NX, NY, 1}}, &o, &s);
+        tap_ok(r == CLS_ERR_INVALID_ARGUMENT && !s && strstr(cls_last_error(), "time limit"),
+               "a negative time limit is refused: %s", cls_last_error());
     }
 
     /* Non-convergence within the step limit: reported, the output untouched. */
@@ -296,6 +443,8 @@ int main(void)
         cls_solver_options_init(&o);
         o.block[0] = 4096;
         o.block[1] = 64;
+        o.points_per_item = 2;
+        o.comm_items = 32;
         r = cls_solver_create(ctx, st5, (cls_dims){{NX, NY, 1}}, &o, &s);
         tap_ok(r == CLS_ERR_PLAN_INFEASIBLE && !s, "a block beyond the work-group limit: %s",
                cls_last_error());

@@ -286,6 +286,31 @@ static void test_shipped(void)
         cls_model_release(b);
         cls_model_release(c);
     }
+    /* A measured value whose 15 significant digits come within DBL_EPSILON of it: cJSON's own
+     * number printing drops the rest, and a saved probe result read back one ulp off. */
+    {
+        const double bw = 4.1661909867386289, ns = 101417.90682050302;
+        const cls_model_point pt = {1e6, ns, 0};
+        cls_model *a = NULL, *c = NULL;
+        char *j = NULL;
+        double got = 0;
+        const cls_model_point *pts = NULL;
+        size_t n = 0;
+        int ok = cls_model_from_defaults("cpu", NULL, &a) == CLS_SUCCESS &&
+                 cls_model_set(a, "memory.bandwidth_measured_gbs", bw) == CLS_SUCCESS &&
+                 cls_model_set_table(a, CLS_TABLE_HOST_TO_HOST, &pt, 1) == CLS_SUCCESS &&
+                 cls_model_to_json(a, &j) == CLS_SUCCESS &&
+                 cls_model_from_json(j, &c) == CLS_SUCCESS &&
+                 cls_model_get(c, "memory.bandwidth_measured_gbs", &got) == CLS_SUCCESS &&
+                 cls_model_get_table(c, CLS_TABLE_HOST_TO_HOST, &pts, &n) == CLS_SUCCESS;
+        tap_ok(ok && got == bw && n == 1 && pts[0].ns == ns,
+               "values survive the JSON round trip exactly (%.17g -> %.17g GB/s, %.17g -> %.17g "
+               "ns)%s%s",
+               bw, got, ns, n == 1 ? pts[0].ns : -1.0, ok ? "" : ": ", ok ? "" : cls_last_error());
+        cls_free(j);
+        cls_model_release(a);
+        cls_model_release(c);
+    }
     tap_ok(cls_model_list(&list) == CLS_SUCCESS && list && strstr(list, "gtx280\tgt200\t") &&
                strstr(list, "c1060\t") && strstr(list, "c2050\t") && strstr(list, "gtx460\t") &&
                strstr(list, "pocl-cpu\tcpu\t"),

@@ -149,9 +149,24 @@ int main(void)
     cls_stencil_builtin("heat3d7", &st);
     cls_plan *plan = NULL;
     cls_dims huge = {{4096, 4096, 4096}};
-    cls_status s = cls_plan_create(ctx, st, huge, 1, NULL, &plan);
+    /* Device-resident only (the pipeline off): refused, naming the device's limit. */
+    cls_plan_options resident;
+    cls_plan_options_init(&resident);
+    resident.pipeline = CLS_PIPELINE_OFF;
+    cls_status s = cls_plan_create(ctx, st, huge, 1, &resident, &plan);
     tap_ok(s == CLS_ERR_TOO_LARGE && plan == NULL && strstr(cls_context_last_error(ctx), "allows"),
-           "a grid larger than the device is refused: %s", cls_context_last_error(ctx));
+           "a grid larger than the device is refused with the pipeline off: %s",
+           cls_context_last_error(ctx));
+    /* By default the planner runs such a grid tile by tile (doc/pipeline.md); the host arrays
+     * are the caller's business, so the plan alone must succeed and say so. */
+    s = cls_plan_create(ctx, st, huge, 1, NULL, &plan);
+    cls_plan_info huge_info;
+    tap_ok(s == CLS_SUCCESS && cls_plan_describe(plan, &huge_info) == CLS_SUCCESS &&
+               huge_info.pipeline == CLS_PIPELINE_SCALABLE,
+           "a grid larger than the device is tiled through the scalable pipeline by default (%s)",
+           s == CLS_SUCCESS ? huge_info.pipeline_why : cls_context_last_error(ctx));
+    cls_plan_release(plan);
+    plan = NULL;
 
     /* Errors: a kernel template that does not compile carries the compiler's words. */
     char dir[] = "/tmp/cls_kdir_XXXXXX";

@@ -1,8 +1,10 @@
 /* test_tune.c: the tuner: its optimal h equals the brute-force minimum over integer h for fixed
  * profiles (the document's and a measured-looking one, both sync modes, both executors); the
  * profile cache (hit, corrupt entry rebuilt); on the test device the tuner's pick is feasible,
- * runs bitwise equal to the reference and is the model's integer optimum; and
- * CLS_SCHEDULE_AUTO never takes a schedule the model predicts slower. */
+ * runs bitwise equal to the reference and is the model's integer optimum;
+ * CLS_SCHEDULE_AUTO never takes a schedule the model predicts slower; and the exhaustive search
+ * measures everything AUTO chooses from (the naive plan among the rows), with both ratios (best
+ * of all over AUTO's pick, best trapezoid over the model's) and both picks confirmed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,14 +205,26 @@ static void device_tests(cls_context *ctx, const cls_stencil *st)
     int hb = 0;
     double cpl = 0;
     s = cls_model_match(&info, NULL, &m, NULL, 0);
-    if (s == CLS_SUCCESS)
-        s = cls_ghost_brute_force(m, &r->profile, d, r->trapezoid.tile, steps, r->trapezoid.sync,
-                                  CLS_GHOST_EXECUTOR | CLS_GHOST_RUN, &hb, &cpl);
-    tap_ok(s == CLS_SUCCESS && (size_t)hb == r->trapezoid.h,
+    /* Every integer h up to the steps, predicted as the tuner predicts (occupancy and whole
+     * waves, CLS_GHOST_WAVES); Eq. 20 ends the scan. */
+    cpl = HUGE_VAL;
+    for (size_t h = 1; s == CLS_SUCCESS && h <= steps; h++) {
+        double sec = 0;
+        if (cls_ghost_predict_run(m, st, &r->profile, d, steps, r->trapezoid.tile,
+                                  r->trapezoid.points_per_item, h, r->trapezoid.sync,
+                                  CLS_GHOST_WAVES, &sec) != CLS_SUCCESS)
+            break;
+        if (sec < cpl) {
+            cpl = sec;
+            hb = (int)h;
+        }
+    }
+    tap_ok(s == CLS_SUCCESS && (size_t)hb == r->trapezoid.h &&
+               fabs(cpl / r->trapezoid.predicted_seconds - 1) < 1e-9,
            "the picked h %zu is the brute-force minimum %d over integer h of the predicted run "
-           "time (tile %zux%zu, %s)",
+           "time (tile %zux%zu, %s; %.4g s, the pick's prediction %.4g s)",
            r->trapezoid.h, hb, r->trapezoid.tile[0], r->trapezoid.tile[1],
-           cls_sync_name(r->trapezoid.sync));
+           cls_sync_name(r->trapezoid.sync), cpl, r->trapezoid.predicted_seconds);
     cls_model_release(m);
 
     /* Feasible: it plans and runs, bitwise equal to the reference. */
@@ -292,6 +306,85 @@ static void device_tests(cls_context *ctx, const cls_stencil *st)
     free(ref);
 }
 
+/* Whether two entries describe the same configuration. */
+static int same_entry(const cls_tune_entry *a, const cls_tune_entry *b)
+{
+    return a->schedule == b->schedule &&
+           !memcmp(a->local_size, b->local_size, sizeof a->local_size) &&
+           a->points_per_item == b->points_per_item &&
+           (a->schedule != CLS_SCHEDULE_TRAPEZOID ||
+            (!memcmp(a->tile, b->tile, sizeof a->tile) && a->h == b->h && a->sync == b->sync));
+}
+
+/* The least measured (or confirmed) time of the rows, of every schedule or trapezoids only;
+ * *at its row. */
+static double least_of(const cls_tune_result *r, int confirmed, int trapezoid_only, size_t *at)
+{
+    double best = 0;
+    for (size_t i = 0; i < r->n_entries; i++) {
+        const cls_tune_entry *e = &r->entries[i];
+        double t = confirmed ? e->confirmed_seconds : e->measured_seconds;
+        if (e->status != CLS_SUCCESS || !(t > 0) ||
+            (trapezoid_only && e->schedule != CLS_SCHEDULE_TRAPEZOID))
+            continue;
+        if (!(best > 0) || t < best) {
+            best = t;
+            *at = i;
+        }
+    }
+    return best;
+}
+
+static void exhaustive_tests(cls_context *ctx, const cls_stencil *st)
+{
+    cls_tune_options topt;
+    cls_tune_result *r = NULL;
+    cls_tune_options_init(&topt);
+    topt.sync = CLS_SYNC_RESTART;
+    topt.max_h = 2;
+    topt.reps = 1;
+    topt.confirm = 2;
+    cls_status s = cls_tune_exhaustive(ctx, st, (cls_dims){{16, 16, 1}}, 4, &topt, &r);
+    tap_ok(s == CLS_SUCCESS, "cls_tune_exhaustive poisson2d 16x16, 4 steps%s%s",
+           s == CLS_SUCCESS ? "" : ": ", s == CLS_SUCCESS ? "" : cls_last_error());
+    if (s != CLS_SUCCESS) return;
+    size_t trap = 0, pick_rows = 0, at_all = 0, at_trap = 0, c_at = 0;
+    for (size_t i = 0; i < r->n_entries; i++) {
+        trap += r->entries[i].schedule == CLS_SCHEDULE_TRAPEZOID;
+        pick_rows += same_entry(&r->entries[i], &r->pick) &&
+                     r->entries[i].measured_seconds == r->pick.measured_seconds;
+    }
+    tap_ok(r->n_entries > 1 && r->entries[0].schedule == CLS_SCHEDULE_NAIVE &&
+               same_entry(&r->entries[0], &r->naive) && r->entries[0].measured_seconds > 0 &&
+               r->entries[0].measured_seconds == r->naive.measured_seconds && trap > 0,
+           "the naive plan is a measured row beside %zu trapezoid rows", trap);
+    tap_ok(pick_rows == 1 && r->pick.measured_seconds > 0,
+           "AUTO's pick (%s) is one measured row", cls_schedule_name(r->pick.schedule));
+    double all = least_of(r, 0, 0, &at_all), tr = least_of(r, 0, 1, &at_trap);
+    tap_ok(r->best_overall == at_all && r->overall_ratio > 0 && r->overall_ratio <= 1 &&
+               fabs(r->overall_ratio - all / r->pick.measured_seconds) < 1e-12,
+           "overall: best row %zu (%s), ratio best / AUTO's pick %.3f", r->best_overall,
+           cls_schedule_name(r->entries[r->best_overall].schedule), r->overall_ratio);
+    tap_ok(r->best == at_trap && r->entries[r->best].schedule == CLS_SCHEDULE_TRAPEZOID &&
+               r->ratio > 0 && r->ratio <= 1 && r->trapezoid.measured_seconds > 0 &&
+               fabs(r->ratio - tr / r->trapezoid.measured_seconds) < 1e-12,
+           "trapezoids: best row %zu, ratio best trapezoid / model's trapezoid %.3f", r->best,
+           r->ratio);
+    /* Confirmation: both picks and both bests re-timed; the confirmed ratios over them. */
+    double call = least_of(r, 1, 0, &c_at), ctr = least_of(r, 1, 1, &c_at);
+    tap_ok(r->pick.confirmed_seconds > 0 && r->trapezoid.confirmed_seconds > 0 &&
+               r->entries[r->best_overall].confirmed_seconds > 0 &&
+               r->entries[r->best].confirmed_seconds > 0 && r->entries[r->confirmed_best_overall].confirmed_seconds == call &&
+               r->entries[r->confirmed_best].confirmed_seconds == ctr &&
+               fabs(r->confirmed_overall_ratio - call / r->pick.confirmed_seconds) < 1e-12 &&
+               fabs(r->confirmed_ratio - ctr / r->trapezoid.confirmed_seconds) < 1e-12 &&
+               r->confirmed_overall_ratio <= 1 && r->confirmed_ratio <= 1,
+           "confirmation re-times AUTO's pick and the overall best: confirmed ratios %.3f "
+           "(overall), %.3f (trapezoids)",
+           r->confirmed_overall_ratio, r->confirmed_ratio);
+    cls_tune_result_release(r);
+}
+
 int main(void)
 {
     cls_context *ctx = NULL;
@@ -304,6 +397,7 @@ int main(void)
     cls_stencil_builtin("poisson2d", &st);
     cache_tests(st);
     device_tests(ctx, st);
+    exhaustive_tests(ctx, st);
     cls_stencil_release(st);
     cls_context_release(ctx);
     return tap_done();

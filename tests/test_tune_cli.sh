@@ -54,6 +54,7 @@ verdict $? "a --block with the wrong number of parts is a usage error"
 cli devices
 if [ $rc -ne 0 ]; then
     for t in "tune" "model on a live device" "tune --exhaustive" "tune --format csv" \
+        "tune --confirm" "tune --confirm many" \
         "run --schedule trapezoid" "bench --schedule trapezoid" "run --sync bogus"; do
         skip "$t" "no usable OpenCL device"
     done
@@ -75,15 +76,30 @@ cli model --device "$sel" poisson2d --size 128x128 --steps 8
 verdict $? "model --device SEL poisson2d on a live device uses its measured profile"
 
 cli tune poisson2d --size 16x16 --steps 4 --exhaustive --sync restart --max-h 2 --reps 1
-[ $rc -eq 0 ] && out_has '^exhaustive search' && out_has '<- best' && \
-    out_has '^ratio best / model' && out_has "^AUTO's pick"
-verdict $? "tune --exhaustive on a tiny grid: measured table, best, ratio to the model's pick"
+[ $rc -eq 0 ] && out_has '^exhaustive search' && out_has '<- best overall' && \
+    out_has '<- best trapezoid' && out_has "<- AUTO's pick" && \
+    out_has '^  naive .*(.*) x[0-9]' && out_has "^ratio best / AUTO's pick: " && \
+    out_has "^ratio best trapezoid / model's trapezoid: " && out_has "^AUTO's pick"
+verdict $? "tune --exhaustive on a tiny grid: the naive plan among the measured rows, both ratios"
 
 cli tune poisson2d --size 16x16 --steps 4 --exhaustive --sync restart --max-h 2 --reps 1 \
     --format csv
-[ $rc -eq 0 ] && head -n 1 "$tmp/out" | grep -q '^stencil,size,steps,device,role,' && \
-    out_has ',model_trapezoid,trapezoid,' && out_has ',naive,naive,'
+[ $rc -eq 0 ] && head -n 1 "$tmp/out" | grep -q '^stencil,size,steps,device,role,schedule,' && \
+    out_has ',model_trapezoid,trapezoid,' && out_has ',naive,naive,' && \
+    out_has ',candidate,naive,' && out_has ',best,trapezoid,' && out_has ',best_overall,'
 verdict $? "tune --exhaustive --format csv: one row per configuration"
+
+cli tune poisson2d --size 16x16 --steps 4 --exhaustive --sync restart --max-h 2 --reps 1 \
+    --warmup 0 --confirm 2
+[ $rc -eq 0 ] && out_has 'minimum of the runs' && out_has '^confirmed (2 interleaved rounds' && \
+    out_has "^  best .*; AUTO's pick [0-9.]* [mun]*s per step" && \
+    out_has "^confirmed ratio best / AUTO's pick: " && \
+    out_has "^confirmed ratio best trapezoid / model's trapezoid: "
+verdict $? "tune --exhaustive --confirm 2: both picks re-measured, both confirmed ratios"
+
+cli tune poisson2d --size 16x16 --steps 4 --exhaustive --confirm many
+[ $rc -eq 2 ] && err_has 'confirm'
+verdict $? "tune --confirm many is a usage error"
 
 cli run poisson2d --size 128x128 --steps 8 --schedule trapezoid --height 2 --sync restart \
     --verify

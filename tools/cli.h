@@ -29,6 +29,8 @@ extern const cli_command cli_cmd_demo;
 extern const cli_command cli_cmd_bench;
 /* `clstencil bench transit` (tools/cmd_bench_transit.c), dispatched by cmd_bench.c. */
 extern const cli_command cli_cmd_bench_transit;
+/* `clstencil bench suite` (tools/cmd_bench_suite.c), dispatched by cmd_bench.c. */
+extern const cli_command cli_cmd_bench_suite;
 extern const cli_command cli_cmd_probe;
 extern const cli_command cli_cmd_model;
 extern const cli_command cli_cmd_tune;
@@ -107,6 +109,11 @@ int cli_parse_local_size(const char *s, cls_plan_options *opt);
  * CLI_EXIT_USAGE (tools/cmd_run.c). */
 int cli_parse_plan_option(const cli_command *cmd, const char *option, const char *value,
                           cls_plan_options *opt);
+/* "4096", "512M", "1.5G", "2GiB" (K, M, G, T: powers of 1024) into bytes > 0; 0 or -1
+ * (tools/cmd_tune_pipeline.c). */
+int cli_parse_bytes(const char *s, double *bytes);
+/* `clstencil tune --pipeline` (tools/cmd_tune_pipeline.c), dispatched by cmd_tune.c. */
+int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv);
 
 typedef enum cli_format { CLI_FORMAT_TEXT = 1, CLI_FORMAT_CSV = 2, CLI_FORMAT_JSON = 4 } cli_format;
 /* Accepts the formats in `allowed` (a mask of cli_format). */

@@ -5,16 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze_measure.h"
 #include "cli.h"
 #include "cumapz.h"
 
 enum { OPT_DEVICE = 1, OPT_FORMAT, OPT_PARAM, OPT_VARIANT, OPT_LIST, OPT_DUMP, OPT_MAX_WORK,
-       OPT_VERBOSE };
+       OPT_VERBOSE, OPT_MEASURE, OPT_KERNEL, OPT_CL_DEVICE, OPT_CSV, OPT_SUMMARY_CSV, OPT_REPS,
+       OPT_QUICK, OPT_SIZE, OPT_SCHEDULE, OPT_TIMES };
 
 static const cli_option options[] = {
     {"device", 1, OPT_DEVICE},     {"format", 1, OPT_FORMAT}, {"param", 1, OPT_PARAM},
     {"variant", 1, OPT_VARIANT},   {"list", 0, OPT_LIST},     {"dump", 0, OPT_DUMP},
-    {"max-work", 1, OPT_MAX_WORK}, {"verbose", 0, OPT_VERBOSE}, {NULL, 0, 0},
+    {"max-work", 1, OPT_MAX_WORK}, {"verbose", 0, OPT_VERBOSE},
+    {"device-model", 1, OPT_DEVICE}, {"measure", 0, OPT_MEASURE}, {"kernel", 1, OPT_KERNEL},
+    {"cl-device", 1, OPT_CL_DEVICE}, {"csv", 1, OPT_CSV}, {"summary-csv", 1, OPT_SUMMARY_CSV},
+    {"reps", 1, OPT_REPS}, {"quick", 0, OPT_QUICK}, {"size", 1, OPT_SIZE},
+    {"schedule", 1, OPT_SCHEDULE}, {"times", 1, OPT_TIMES}, {NULL, 0, 0},
 };
 
 #define DEFAULT_MODEL "c1060"
@@ -28,8 +34,11 @@ typedef struct analyze_args {
     size_t n_params;
     const char *variants[MAX_ARGS];
     size_t n_variants;
-    int list, dump, verbose;
+    int list, dump, verbose, measure;
     size_t max_work;
+    measure_opts m; /* --measure */
+    const char *size, *schedule; /* STENCIL mode */
+    int skip_infeasible;         /* STENCIL mode: variants the model cannot run are left out */
     cli_format format;
 } analyze_args;
 
@@ -83,8 +92,46 @@ static int parse_args(const cli_command *self, int argc, char **argv, analyze_ar
             if (cli_parse_count(v, &a->max_work) != 0)
                 return cli_usage_error(self, "--max-work expects a positive count, got '%s'", v);
             break;
+        case OPT_MEASURE: a->measure = 1; break;
+        case OPT_SIZE: a->size = v; break;
+        case OPT_SCHEDULE: a->schedule = v; break;
+        case OPT_QUICK: a->m.quick = 1; break;
+        case OPT_KERNEL:
+            if (a->m.n_kernels == sizeof a->m.kernels / sizeof a->m.kernels[0])
+                return cli_usage_error(self, "too many --kernel");
+            a->m.kernels[a->m.n_kernels++] = v;
+            break;
+        case OPT_CL_DEVICE: a->m.cl_device = v; break;
+        case OPT_CSV: a->m.csv = v; break;
+        case OPT_SUMMARY_CSV: a->m.summary_csv = v; break;
+        case OPT_TIMES:
+            if (a->m.n_times == sizeof a->m.times / sizeof a->m.times[0])
+                return cli_usage_error(self, "too many --times");
+            a->m.times[a->m.n_times++] = v;
+            break;
+        case OPT_REPS:
+            if (cli_parse_count(v, &a->m.reps) != 0 || a->m.reps > 100000)
+                return cli_usage_error(self, "--reps expects a count 1..100000, got '%s'", v);
+            break;
         }
     }
+    if (a->measure) {
+        if (a->what || a->list || a->dump || a->n_params || a->n_variants || a->size ||
+            a->schedule)
+            return cli_usage_error(self, "--measure runs the built-in experiment; it takes no "
+                                         "CASE, --list, --dump, --param, --variant, --size or "
+                                         "--schedule");
+        if (a->m.n_times && (a->m.cl_device || a->m.reps || a->m.quick || !a->device))
+            return cli_usage_error(self, "--times re-analyses measured times: it needs --device "
+                                         "and takes no --cl-device, --reps or --quick");
+        a->m.model = a->device;
+        a->m.max_work = a->max_work;
+        return CLI_EXIT_OK;
+    }
+    if (a->m.n_kernels || a->m.cl_device || a->m.csv || a->m.summary_csv || a->m.reps ||
+        a->m.quick || a->m.n_times)
+        return cli_usage_error(self, "--kernel, --cl-device, --csv, --summary-csv, --reps, "
+                                     "--quick and --times go with --measure");
     if (a->list && (a->what || a->dump || a->device || a->n_params || a->n_variants))
         return cli_usage_error(self, "--list takes no other argument");
     if (!a->list && !a->what)
@@ -282,25 +329,25 @@ static void print_json(const cls_model *m, const cls_access_set *set, const cls_
     cli_json_end(&j);
 }
 
+static int analyse_json(const analyze_args *ap, const char *label, char *json);
+static int analyse_stencil(const analyze_args *a);
+
 static int analyze_main(const cli_command *self, int argc, char **argv)
 {
     analyze_args a;
-    int exit_now, rc, use[CLS_ACC_MAX_VARIANTS] = {0}, rank[CLS_ACC_MAX_VARIANTS] = {0};
+    int exit_now, rc;
     char err[2048], *json = NULL;
-    cls_model *m = NULL;
-    cls_access_set *set = NULL;
-    cls_cumapz_result *r = NULL;
-    cls_cumapz_options opt;
-    cls_status st;
-    size_t n_use = 0;
-    double best = 0, secs = 0;
-    const char *label;
 
     rc = parse_args(self, argc, argv, &a, &exit_now);
     if (rc != CLI_EXIT_OK || exit_now) return rc;
+    if (a.measure) return analyze_measure(&a.m);
     if (a.list) return list_cases(a.format);
-
-    label = a.what;
+    if (a.size || (!is_file(a.what) && cls_cumapz_case_json(a.what, &json, err, sizeof err) !=
+                                           CLS_SUCCESS &&
+                   cls_stencil_builtin_summary(a.what)))
+        return analyse_stencil(&a);
+    free(json);
+    json = NULL;
     if (is_file(a.what)) {
         json = read_file(a.what);
         if (!json) return CLI_EXIT_FAIL;
@@ -315,6 +362,23 @@ static int analyze_main(const cli_command *self, int argc, char **argv)
         free(json);
         return CLI_EXIT_OK;
     }
+    return analyse_json(&a, a.what, json);
+}
+
+/* Parses, analyses and prints a description (takes json). */
+static int analyse_json(const analyze_args *ap, const char *label, char *json)
+{
+    const analyze_args a = *ap;
+    int rc, use[CLS_ACC_MAX_VARIANTS] = {0}, rank[CLS_ACC_MAX_VARIANTS] = {0};
+    char err[2048];
+    cls_model *m = NULL;
+    cls_access_set *set = NULL;
+    cls_cumapz_result *r = NULL;
+    cls_cumapz_options opt;
+    cls_status st;
+    size_t n_use = 0;
+    double best = 0, secs = 0;
+
     st = cls_access_set_from_json(json, a.params, a.n_params, &set, err, sizeof err);
     free(json);
     if (st != CLS_SUCCESS) return cli_failf(st, "%s: %s", label, err);
@@ -347,6 +411,11 @@ static int analyze_main(const cli_command *self, int argc, char **argv)
     for (size_t i = 0; i < set->n; i++) {
         if (!selected(&a, set->v[i].name)) continue;
         st = cls_cumapz_analyze(m, &set->v[i], &opt, &r[i], err, sizeof err);
+        if (st == CLS_ERR_PLAN_INFEASIBLE && a.skip_infeasible) {
+            /* a published variant this device cannot run: left out, said why */
+            fprintf(stderr, "left out %s: %s\n", set->v[i].name, err);
+            continue;
+        }
         if (st != CLS_SUCCESS) {
             rc = cli_failf(st, "%s, variant %s on %s: %s", label, set->v[i].name,
                            cls_model_name(m), err);
@@ -375,13 +444,86 @@ done:
     return rc;
 }
 
+/* STENCIL mode: the descriptions the kernel templates publish for each schedule (or the one
+ * named) at the size, analysed side by side (lib/access_publish.c). */
+static int analyse_stencil(const analyze_args *a)
+{
+    cls_stencil *st = NULL;
+    cls_dims dims = {{1, 1, 1}};
+    int nd = 0, rc = CLI_EXIT_OK;
+    cls_schedule scheds[3];
+    size_t n_sched = 0;
+
+    if (cli_load_stencil(a->what, &st) != CLS_SUCCESS) return CLI_EXIT_FAIL;
+    const int sd = cls_stencil_dims(st);
+    if (a->size) {
+        if (cli_parse_size(a->size, &dims, &nd) != 0 || nd != sd) {
+            cls_stencil_release(st);
+            return cli_failf(CLS_ERR_INVALID_ARGUMENT,
+                             "--size '%s': '%s' is %d-D and needs %d sizes (e.g. %s)", a->size,
+                             a->what, sd, sd, sd == 1 ? "1048576" : sd == 2 ? "4096x4096"
+                                                                           : "512x512x512");
+        }
+    } else {
+        for (int d = 0; d < sd; d++) dims.n[d] = sd == 1 ? 1048576 : sd == 2 ? 4096 : 512;
+    }
+    if (a->schedule) {
+        if (cls_schedule_from_name(a->schedule, &scheds[0]) != CLS_SUCCESS) {
+            cls_stencil_release(st);
+            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "--schedule '%s': naive, trapezoid or "
+                                                       "stream25d",
+                             a->schedule);
+        }
+        n_sched = 1;
+    } else {
+        scheds[n_sched++] = CLS_SCHEDULE_NAIVE;
+        if (sd == 2) scheds[n_sched++] = CLS_SCHEDULE_TRAPEZOID;
+        if (sd == 3) scheds[n_sched++] = CLS_SCHEDULE_STREAM25D;
+    }
+    for (size_t i = 0; i < n_sched && rc == CLI_EXIT_OK; i++) {
+        char *json = NULL, label[160];
+        cls_status s = cls_mapping_describe(st, dims, scheds[i], &json);
+        if (s != CLS_SUCCESS) {
+            rc = cli_fail(s);
+            break;
+        }
+        snprintf(label, sizeof label, "%s (%s)", a->what, cls_schedule_name(scheds[i]));
+        if (a->dump) {
+            printf("%s\n", json);
+            cls_free(json);
+            continue;
+        }
+        if (i) printf("\n");
+        char *copy = malloc(strlen(json) + 1);
+        if (!copy) {
+            cls_free(json);
+            rc = cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "no memory");
+            break;
+        }
+        strcpy(copy, json);
+        cls_free(json);
+        analyze_args b = *a;
+        b.skip_infeasible = 1;
+        rc = analyse_json(&b, label, copy);
+    }
+    cls_stencil_release(st);
+    return rc;
+}
+
 const cli_command cli_cmd_analyze = {
     "analyze",
     "rank kernel mappings by their memory behaviour (CuMAPz factors and MPE)",
     "usage: clstencil analyze [--device MODEL|FILE] [--param NAME=VALUE]... [--variant NAME]...\n"
     "           [--max-work N] [--verbose] [--format text|json] CASE|FILE.json\n"
     "       clstencil analyze --dump CASE|FILE.json\n"
-    "       clstencil analyze --list [--format text|json]",
+    "       clstencil analyze --list [--format text|json]\n"
+    "       clstencil analyze [--device MODEL|FILE] [--size NXxNY[xNZ]]\n"
+    "           [--schedule naive|trapezoid|stream25d] [--dump] STENCIL\n"
+    "       clstencil analyze --measure [--kernel fig|transpose|stencil2d|loaders]...\n"
+    "           [--device MODEL|FILE] [--cl-device SEL] [--reps N] [--quick] [--csv FILE]\n"
+    "           [--summary-csv FILE]\n"
+    "       clstencil analyze --measure --device MODEL|FILE --times CSV [--times CSV]...\n"
+    "           [--kernel K]... [--csv FILE] [--summary-csv FILE]",
     "Emulates every warp of every work-group of a kernel's memory accesses, as CuMAPz does\n"
     "(004_3bb0fc5541bb7adb.txt, Fig. 4), on a device model's family rules, and prints for each\n"
     "mapping variant the six factors of Sect. 5 side by side: data_reuse (Eq. 1), lat_hiding\n"
@@ -394,6 +536,10 @@ const cli_command cli_cmd_analyze = {
     "fig2-layout, fig2-write), a matrix transpose, and 2D/3D stencil loaders of\n"
     "001_405c9e1d5e6c3c1a.txt Sect. 4.  FILE.json is a description of your own;\n"
     "doc/memory-analysis.md gives the format, and --dump prints a case as a starting point.\n"
+    "STENCIL (a built-in stencil or, with --size, a spec file): the kernel templates publish\n"
+    "the description of every mapping variant of each schedule (naive work-group shapes,\n"
+    "trapezoid tiles and work-group shapes, stream25d classic/aligned loaders x shapes), and\n"
+    "each schedule's variants are ranked side by side.\n"
     "Sizes are reduced from the documents' (Sect. 7: the ranking holds on a reduced input\n"
     "that keeps the row pitch); --param changes them.\n"
     "\n"
@@ -406,6 +552,22 @@ const cli_command cli_cmd_analyze = {
     "  --dump          print the description's JSON and exit\n"
     "  --list          list the built-in cases\n"
     "  --format F      text (default) or json\n"
+    "  --device-model X  the same as --device\n"
+    "\n"
+    "The correlation experiment (004 Sect. 6, Figs. 7-10), --measure: every mapping variant of\n"
+    "four kernels of cl/mapping_bench.cl (fig: Fig. 1/2's fetch, layout and write choices;\n"
+    "transpose; stencil2d: loaders, layouts, shapes; loaders: the 3D z-march's classic and\n"
+    "aligned loaders) is analysed on the model (default: the live device's) and timed on the\n"
+    "live device; per kernel the factors, MPE, the fastest time and GB/s, the Pearson\n"
+    "correlation of MPE with 1/time, and whether the top-ranked variant runs within 90 % of\n"
+    "the fastest.\n"
+    "  --kernel K      run only this kernel (repeatable)\n"
+    "  --cl-device S   the device to time on (default: $CLSTENCIL_DEVICE or the first)\n"
+    "  --reps N        timed launches per variant, the fastest counts (default 10; 3 --quick)\n"
+    "  --quick         small sizes: checks the whole path, not the device\n"
+    "  --csv FILE      one row per variant; --summary-csv FILE: one row per kernel\n"
+    "  --times CSV     no device: take each variant's time from a CSV that --csv wrote (the\n"
+    "                  fastest over repeated --times) and re-analyse it on --device's model\n"
     "  -h, --help      show this help\n",
     analyze_main,
 };

@@ -11,7 +11,8 @@
 
 enum {
     OPT_SIZE = 1, OPT_TILE, OPT_DTYPE, OPT_REPS, OPT_STEPS, OPT_SCHEDULE, OPT_LOADER,
-    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_PREFETCH, OPT_ROWS, OPT_BOUNDARY, OPT_DEVICE, OPT_FORMAT
+    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_PREFETCH, OPT_ROWS, OPT_BOUNDARY, OPT_DEVICE, OPT_FORMAT,
+    OPT_STEPS_PER_PASS
 };
 
 static const cli_option options[] = {
@@ -19,7 +20,7 @@ static const cli_option options[] = {
     {"reps", 1, OPT_REPS},         {"steps", 1, OPT_STEPS},       {"schedule", 1, OPT_SCHEDULE},
     {"loader", 1, OPT_LOADER},     {"local-size", 1, OPT_LOCAL_SIZE},
     {"points-per-item", 1, OPT_PER_ITEM}, {"prefetch", 1, OPT_PREFETCH},
-    {"rows-per-item", 1, OPT_ROWS},
+    {"rows-per-item", 1, OPT_ROWS}, {"steps-per-pass", 1, OPT_STEPS_PER_PASS},
     {"boundary", 1, OPT_BOUNDARY},
     {"device", 1, OPT_DEVICE},     {"format", 1, OPT_FORMAT},     {NULL, 0, 0},
 };
@@ -34,7 +35,7 @@ static int cmp_double(const void *a, const void *b)
 typedef struct row {
     char name[64];
     char schedule[32], loader[16], local[48];
-    size_t per_item, prefetch, rows;
+    size_t per_item, prefetch, rows, steps_per_pass;
     double seconds;          /* one pass over the cube (a transit) or one step (a stencil) */
     double gpts, gbs, gibs;  /* GB/s at bytes_per_point, 10^9 and 2^30 (Eq. 3 as printed) */
     double bytes_per_point;  /* transits: their traffic; stencils: the minimal traffic */
@@ -101,6 +102,7 @@ static int run_stencil(cls_context *ctx, const char *name, const cli_settings *s
     r->per_item = pi.points_per_item;
     r->prefetch = pi.prefetch;
     r->rows = pi.rows_per_item;
+    r->steps_per_pass = pi.steps_per_pass;
     r->bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
     size_t flops = 0;
     if ((rc = cls_stencil_flops(w.st, &flops)) != CLS_SUCCESS) {
@@ -121,19 +123,20 @@ static const char *const csv_header =
     "rows_per_item,seconds,"
     "gpoints_per_s,"
     "gbytes_per_s,gibytes_per_s,bytes_per_point,flops_per_point,gflops_per_s,"
-    "percent_of_cube_transit,percent_of_cube_ghost_transit,effective_bytes_per_point";
+    "percent_of_cube_transit,percent_of_cube_ghost_transit,effective_bytes_per_point,"
+    "steps_per_pass";
 
 static void print_csv_row(const row *r, const char *kind, const char *size, const char *dtype,
                           const char *tile)
 {
     printf("%s,", kind);
     cli_csv_field(stdout, r->name);
-    printf(",%s,%s,%s,%s,%s,%s,%zu,%zu,%zu,%.9g,%.6g,%.6g,%.6g,%g,%g,%.6g,%.2f,%.2f,%.4g\n",
+    printf(",%s,%s,%s,%s,%s,%s,%zu,%zu,%zu,%.9g,%.6g,%.6g,%.6g,%g,%g,%.6g,%.2f,%.2f,%.4g,%zu\n",
            size, dtype, tile, r->schedule, r->loader, r->local, r->per_item, r->prefetch, r->rows,
            r->seconds,
            r->gpts, r->gbs,
            r->gibs, r->bytes_per_point, r->flops, r->gflops, r->pct_transit, r->pct_ghost,
-           r->effective_bytes);
+           r->effective_bytes, r->steps_per_pass);
 }
 
 static void json_row(cli_json *j, const row *r)
@@ -147,6 +150,7 @@ static void json_row(cli_json *j, const row *r)
         cli_json_uint(j, "points_per_item", r->per_item);
         cli_json_uint(j, "prefetch", r->prefetch);
         cli_json_uint(j, "rows_per_item", r->rows);
+        cli_json_uint(j, "steps_per_pass", r->steps_per_pass);
         cli_json_num(j, "flops_per_point", r->flops);
         cli_json_num(j, "gflops_per_s", r->gflops);
     }
@@ -178,6 +182,9 @@ static int transit_main(const cli_command *self, int argc, char **argv)
 
     cls_plan_options_init(&popt);
     popt.schedule = CLS_SCHEDULE_STREAM25D;
+    /* Device-resident runs: the benchmark states kernels against cube_transit, so the host
+     * pipeline (which would replace the schedule's kernels by its tiles) stays off. */
+    popt.pipeline = CLS_PIPELINE_OFF;
     memset(rows, 0, sizeof rows);
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
@@ -257,6 +264,13 @@ static int transit_main(const cli_command *self, int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_STEPS_PER_PASS:
+            if (cli_parse_count(v, &popt.steps_per_pass) != 0 || popt.steps_per_pass > 16) {
+                ret = cli_usage_error(self, "invalid --steps-per-pass '%s' (1..16; 0: the model)",
+                                      v);
+                goto done;
+            }
+            break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:
             if (cli_parse_format(v, CLI_FORMAT_TEXT | CLI_FORMAT_CSV | CLI_FORMAT_JSON,
@@ -333,10 +347,12 @@ static int transit_main(const cli_command *self, int argc, char **argv)
         for (size_t i = 0; i < n_stencils; i++) {
             const row *r = &rows[2 + i];
             printf("%s: %s schedule%s%s, work-group %s, %zu per item, prefetch %zu, %zu "
-                   "rows per item, %g flops/point, effectively %.2f bytes/point\n",
+                   "rows per item, %zu step%s per pass, %g flops/point, effectively %.2f "
+                   "bytes/point\n",
                    r->name, r->schedule, strcmp(r->loader, "-") ? ", loader " : "",
                    strcmp(r->loader, "-") ? r->loader : "", r->local, r->per_item, r->prefetch,
-                   r->rows, r->flops, r->effective_bytes);
+                   r->rows, r->steps_per_pass, r->steps_per_pass == 1 ? "" : "s", r->flops,
+                   r->effective_bytes);
         }
     }
     ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
@@ -352,7 +368,8 @@ const cli_command cli_cmd_bench_transit = {
     "usage: clstencil bench transit [STENCIL...] [--size NXxNYxNZ] [--tile BXxBY]\n"
     "           [--dtype float|double] [--reps R] [--steps N] [--schedule S] [--loader L]\n"
     "           [--local-size LXxLY] [--points-per-item N] [--prefetch N]\n"
-    "           [--rows-per-item N] [--boundary B] [--device SEL] [--format text|csv|json]",
+    "           [--rows-per-item N] [--steps-per-pass K] [--boundary B] [--device SEL]\n"
+    "           [--format text|csv|json]",
     "Times the bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt on a cube: cube_transit\n"
     "(Listing 4: every work-item copies its column along z, 2 x element size bytes per point;\n"
     "32x8 work-groups on GPUs, as clstencil probe measures it)\n"
@@ -379,6 +396,9 @@ const cli_command cli_cmd_bench_transit = {
     "  --points-per-item N stream25d: planes per work-group; naive: points per work-item\n"
     "  --prefetch N        stream25d: planes loaded ahead into registers (1..4)\n"
     "  --rows-per-item N   stream25d: adjacent rows each work-item updates (1..8)\n"
+    "  --steps-per-pass K  stream25d: time steps fused into one pass over z (temporal\n"
+    "                      blocking, radius-1 bodies; 1: none; default: the ghost-zone\n"
+    "                      model's choice on GPUs, 1 on CPUs)\n"
     "  --boundary B        the stencils' boundary condition\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE)\n"
     "  --format F          text (default), csv (a header and one row per kernel) or json\n"

@@ -375,6 +375,25 @@ int cli_parse_plan_option(const cli_command *cmd, const char *option, const char
         if (cli_parse_local_size(value, opt) != 0)
             return cli_usage_error(cmd, "invalid --local-size '%s' (expected LX[xLY[xLZ]])",
                                    value);
+    } else if (strcmp(option, "pipeline") == 0) {
+        if (cls_pipeline_from_name(value, &opt->pipeline) != CLS_SUCCESS)
+            return cli_usage_error(cmd, "%s", cls_last_error());
+    } else if (strcmp(option, "pipeline-tile") == 0) {
+        cls_dims t;
+        int n;
+        if (cli_parse_size(value, &t, &n) != 0)
+            return cli_usage_error(cmd, "invalid --pipeline-tile '%s' (TX[xTY[xTZ]])", value);
+        for (int i = 0; i < 3; i++) opt->pipeline_tile[i] = i < n ? t.n[i] : 0;
+    } else if (strcmp(option, "pipeline-steps") == 0) {
+        if (cli_parse_count(value, &opt->pipeline_steps) != 0)
+            return cli_usage_error(cmd, "invalid --pipeline-steps '%s' (a positive integer)",
+                                   value);
+    } else if (strcmp(option, "rect") == 0) {
+        opt->pipeline_rect = 1;
+    } else if (strcmp(option, "device-memory") == 0) {
+        if (cli_parse_bytes(value, &opt->device_memory) != 0)
+            return cli_usage_error(cmd, "invalid --device-memory '%s' (bytes, with K, M or G)",
+                                   value);
     } else if (cls_sync_from_name(value, &opt->sync) != CLS_SUCCESS || opt->sync == CLS_SYNC_AUTO) {
         return cli_usage_error(cmd, "unknown --sync '%s' (restart or barrier)", value);
     }
@@ -404,6 +423,7 @@ void cli_plan_text(FILE *f, const cls_plan_info *pi, int dims)
         fprintf(f, "predicted run: naive %s, trapezoid %s\n", a, b);
     }
     if (pi->why[0]) fprintf(f, "why: %s\n", pi->why);
+    if (pi->pipeline_why[0]) fprintf(f, "pipeline: %s\n", pi->pipeline_why);
     if (pi->from_cache)
         fprintf(f, "program: from the cache (cache hit, %.3f s)\n", pi->build_seconds);
     else
@@ -429,6 +449,20 @@ void cli_plan_json(cli_json *j, const cls_plan_info *pi, int dims)
     if (pi->predicted_trapezoid_seconds > 0)
         cli_json_num(j, "predicted_trapezoid_seconds", pi->predicted_trapezoid_seconds);
     cli_json_str(j, "why", pi->why);
+    cli_json_object(j, "pipeline");
+    cli_json_str(j, "scheme", cls_pipeline_name(pi->pipeline));
+    if (pi->pipeline != CLS_PIPELINE_OFF) {
+        cli_json_size_array(j, "tile", pi->pipeline_tile, dims);
+        cli_json_uint(j, "tiles", pi->pipeline_tiles);
+        cli_json_uint(j, "steps_per_tile", pi->pipeline_steps);
+        cli_json_str(j, "copies", pi->pipeline_rect ? "rect" : "merged");
+    }
+    if (pi->predicted_total_seconds > 0)
+        cli_json_num(j, "predicted_total_seconds", pi->predicted_total_seconds);
+    if (pi->predicted_copy_seconds > 0)
+        cli_json_num(j, "predicted_copy_compute_copy_seconds", pi->predicted_copy_seconds);
+    cli_json_str(j, "why", pi->pipeline_why);
+    cli_json_close(j);
     cli_json_bool(j, "cache_hit", pi->from_cache != 0);
     cli_json_num(j, "build_seconds", pi->build_seconds);
     cli_json_close(j);
@@ -454,6 +488,11 @@ void cli_report_text(FILE *f, const cli_workload *w, const cls_report *r)
         cli_format_seconds(pred, sizeof pred, r->predicted_seconds / (double)r->steps);
         fprintf(f, "predicted time/step: %s\n", pred);
     }
+    if (r->predicted_total_seconds > 0) {
+        char pred[32];
+        cli_format_seconds(pred, sizeof pred, r->predicted_total_seconds);
+        fprintf(f, "predicted in all: %s (transfer model; measured %s)\n", pred, total);
+    }
 }
 
 void cli_report_json(cli_json *j, const cli_workload *w, const cls_report *r)
@@ -471,6 +510,8 @@ void cli_report_json(cli_json *j, const cli_workload *w, const cls_report *r)
         cli_json_num(j, "predicted_seconds", r->predicted_seconds);
     else
         cli_json_str(j, "predicted_seconds", NULL);
+    if (r->predicted_total_seconds > 0)
+        cli_json_num(j, "predicted_total_seconds", r->predicted_total_seconds);
     cli_json_close(j);
 }
 
@@ -531,7 +572,8 @@ static int check_writable(const char *path)
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_BOUNDARY, OPT_DTYPE, OPT_PARAM, OPT_INPUT, OPT_AUX, OPT_OUTPUT,
     OPT_VERIFY, OPT_SCHEDULE, OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT,
-    OPT_SYNC
+    OPT_SYNC, OPT_PIPELINE, OPT_PIPELINE_TILE, OPT_PIPELINE_STEPS, OPT_RECT, OPT_DEVICE_MEMORY,
+    OPT_PINNED
 };
 
 static const cli_option options[] = {
@@ -540,7 +582,10 @@ static const cli_option options[] = {
     {"aux", 1, OPT_AUX},           {"output", 1, OPT_OUTPUT},     {"verify", 0, OPT_VERIFY},
     {"schedule", 1, OPT_SCHEDULE}, {"device", 1, OPT_DEVICE},     {"format", 1, OPT_FORMAT},
     {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM},
-    {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},         {NULL, 0, 0},
+    {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},
+    {"pipeline", 1, OPT_PIPELINE}, {"pipeline-tile", 1, OPT_PIPELINE_TILE},
+    {"pipeline-steps", 1, OPT_PIPELINE_STEPS}, {"rect", 0, OPT_RECT},
+    {"device-memory", 1, OPT_DEVICE_MEMORY}, {"pinned", 0, OPT_PINNED}, {NULL, 0, 0},
 };
 
 typedef struct aux_arg {
@@ -570,6 +615,8 @@ static int run_main(const cli_command *self, int argc, char **argv)
     cls_plan *plan = NULL;
     cls_device_info dev;
     void *input_raw = NULL; /* the input file's data until the dtype is settled */
+    int pinned = 0;         /* --pinned: the state in page-locked memory */
+    void *heap_in = NULL, *heap_out = NULL;
     cls_dtype input_dt = CLS_FLOAT32;
 
     if (!auxs) return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
@@ -629,10 +676,16 @@ static int run_main(const cli_command *self, int argc, char **argv)
         case OPT_SYNC:
         case OPT_PER_ITEM:
         case OPT_LOCAL_SIZE:
+        case OPT_PIPELINE:
+        case OPT_PIPELINE_TILE:
+        case OPT_PIPELINE_STEPS:
+        case OPT_RECT:
+        case OPT_DEVICE_MEMORY:
             if ((ret = cli_parse_plan_option(self, p.opt_name + 2, v, &popt)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
             break;
+        case OPT_PINNED: pinned = 1; popt.host_pinned = 1; break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:
             if (cli_parse_format(v, CLI_FORMAT_TEXT | CLI_FORMAT_JSON, &format) != 0) {
@@ -781,6 +834,19 @@ static int run_main(const cli_command *self, int argc, char **argv)
     if (output_path && check_writable(output_path) != CLS_SUCCESS) goto done;
     if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
     if (cli_workload_fill(&w) != CLS_SUCCESS) goto done;
+    if (pinned) {
+        size_t bytes = w.points * cls_dtype_size(dt);
+        void *pi = NULL, *po = NULL;
+        if ((rc = cls_host_alloc(ctx, bytes, &pi)) != CLS_SUCCESS ||
+            (rc = cls_host_alloc(ctx, bytes, &po)) != CLS_SUCCESS) {
+            cls_host_free(ctx, pi);
+            cli_fail(rc);
+            goto done;
+        }
+        memcpy(pi, w.input, bytes);
+        heap_in = w.input, heap_out = w.output;
+        w.input = pi, w.output = po;
+    }
     if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt, &plan)) != CLS_SUCCESS) {
         cli_fail(rc);
         goto done;
@@ -865,6 +931,11 @@ static int run_main(const cli_command *self, int argc, char **argv)
 done:
     cls_free(input_raw);
     cls_plan_release(plan);
+    if (heap_in) {
+        cls_host_free(ctx, w.input);
+        cls_host_free(ctx, w.output);
+        w.input = heap_in, w.output = heap_out;
+    }
     cls_context_release(ctx);
     cli_workload_free(&w);
     for (size_t a = 0; a < n_auxs; a++) free(auxs[a].data);
@@ -881,7 +952,9 @@ const cli_command cli_cmd_run = {
     "           [--param NAME=VALUE]... [--input IN.npy] [--aux NAME=FILE.npy]...\n"
     "           [--output OUT.npy] [--verify] [--schedule auto|naive|trapezoid]\n"
     "           [--height H] [--sync restart|barrier]\n"
-    "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|json]",
+    "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|json]\n"
+    "           [--pipeline auto|off|basic|scalable|buffered] [--pipeline-tile TXxTYxTZ]\n"
+    "           [--pipeline-steps H] [--rect] [--device-memory SIZE] [--pinned]",
     "Runs STENCIL for N steps on one device and prints the configuration the planner chose\n"
     "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is a JSON spec\n"
     "file if such a file exists, else the name of a built-in stencil (hotspot, pathfinder,\n"
@@ -913,6 +986,16 @@ const cli_command cli_cmd_run = {
     "  --local-size L      work-group size, one part per dimension (trapezoid: the tile, ghost\n"
     "                      zone included; default: the planner's)\n"
     "  --points-per-item N points per work-item along the slowest axis (naive and trapezoid)\n"
+    "  --pipeline P        host arrays to the device and back (doc/pipeline.md): auto (default:\n"
+    "                      the transfer model picks a scheme and tile, or moves the grid whole),\n"
+    "                      off (copy, compute, copy), basic, scalable or buffered (tiles whose\n"
+    "                      copies and kernels overlap on three queues)\n"
+    "  --pipeline-tile T   the pipeline's output tile, one part per dimension\n"
+    "  --pipeline-steps H  steps each tile computes per sweep (padding halo x H)\n"
+    "  --rect              rectangular copies even for contiguous tiles\n"
+    "  --device-memory S   device memory the run may hold (bytes, K/M/G suffixes; default the\n"
+    "                      device's): larger grids run tile by tile\n"
+    "  --pinned            the state in pinned host memory (cls_host_alloc)\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE): gpu, cpu,\n"
     "                      accelerator, gpu:N, P:D or a name substring\n"
     "  --format F          text (default) or json\n"

@@ -18,6 +18,7 @@ enum {
     SO_CRITERION,
     SO_TOLERANCE,
     SO_MAX_STEPS,
+    SO_MAX_SECONDS,
     SO_DIVERGENCE,
     SO_WRITE_UNCONVERGED,
     SO_HISTORY,
@@ -27,7 +28,8 @@ enum {
     SO_EXCHANGES,
     SO_REPEAT,
     SO_DEVICE,
-    SO_FORMAT
+    SO_FORMAT,
+    SO_MAX_WG
 };
 
 /* The entries of the shared options, for a command's option table. */
@@ -36,11 +38,13 @@ enum {
         {"exchange-interval", 1, SO_EXCHANGE}, {"block", 1, SO_BLOCK},                          \
         {"points-per-item", 1, SO_PPI}, {"comm-items", 1, SO_COMM}, {"square", 1, SO_SQUARE},   \
         {"norm", 1, SO_NORM}, {"criterion", 1, SO_CRITERION}, {"tolerance", 1, SO_TOLERANCE},   \
-        {"max-steps", 1, SO_MAX_STEPS}, {"divergence-factor", 1, SO_DIVERGENCE},                \
+        {"max-steps", 1, SO_MAX_STEPS}, {"max-seconds", 1, SO_MAX_SECONDS},                     \
+        {"divergence-factor", 1, SO_DIVERGENCE},                                                \
         {"write-unconverged", 0, SO_WRITE_UNCONVERGED}, {"history", 1, SO_HISTORY},             \
         {"compare", 0, SO_COMPARE}, {"variants", 1, SO_VARIANTS},                               \
         {"check-intervals", 1, SO_CHECKS}, {"exchange-intervals", 1, SO_EXCHANGES},             \
-        {"repeat", 1, SO_REPEAT}, {"device", 1, SO_DEVICE}, {"format", 1, SO_FORMAT}
+        {"repeat", 1, SO_REPEAT}, {"device", 1, SO_DEVICE}, {"format", 1, SO_FORMAT},     \
+        {"max-work-group", 1, SO_MAX_WG}
 
 /* The help text of the shared options (a string literal, appended to a command's help). */
 #define CLI_SOLVER_OPTIONS_HELP \
@@ -54,12 +58,20 @@ enum {
     "  --points-per-item K     points per computation work-item (default 2)\n" \
     "  --comm-items C          communication work-items per group, 0: computation items\n" \
     "                          exchange (default 32)\n" \
+    "                          The defaults shrink to what the compiled kernel allows (more\n" \
+    "                          points per item, then fewer comm items, then narrower blocks);\n" \
+    "                          the report says which; a shape given in full that does not fit\n" \
+    "                          is an error\n" \
+    "  --max-work-group W      cap the work-items per group below the kernel's limit (to\n" \
+    "                          reproduce a device with a lower one)\n" \
     "  --square S              side of the square order's squares in blocks (default: from the\n" \
     "                          compute units)\n" \
     "  --norm max|l2           norm of the criterion (default max)\n" \
     "  --criterion update|residual  (default update: the change per step over an interval)\n" \
     "  --tolerance T           converged when the norm <= T\n" \
     "  --max-steps N           step limit (default 100000)\n" \
+    "  --max-seconds S         time limit of a run's iterations, checked at every host\n" \
+    "                          synchronisation (default none); past it: not converged\n" \
     "  --divergence-factor F   diverged when the norm grows F-fold over its minimum (default\n" \
     "                          1e6; 0 off)\n" \
     "  --write-unconverged     write the last iterate even when it did not converge (the exit\n" \

@@ -45,6 +45,7 @@ int cli_solver_option(cli_solver_args *a, const cli_command *cmd, int id, const 
     case SO_EXCHANGE:
     case SO_PPI:
     case SO_SQUARE:
+    case SO_MAX_WG:
     case SO_MAX_STEPS:
     case SO_REPEAT:
         if (cli_parse_count(v, &n) != 0)
@@ -54,6 +55,7 @@ int cli_solver_option(cli_solver_args *a, const cli_command *cmd, int id, const 
                                    : id == SO_PPI      ? "points-per-item"
                                    : id == SO_SQUARE   ? "square"
                                    : id == SO_REPEAT   ? "repeat"
+                                   : id == SO_MAX_WG   ? "max-work-group"
                                                        : "max-steps",
                                    v);
         if (id == SO_CHECK) o->check_interval = n;
@@ -62,6 +64,7 @@ int cli_solver_option(cli_solver_args *a, const cli_command *cmd, int id, const 
         if (id == SO_SQUARE) o->square = n;
         if (id == SO_MAX_STEPS) o->max_steps = n;
         if (id == SO_REPEAT) a->repeat = n;
+        if (id == SO_MAX_WG) o->max_work_group = n;
         return CLI_EXIT_OK;
     case SO_COMM:
         if (!strcmp(v, "0")) {
@@ -91,12 +94,16 @@ int cli_solver_option(cli_solver_args *a, const cli_command *cmd, int id, const 
         return CLI_EXIT_OK;
     case SO_TOLERANCE:
     case SO_DIVERGENCE:
-        if (cli_parse_double(v, &d) != 0 || d < 0 || (id == SO_TOLERANCE && d == 0))
+    case SO_MAX_SECONDS:
+        if (cli_parse_double(v, &d) != 0 || d < 0 || (id != SO_DIVERGENCE && d == 0))
             return cli_usage_error(cmd, "--%s: a %s number expected, got '%s'",
-                                   id == SO_TOLERANCE ? "tolerance" : "divergence-factor",
-                                   id == SO_TOLERANCE ? "positive" : "non-negative", v);
+                                   id == SO_TOLERANCE   ? "tolerance"
+                                   : id == SO_DIVERGENCE ? "divergence-factor"
+                                                         : "max-seconds",
+                                   id == SO_DIVERGENCE ? "non-negative" : "positive", v);
         if (id == SO_TOLERANCE) o->tolerance = d, a->have_tolerance = 1;
-        else o->divergence_factor = d;
+        else if (id == SO_DIVERGENCE) o->divergence_factor = d;
+        else o->max_seconds = d;
         return CLI_EXIT_OK;
     case SO_WRITE_UNCONVERGED: o->write_unconverged = 1; return CLI_EXIT_OK;
     case SO_HISTORY: a->history = v; return CLI_EXIT_OK;
@@ -134,33 +141,57 @@ int cli_solver_option(cli_solver_args *a, const cli_command *cmd, int id, const 
     }
 }
 
-static void options_text(char *buf, size_t len, const cls_solver_options *o)
+/* A block-shape field: its value, or "auto" where the solver was to choose and did not say. */
+static const char *shape_field(char *buf, size_t len, size_t v)
 {
-    char name[64];
-    cls_solver_variant_name(o, name, sizeof name);
-    if (o->schedule == CLS_SOLVER_BASE)
-        snprintf(buf, len, "%s", name);
+    if (v == CLS_SOLVER_AUTO)
+        snprintf(buf, len, "auto");
     else
-        snprintf(buf, len, "%s (n = %zu, l = %zu, block %zux%zu, %zu points per item, %zu comm "
-                           "items)",
-                 name, o->check_interval, o->exchange_interval, o->block[0], o->block[1],
-                 o->points_per_item, o->comm_items);
+        snprintf(buf, len, "%zu", v);
+    return buf;
+}
+
+/* The schedule as run: the block shape the solver chose (r->solver, when it was created), else
+ * the request. */
+static void options_text(char *buf, size_t len, const cls_solver_options *req,
+                         const cls_solver_report *r)
+{
+    char name[64], bx[24], by[24], p[24], c[24], lim[48] = "";
+    const cls_solver_options *o = r && r->solver.work_group ? &r->solver.options : req;
+    cls_solver_variant_name(o, name, sizeof name);
+    if (o->schedule == CLS_SOLVER_BASE) {
+        snprintf(buf, len, "%s", name);
+        return;
+    }
+    if (r && r->solver.work_group)
+        snprintf(lim, sizeof lim, ", %zu work-items of at most %zu", r->solver.work_group,
+                 r->solver.work_group_limit);
+    snprintf(buf, len, "%s (n = %zu, l = %zu, block %sx%s, %s points per item, %s comm items%s)",
+             name, o->check_interval, o->exchange_interval,
+             shape_field(bx, sizeof bx, o->block[0]), shape_field(by, sizeof by, o->block[1]),
+             shape_field(p, sizeof p, o->points_per_item),
+             shape_field(c, sizeof c, o->comm_items), lim);
 }
 
 static const char *outcome_name(cls_solver_outcome o)
 {
-    return o == CLS_SOLVER_CONVERGED ? "converged" : o == CLS_SOLVER_DIVERGED ? "diverged"
-                                                                              : "not converged";
+    return o == CLS_SOLVER_CONVERGED   ? "converged"
+           : o == CLS_SOLVER_DIVERGED  ? "diverged"
+           : o == CLS_SOLVER_FAILED    ? "error"
+                                       : "not converged";
 }
 
 void cli_solver_report_text(FILE *f, const cls_solver_options *o, const cls_solver_report *r)
 {
-    char buf[256], t1[32], t2[32], t3[32];
-    options_text(buf, sizeof buf, o);
+    char buf[320], t1[32], t2[32], t3[32];
+    options_text(buf, sizeof buf, o, r);
     fprintf(f, "schedule:   %s\n", buf);
     fprintf(f, "criterion:  %s %s <= %g\n", cls_norm_name(o->norm), cls_criterion_name(o->criterion),
             o->tolerance);
-    fprintf(f, "outcome:    %s\n", r->message);
+    if (r->outcome == CLS_SOLVER_FAILED)
+        fprintf(f, "outcome:    error: %s\n", r->message[0] ? r->message : "(no message)");
+    else
+        fprintf(f, "outcome:    %s\n", r->message);
     fprintf(f, "steps:      %zu in %zu host synchronisations\n", r->steps, r->syncs);
     cli_format_seconds(t1, sizeof t1, r->seconds_loop);
     cli_format_seconds(t2, sizeof t2, r->seconds_device);
@@ -171,13 +202,20 @@ void cli_solver_report_text(FILE *f, const cls_solver_options *o, const cls_solv
 void cli_solver_report_json(cli_json *j, const cls_solver_options *o, const cls_solver_report *r)
 {
     char name[64];
+    if (r->solver.work_group) o = &r->solver.options; /* the shape as run */
     cls_solver_variant_name(o, name, sizeof name);
     cli_json_str(j, "schedule", name);
     cli_json_uint(j, "check_interval", o->check_interval);
     cli_json_uint(j, "exchange_interval", o->exchange_interval);
-    cli_json_size_array(j, "block", o->block, 2);
-    cli_json_uint(j, "points_per_item", o->points_per_item);
-    cli_json_uint(j, "comm_items", o->comm_items);
+    if (r->solver.work_group) {
+        cli_json_size_array(j, "block", o->block, 2);
+        cli_json_uint(j, "points_per_item", o->points_per_item);
+        cli_json_uint(j, "comm_items", o->comm_items);
+        cli_json_uint(j, "work_group", r->solver.work_group);
+        cli_json_uint(j, "work_group_limit", r->solver.work_group_limit);
+    } else {
+        cli_json_str(j, "block", "not chosen (no solver)");
+    }
     cli_json_str(j, "norm", cls_norm_name(o->norm));
     cli_json_str(j, "criterion", cls_criterion_name(o->criterion));
     cli_json_num(j, "tolerance", o->tolerance);
@@ -211,7 +249,32 @@ typedef struct row {
     cls_solver_outcome outcome;
     size_t steps, syncs, extra_steps;
     double seconds, device, per_step, norm, extra_seconds;
+    size_t block[2], ppi, comm;  /* the shape the solver chose (0: not created) */
+    char error[256];             /* an error's status and message ("" if none) */
 } row;
+
+/* Prints row r of a comparison in CSV or text (the header before the first). */
+static void print_row(const cli_solver_args *a, const char *job, const row *r, double base_seconds)
+{
+    double sp = base_seconds > 0 && r->seconds > 0 ? base_seconds / r->seconds : 0;
+    if (a->format == CLI_FORMAT_CSV) {
+        cli_csv_field(stdout, job);
+        printf(",%s,%zu,%zu,%s,%zu,%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%zu,%.6g,%zux%zu,%zu,%zu,",
+               r->variant, r->n, r->l, outcome_name(r->outcome), r->steps, r->syncs, r->seconds,
+               r->device, r->per_step, sp, r->norm, r->extra_steps, r->extra_seconds,
+               r->block[0], r->block[1], r->ppi, r->comm);
+        cli_csv_field(stdout, r->error);
+        printf("\n");
+    } else {
+        char l[24] = "-", sps[24] = "-";
+        if (r->l) snprintf(l, sizeof l, "%zu", r->l);
+        if (sp > 0) snprintf(sps, sizeof sps, "%.2fx", sp);
+        printf("%-20s %5zu %4s %-13s %8zu %7zu %10.4f %10.4f %11.2f %8s\n", r->variant, r->n, l,
+               outcome_name(r->outcome), r->steps, r->syncs, r->seconds, r->device,
+               r->per_step * 1e6, sps);
+    }
+    fflush(stdout);
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -221,8 +284,24 @@ static int cmp_double(const void *a, const void *b)
 
 int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn fn, void *user)
 {
-    const char *const *variants = a->n_variants ? a->variants : all_variants;
+    const char *const *given = a->n_variants ? a->variants : all_variants;
     size_t nv = a->n_variants ? a->n_variants : sizeof all_variants / sizeof all_variants[0];
+    /* Base first: the rows are printed as they finish (CSV and text), so that a run stopped
+     * from outside (a timeout) keeps what it measured, each with its speed-up over base. */
+    const char *variants[CLI_MAX_LIST > 8 ? CLI_MAX_LIST : 8];
+    size_t nvv = 0;
+    for (size_t v = 0; v < nv; v++) {
+        cls_solver_options t;
+        cls_solver_options_init(&t);
+        cls_solver_variant_parse(given[v], &t);
+        if (t.schedule == CLS_SOLVER_BASE) variants[nvv++] = given[v];
+    }
+    for (size_t v = 0; v < nv; v++) {
+        cls_solver_options t;
+        cls_solver_options_init(&t);
+        cls_solver_variant_parse(given[v], &t);
+        if (t.schedule != CLS_SOLVER_BASE) variants[nvv++] = given[v];
+    }
     size_t checks_default[1] = {a->opt.check_interval}, ex_default[1] = {a->opt.exchange_interval};
     const size_t *checks = a->n_checks ? a->checks : checks_default;
     const size_t *exs = a->n_exchanges ? a->exchanges : ex_default;
@@ -249,7 +328,20 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
         cls_solver_report_clear(&r.report);
     }
 
+    if (a->format == CLI_FORMAT_CSV) {
+        printf("job,variant,check_interval,exchange_interval,outcome,steps,checks,seconds,"
+               "device_seconds,seconds_per_step,speedup_over_base,final_norm,extra_steps,"
+               "extra_seconds,block,points_per_item,comm_items,error\n");
+    } else if (a->format != CLI_FORMAT_JSON) {
+        printf("%s: %s %s <= %g, median of %zu run%s\n", job, cls_norm_name(a->opt.norm),
+               cls_criterion_name(a->opt.criterion), a->opt.tolerance, a->repeat,
+               a->repeat > 1 ? "s" : "");
+        printf("%-20s %5s %4s %-13s %8s %7s %10s %10s %11s %8s\n", "variant", "n", "l", "outcome",
+               "steps", "checks", "time (s)", "device (s)", "us per step", "vs base");
+    }
+    fflush(stdout);
     int failed = 0;
+    double base_seconds = 0;
     for (size_t v = 0; v < nv; v++) {
         cls_solver_options base = a->opt;
         cls_solver_variant_parse(variants[v], &base);
@@ -267,21 +359,40 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
                 for (size_t k = 0; k < a->repeat; k++) {
                     cli_solve_result r;
                     memset(&r, 0, sizeof r);
+                    r.report.outcome = CLS_SOLVER_FAILED; /* until the run says otherwise */
                     fn(user, &o, &r);
+                    /* An error is a failed run whatever its report holds (never converged). */
+                    int error = r.status != CLS_SUCCESS && r.status != CLS_ERR_NOT_CONVERGED &&
+                                r.status != CLS_ERR_DIVERGED;
+                    if (error) r.report.outcome = CLS_SOLVER_FAILED;
                     times[k] = r.report.seconds_loop;
-                    /* The row keeps the last run's counts (they repeat) and the median time. */
-                    rw->status = r.status;
-                    rw->outcome = r.report.outcome;
-                    rw->steps = r.report.steps;
-                    rw->syncs = r.report.syncs;
-                    rw->norm = r.report.norm;
-                    rw->device = r.report.seconds_device;
-                    rw->extra_steps = r.extra_steps;
-                    rw->extra_seconds = r.extra_seconds;
-                    if (r.status != CLS_SUCCESS && r.status != CLS_ERR_NOT_CONVERGED &&
-                        r.status != CLS_ERR_DIVERGED) {
-                        fprintf(stderr, "clstencil: %s %s: %s: %s\n", job, rw->variant,
-                                cls_status_string(r.status), cls_last_error());
+                    /* The row keeps the last run's counts (they repeat) and the median time;
+                     * a run that did not converge (a time limit can stop one of several)
+                     * keeps its counts and outcome, so the row never looks converged. */
+                    if (k == 0 || rw->outcome == CLS_SOLVER_CONVERGED) {
+                        rw->status = r.status;
+                        rw->outcome = r.report.outcome;
+                        rw->steps = r.report.steps;
+                        rw->syncs = r.report.syncs;
+                        rw->norm = r.report.norm;
+                        rw->device = r.report.seconds_device;
+                        rw->extra_steps = r.extra_steps;
+                        rw->extra_seconds = r.extra_seconds;
+                        rw->block[0] = r.report.solver.options.block[0];
+                        rw->block[1] = r.report.solver.options.block[1];
+                        rw->ppi = r.report.solver.options.points_per_item;
+                        rw->comm = r.report.solver.options.comm_items;
+                        if (!r.report.solver.work_group) rw->block[0] = rw->block[1] = 0;
+                        if (!r.report.solver.work_group) rw->ppi = rw->comm = 0;
+                    }
+                    if (error) {
+                        if (!rw->error[0])
+                            snprintf(rw->error, sizeof rw->error, "%s: %s",
+                                     cls_status_string(r.status), cls_last_error());
+                        /* The first repetition's error is printed; the rest repeat it. */
+                        if (k == 0)
+                            fprintf(stderr, "clstencil: %s %s: %s: %s\n", job, rw->variant,
+                                    cls_status_string(r.status), cls_last_error());
                         failed = 1;
                     }
                     cls_solver_report_clear(&r.report);
@@ -290,26 +401,12 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
                 rw->seconds = times[a->repeat / 2];
                 rw->per_step = rw->steps ? rw->seconds / (double)rw->steps : 0;
                 if (rw->outcome != CLS_SOLVER_CONVERGED) failed = 1;
+                if (is_base && rw->outcome == CLS_SOLVER_CONVERGED) base_seconds = rw->seconds;
+                if (a->format != CLI_FORMAT_JSON) print_row(a, job, rw, base_seconds);
             }
     }
 
-    double base_seconds = 0;
-    for (size_t i = 0; i < nrows; i++)
-        if (!strcmp(rows[i].variant, "base") && rows[i].outcome == CLS_SOLVER_CONVERGED)
-            base_seconds = rows[i].seconds;
-    if (a->format == CLI_FORMAT_CSV) {
-        printf("job,variant,check_interval,exchange_interval,outcome,steps,checks,seconds,"
-               "device_seconds,seconds_per_step,speedup_over_base,final_norm,extra_steps,"
-               "extra_seconds\n");
-        for (size_t i = 0; i < nrows; i++) {
-            const row *r = &rows[i];
-            cli_csv_field(stdout, job);
-            printf(",%s,%zu,%zu,%s,%zu,%zu,%.6g,%.6g,%.6g,%.4g,%.6g,%zu,%.6g\n", r->variant,
-                   r->n, r->l, outcome_name(r->outcome), r->steps, r->syncs, r->seconds, r->device,
-                   r->per_step, base_seconds > 0 && r->seconds > 0 ? base_seconds / r->seconds : 0,
-                   r->norm, r->extra_steps, r->extra_seconds);
-        }
-    } else if (a->format == CLI_FORMAT_JSON) {
+    if (a->format == CLI_FORMAT_JSON) {
         cli_json j;
         cli_json_begin(&j, stdout);
         cli_json_str(&j, "job", job);
@@ -332,6 +429,12 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
             cli_json_num(&j, "speedup_over_base",
                          base_seconds > 0 && r->seconds > 0 ? base_seconds / r->seconds : 0);
             cli_json_num(&j, "final_norm", r->norm);
+            if (r->block[0]) {
+                cli_json_size_array(&j, "block", r->block, 2);
+                cli_json_uint(&j, "points_per_item", r->ppi);
+                cli_json_uint(&j, "comm_items", r->comm);
+            }
+            if (r->error[0]) cli_json_str(&j, "error", r->error);
             if (r->extra_steps) {
                 cli_json_uint(&j, "extra_steps", r->extra_steps);
                 cli_json_num(&j, "extra_seconds", r->extra_seconds);
@@ -340,21 +443,6 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
         }
         cli_json_close(&j);
         cli_json_end(&j);
-    } else {
-        printf("%s: %s %s <= %g, median of %zu run%s\n", job, cls_norm_name(a->opt.norm),
-               cls_criterion_name(a->opt.criterion), a->opt.tolerance, a->repeat,
-               a->repeat > 1 ? "s" : "");
-        printf("%-20s %5s %4s %-13s %8s %7s %10s %10s %11s %8s\n", "variant", "n", "l", "outcome",
-               "steps", "checks", "time (s)", "device (s)", "us per step", "vs base");
-        for (size_t i = 0; i < nrows; i++) {
-            const row *r = &rows[i];
-            char l[24] = "-", sp[24] = "-";
-            if (r->l) snprintf(l, sizeof l, "%zu", r->l);
-            if (base_seconds > 0 && r->seconds > 0) snprintf(sp, sizeof sp, "%.2fx", base_seconds / r->seconds);
-            printf("%-20s %5zu %4s %-13s %8zu %7zu %10.4f %10.4f %11.2f %8s\n", r->variant, r->n, l,
-                   outcome_name(r->outcome), r->steps, r->syncs, r->seconds, r->device,
-                   r->per_step * 1e6, sp);
-        }
     }
     free(rows);
     free(times);

@@ -7,8 +7,8 @@
  * `#pragma omp parallel for` over the outer dimension.  No dependency on libclstencil.
  *
  *   gcc -O3 -march=native -fopenmp tools/bench/omp_stencils.c -lm -o omp_stencils
- *   ./omp_stencils [--double] [--steps N] [--csv] NAME [SIZE]
- *   ./omp_stencils [--double] [--steps N] [--csv] all
+ *   ./omp_stencils [--double] [--steps N] [--reps R] [--csv] NAME [SIZE]
+ *   ./omp_stencils [--double] [--steps N] [--reps R] [--csv] all
  *
  * Host arrays are C order with x fastest: index x + NX*(y + NY*z).  SIZE is NX, NXxNY or
  * NXxNYxNZ (one part per dimension of the stencil).  Each stencil's update follows the
@@ -73,6 +73,7 @@ static const stencil_desc stencils[ST_COUNT] = {
  * emboss is not a contraction either: its values grow by up to 3*sqrt(3) per step, so in
  * float they overflow to inf after about 50 steps. */
 #define DEFAULT_STEPS 20
+#define DEFAULT_REPS 5 /* timed runs; the median is printed */
 #define MA_RADIUS 4 /* moving_average */
 
 /* Rodinia HotSpot parameters (the library's defaults for the hotspot built-in). */
@@ -98,6 +99,19 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of n timings (sorts v). */
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int max_threads(void)
@@ -158,16 +172,18 @@ static void *alloc_array(size_t count, size_t elem, const char *what)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: omp_stencils [--double] [--steps N] [--csv] NAME [SIZE]\n"
-            "       omp_stencils [--double] [--steps N] [--csv] all\n"
+            "usage: omp_stencils [--double] [--steps N] [--reps R] [--csv] NAME [SIZE]\n"
+            "       omp_stencils [--double] [--steps N] [--reps R] [--csv] all\n"
             "\n"
             "Runs NAME for N steps (default %d) with OpenMP over a float grid (double with\n"
             "--double), CLAMP boundaries, and prints the time per step, GPoints/s and the\n"
-            "effective GB/s at minimal traffic.  SIZE is NX, NXxNY or NXxNYxNZ, one part per\n"
-            "dimension of the stencil; `all` runs every stencil at its default size.\n"
+            "effective GB/s at minimal traffic: the median of R timed runs (default %d), each\n"
+            "from the initial state after one untimed warm-up step.  SIZE is NX, NXxNY or\n"
+            "NXxNYxNZ, one part per dimension of the stencil; `all` runs every stencil at its\n"
+            "default size.\n"
             "\n"
             "stencils (default size):\n",
-            DEFAULT_STEPS);
+            DEFAULT_STEPS, DEFAULT_REPS);
     for (int i = 0; i < ST_COUNT; i++) {
         char sz[64];
         const stencil_desc *d = &stencils[i];
@@ -215,12 +231,12 @@ static void format_size(char *buf, size_t cap, int dims, const long n[3])
         snprintf(buf, cap, "%ldx%ldx%ld", n[0], n[1], n[2]);
 }
 
-static int run_one(int id, const long n[3], long steps, int use_double, int csv)
+static int run_one(int id, const long n[3], long steps, long reps, int use_double, int csv)
 {
     const stencil_desc *d = &stencils[id];
     size_t points = (size_t)n[0] * (size_t)n[1] * (size_t)n[2];
     size_t elem = use_double ? sizeof(double) : sizeof(float);
-    result r = use_double ? run_double(id, n, steps) : run_float(id, n, steps);
+    result r = use_double ? run_double(id, n, steps, reps) : run_float(id, n, steps, reps);
 
     double bytes_per_point = (double)elem * (2.0 + d->naux);
     double sec_per_step = r.seconds / (double)steps;
@@ -243,7 +259,7 @@ static int run_one(int id, const long n[3], long steps, int use_double, int csv)
 int main(int argc, char **argv)
 {
     int use_double = 0, csv = 0;
-    long steps = DEFAULT_STEPS;
+    long steps = DEFAULT_STEPS, reps = DEFAULT_REPS;
     const char *name = NULL, *size = NULL;
 
     for (int i = 1; i < argc; i++) {
@@ -252,16 +268,23 @@ int main(int argc, char **argv)
             use_double = 1;
         } else if (!strcmp(a, "--csv")) {
             csv = 1;
-        } else if (!strcmp(a, "--steps") || !strncmp(a, "--steps=", 8)) {
-            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+        } else if (!strcmp(a, "--steps") || !strncmp(a, "--steps=", 8) ||
+                   !strcmp(a, "--reps") || !strncmp(a, "--reps=", 7)) {
+            int is_reps = a[3] == 'e';
+            size_t len = is_reps ? 6 : 7;
+            const char *v = a[len] == '=' ? a + len + 1 : (i + 1 < argc ? argv[++i] : NULL);
             char *end;
             errno = 0;
             long long s = v ? strtoll(v, &end, 10) : 0;
-            if (!v || errno || *end || end == v || s < 1 || s > 1000000000LL) {
-                fprintf(stderr, "omp_stencils: --steps needs a whole number >= 1\n");
+            if (!v || errno || *end || end == v || s < 1 || s > (is_reps ? 1000 : 1000000000LL)) {
+                fprintf(stderr, "omp_stencils: %s needs a whole number >= 1\n",
+                        is_reps ? "--reps" : "--steps");
                 return 2;
             }
-            steps = (long)s;
+            if (is_reps)
+                reps = (long)s;
+            else
+                steps = (long)s;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
@@ -335,7 +358,7 @@ int main(int argc, char **argv)
                "steps", "threads", "s/step", "GPoints/s", "GB/s", "checksum");
     for (int i = first; i <= last; i++) {
         const long *sz = size ? n : stencils[i].default_size;
-        if (run_one(i, sz, steps, use_double, csv) != 0) return 1;
+        if (run_one(i, sz, steps, reps, use_double, csv) != 0) return 1;
     }
     return 0;
 }
@@ -703,7 +726,7 @@ static void S(init)(int id, const long n[3], T *u, T *other, T *aux, long aux_ro
     }
 }
 
-static result S(run)(int id, const long n[3], long steps)
+static result S(run)(int id, const long n[3], long steps, long reps)
 {
     const stencil_desc *d = &stencils[id];
     size_t points = (size_t)n[0] * (size_t)n[1] * (size_t)n[2];
@@ -725,24 +748,33 @@ static result S(run)(int id, const long n[3], long steps)
         g.zeros = zeros;
     }
     if (id == ST_HOTSPOT) S(hotspot_constants)(&g);
-    S(init)(id, n, a, b, aux, aux_rows);
-
     S(step_fn) step = S(kernels)[id];
-    /* Warm-up: one step into b (a keeps the initial state, so the timed run starts from it). */
-    step(&g, a, b, 0);
-
-    T *cur = a, *nxt = b;
-    double t0 = now_seconds();
-    for (long s = 0; s < steps; s++) {
-        step(&g, cur, nxt, s);
-        T *t = cur;
-        cur = nxt;
-        nxt = t;
+    double *times = malloc((size_t)reps * sizeof *times);
+    if (!times) {
+        fprintf(stderr, "omp_stencils: cannot allocate the timing table\n");
+        exit(1);
     }
-    double t1 = now_seconds();
+    T *cur = a, *nxt = b;
+    /* Every timed run starts from the initial state (values matter: denormals and inf are
+     * slow on CPUs), after one untimed warm-up step into b. */
+    for (long rep = 0; rep < reps; rep++) {
+        S(init)(id, n, a, b, aux, aux_rows);
+        step(&g, a, b, 0);
+        cur = a;
+        nxt = b;
+        double t0 = now_seconds();
+        for (long s = 0; s < steps; s++) {
+            step(&g, cur, nxt, s);
+            T *t = cur;
+            cur = nxt;
+            nxt = t;
+        }
+        times[rep] = now_seconds() - t0;
+    }
 
     result r;
-    r.seconds = t1 - t0;
+    r.seconds = median_of(times, (size_t)reps);
+    free(times);
     r.checksum = 0;
     for (size_t i = 0; i < points; i++) r.checksum += (double)cur[i];
     free(a);

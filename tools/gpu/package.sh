@@ -16,7 +16,7 @@ make -j2 >/dev/null
 make -j2 check TESTS= >/dev/null          # builds the test programs without running them
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib"
-cp tools/clstencil "$dir/bin/"
+cp clstencil "$dir/bin/"
 for t in tests/test_*; do
   case $t in *.o|*.log|*.trs|*.sh) continue ;; esac
   [ -x "$t" ] && [ -f "$t" ] && cp "$t" "$dir/bin/"

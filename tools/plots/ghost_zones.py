@@ -33,8 +33,11 @@ def num(row, key):
 
 def plot(path, outdir):
     rows = read(path)
+    # Trapezoid rows (tables since the naive plan became a row carry other schedules too).
     cand = [r for r in rows if r["role"] in ("candidate", "best") and r["status"] == "CLS_SUCCESS"
+            and r.get("schedule", "trapezoid") == "trapezoid"
             and num(r, "measured_seconds_per_step") > 0]
+    auto = next((r for r in rows if r["role"] == "auto_pick"), None)
     pick = next((r for r in rows if r["role"] == "model_trapezoid"), None)
     naive = next((r for r in rows if r["role"] == "naive"), None)
     best = next((r for r in rows if r["role"] == "best"), None)
@@ -59,7 +62,20 @@ def plot(path, outdir):
                     color=colour, label=f"{sync}: measured")
         if naive is not None and num(naive, "measured_seconds_per_step") > 0:
             ax.axhline(num(naive, "measured_seconds_per_step") * us, color="grey", ls=":",
-                       label="naive: measured")
+                       label="naive: measured"
+                       + (" (AUTO's pick)" if auto is not None and auto["schedule"] == "naive"
+                          else ""))
+        if auto is not None and auto["schedule"] not in ("naive", "trapezoid") and \
+                num(auto, "measured_seconds_per_step") > 0:
+            ax.axhline(num(auto, "measured_seconds_per_step") * us, color="tab:green", ls="-.",
+                       label=f"AUTO's pick ({auto['schedule']}): measured")
+        # The interleaved confirmation's least times (tables written since the protocol has
+        # them: column confirmed_seconds_per_step).
+        conf = [r for r in cand if r["tile"] == tile and num(r, "confirmed_seconds_per_step") > 0]
+        if conf:
+            ax.plot([int(r["h"]) for r in conf],
+                    [num(r, "confirmed_seconds_per_step") * us for r in conf], "mD", mfc="none",
+                    ms=9, label="confirmed (interleaved, least)")
         if pick["tile"] == tile:
             ax.plot([int(pick["h"])], [num(pick, "measured_seconds_per_step") * us], "k*",
                     ms=14, label=f"model's pick (h {pick['h']}, {pick['sync']})")

@@ -1,0 +1,276 @@
+/* stream25d_tb.cl: temporal blocking on top of 2.5D streaming: CLS_TB_K time steps per pass over
+ * z.  The ghost zone of 000_c422610359a92120.txt (Sect. 3) applied to the streamed XY tile of
+ * 001_405c9e1d5e6c3c1a.txt: a CLS_BX x CLS_TY work-group tile is the output tile widened by
+ * CLS_TB_K points of halo (radius 1) on every side, and CLS_TB_K stages march along z as a
+ * pipeline, stage s computing step s of the pass on the planes stage s-1 produced one iteration
+ * earlier (each stage two planes behind the previous one, so one barrier per plane suffices).
+ * Stage s is valid on the tile shrunk by s points per side; the last stage writes the output
+ * tile.  Per stage: the newest plane of its input in local memory (double-buffered), the planes
+ * z-1, z, z+1 around each work-item's CLS_ITEM_Y rows in a private window (registers).
+ *
+ * Boundaries, exactly as the reference: periodic grids compute the tile at virtual coordinates
+ * (the input loaded wrapped, the update called at wrapped coordinates); for clamp, mirror and
+ * constant a work-item at the grid's edge replaces, before each update, the window entries that
+ * lie outside the grid by the boundary rule's value (the image point's entry, or the constant):
+ * first in x, then in y, then in z, so corners resolve as the fold of both coordinates.  The
+ * window's in-plane offsets (CLS_TB_BASE, per row) are closed under the rule's images, so the
+ * image is always in the window.
+ *
+ * Generated defines: CLS_TB_K, CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_OUT_X, CLS_OUT_Y (the output
+ * tile), CLS_GX (input words loaded left of the output tile: CLS_TB_K, or whole segments for the
+ * aligned loader), CLS_LW0 (input words loaded per row), CLS_ZCHUNK, CLS_PREFETCH,
+ * CLS_OFFSETS(X) (in-plane window offsets of all rows) and CLS_TB_BASE(X) (those of one row). */
+#ifndef CLS_GENERATED
+#define CLS_AUX_PARAMS
+#define CLS_AUX_ARGS
+#define CLS_ITEM_Y 1
+#define CLS_RX 1
+#define CLS_RY 1
+#define CLS_RZ 1
+#define CLS_OFFSETS(X) X(0, -1) X(-1, 0) X(0, 0) X(1, 0) X(0, 1)
+#define CLS_TB_BASE(X) X(0, -1) X(-1, 0) X(0, 0) X(1, 0) X(0, 1)
+inline real cls_update_stream(__private const real *restrict in, int X, int Y, int Z, int STEP)
+{
+    return in[CLS_WIN_IDX(0, 0, -1)] + in[CLS_WIN_IDX(0, 0, 1)] - 2 * in[CLS_WIN_IDX(0, 0, 0)];
+}
+#endif
+#ifndef CLS_TB_K
+#define CLS_TB_K 2
+#endif
+#ifndef CLS_BX
+#define CLS_BX 32
+#endif
+#ifndef CLS_BY
+#define CLS_BY 8
+#endif
+#ifndef CLS_OUT_X
+#define CLS_OUT_X (CLS_BX - 2 * CLS_TB_K)
+#endif
+#ifndef CLS_OUT_Y
+#define CLS_OUT_Y (CLS_BY * CLS_ITEM_Y - 2 * CLS_TB_K)
+#endif
+#ifndef CLS_GX
+#define CLS_GX CLS_TB_K
+#endif
+#ifndef CLS_LW0
+#define CLS_LW0 CLS_BX
+#endif
+#ifndef CLS_ZCHUNK
+#define CLS_ZCHUNK NZ
+#endif
+#ifndef CLS_PREFETCH
+#define CLS_PREFETCH 1
+#endif
+
+#define CLS_K CLS_TB_K
+#define CLS_TY (CLS_BY * CLS_ITEM_Y)
+#define CLS_ITEMS (CLS_BX * CLS_BY)
+/* Local planes keep a margin of one word on every side: the reads of the tile's edge work-items
+ * (whose results are invalid anyway) stay inside the array. */
+#define CLS_P0 (CLS_LW0 + 2)   /* pitch of the input plane */
+#define CLS_PS (CLS_BX + 2)    /* pitch of a stage's plane */
+#define CLS_LIN (CLS_P0 * (CLS_TY + 2))
+#define CLS_LST (CLS_PS * (CLS_TY + 2))
+#define CLS_NST (CLS_K > 1 ? CLS_K - 1 : 1)
+
+/* Source of a load at virtual coordinate i: periodic grids wrap any distance (the tile computes
+ * at virtual coordinates); otherwise the boundary rule within one point of the grid, any
+ * in-grid point further out (those values only reach invalid points). */
+inline int cls_tb_src(int i, int n)
+{
+#if CLS_BOUNDARY == CLS_PERIODIC
+    int r = i % n;
+    return r < 0 ? r + n : r;
+#else
+    return i >= -1 && i <= n ? cls_fold(i, n) : clamp(i, 0, n - 1);
+#endif
+}
+/* The coordinate an update at virtual coordinate i is called with (auxiliary arrays and bodies
+ * that use X, Y, Z). */
+inline int cls_tb_at(int i, int n)
+{
+#if CLS_BOUNDARY == CLS_PERIODIC
+    return cls_tb_src(i, n);
+#else
+    return clamp(i, 0, n - 1);
+#endif
+}
+
+typedef struct cls_tb_slot {
+    int src;
+    int dst;
+    int inside;
+} cls_tb_slot;
+
+#if CLS_BOUNDARY == CLS_CONSTANT
+#define CLS_TB_FETCH(slot, zoff, inz)                                                           \
+    ((inz) && (slot).inside ? in[(slot).src + (zoff)] : (real)CLS_BOUNDARY_VALUE)
+#else
+#define CLS_TB_FETCH(slot, zoff, inz) in[(slot).src + (zoff)]
+#endif
+#define CLS_NLOAD ((CLS_LW0 * CLS_TY + CLS_ITEMS - 1) / CLS_ITEMS)
+#define CLS_PARTIAL ((CLS_LW0 * CLS_TY) % CLS_ITEMS != 0)
+
+/* The input plane's CLS_LW0 x CLS_TY words (from x = ox - CLS_GX, y = oy - CLS_K) numbered
+ * row-major, work-item l loading words l, l + CLS_ITEMS, ...: coalesced, no conditions. */
+inline void cls_tb_setup(__private cls_tb_slot *slots, int l, int ox, int oy)
+{
+#pragma unroll
+    for (int r = 0; r < CLS_NLOAD; r++) {
+        int t = l + r * CLS_ITEMS;
+        int tx = t % CLS_LW0, ty = min(t / CLS_LW0, CLS_TY - 1);
+        int gx = ox - CLS_GX + tx, gy = oy - CLS_K + ty;
+        slots[r].src = CLS_IDX(cls_tb_src(gx, NX), cls_tb_src(gy, NY), 0);
+        slots[r].dst = t < CLS_LW0 * CLS_TY ? (ty + 1) * CLS_P0 + tx + 1 : -1;
+        slots[r].inside = gx >= 0 && gx < NX && gy >= 0 && gy < NY;
+    }
+}
+
+#define CLS_TB_ZOFF(p) CLS_IDX(0, 0, cls_tb_src(p, NZ))
+#define CLS_TB_INZ(p) ((p) >= 0 && (p) < NZ)
+
+inline void cls_tb_load(__global const real *restrict in, __private real *pf,
+                        __private const cls_tb_slot *slots, int p)
+{
+    const int zoff = CLS_TB_ZOFF(p), inz = CLS_TB_INZ(p);
+#pragma unroll
+    for (int r = 0; r < CLS_NLOAD; r++) pf[r] = CLS_TB_FETCH(slots[r], zoff, inz);
+}
+inline void cls_tb_store(__local real *buf, __private const real *pf,
+                         __private const cls_tb_slot *slots)
+{
+#pragma unroll
+    for (int r = 0; r < CLS_NLOAD; r++)
+        if (!CLS_PARTIAL || r + 1 < CLS_NLOAD || slots[r].dst >= 0) buf[slots[r].dst] = pf[r];
+}
+
+/* The window's newest plane from local plane `buf` (pitch `pitch`, the work-item's column at
+ * `col`), and its shift by one plane. */
+#define CLS_TB_READ(dx, dy)                                                                    \
+    w[CLS_WIN_IDX(dx, dy, 1)] = buf[(ly * CLS_ITEM_Y + 1 + (dy)) * pitch + col + (dx)];
+#define CLS_TB_SHIFT(dx, dy)                                                                   \
+    w[CLS_WIN_IDX(dx, dy, -1)] = w[CLS_WIN_IDX(dx, dy, 0)];                                    \
+    w[CLS_WIN_IDX(dx, dy, 0)] = w[CLS_WIN_IDX(dx, dy, 1)];
+
+#if CLS_BOUNDARY != CLS_PERIODIC
+/* The entry that replaces one outside the grid at offset d: the clamp's edge, the mirror's
+ * reflection (the constant needs none). */
+#if CLS_BOUNDARY == CLS_MIRROR
+#define CLS_TB_IMG(d) (-(d))
+#else
+#define CLS_TB_IMG(d) 0
+#endif
+#if CLS_BOUNDARY == CLS_CONSTANT
+#define CLS_TB_SET(t, s) w[t] = (real)CLS_BOUNDARY_VALUE
+#else
+#define CLS_TB_SET(t, s) w[t] = w[s]
+#endif
+#define CLS_TB_SET3(dx, dy, sx, sy)                                                            \
+    {                                                                                          \
+        CLS_TB_SET(CLS_WIN_IDX(dx, dy, -1), CLS_WIN_IDX(sx, sy, -1));                          \
+        CLS_TB_SET(CLS_WIN_IDX(dx, dy, 0), CLS_WIN_IDX(sx, sy, 0));                            \
+        CLS_TB_SET(CLS_WIN_IDX(dx, dy, 1), CLS_WIN_IDX(sx, sy, 1));                            \
+    }
+/* Row j's offset (dx, dy) outside the grid in x, then in y. */
+#define CLS_TB_FIX_X(dx, dy)                                                                   \
+    if (((dx) < 0 && x == 0) || ((dx) > 0 && x == NX - 1))                                    \
+        CLS_TB_SET3(dx, j + (dy), CLS_TB_IMG(dx), j + (dy))
+#define CLS_TB_FIX_Y(dx, dy)                                                                   \
+    if (((dy) < 0 && y + j == 0) || ((dy) > 0 && y + j == NY - 1))                            \
+        CLS_TB_SET3(dx, j + (dy), dx, j + CLS_TB_IMG(dy))
+#define CLS_TB_FIX_Z(dx, dy)                                                                   \
+    if (z == 0) CLS_TB_SET(CLS_WIN_IDX(dx, dy, -1), CLS_WIN_IDX(dx, dy, CLS_TB_IMG(-1)));      \
+    if (z == NZ - 1) CLS_TB_SET(CLS_WIN_IDX(dx, dy, 1), CLS_WIN_IDX(dx, dy, CLS_TB_IMG(1)));
+inline void cls_tb_fix(__private real *w, int x, int y, int z)
+{
+    if (x == 0 || x == NX - 1) {
+#pragma unroll
+        for (int j = 0; j < CLS_ITEM_Y; j++) {
+            CLS_TB_BASE(CLS_TB_FIX_X)
+        }
+    }
+    if ((y <= 0 && y + CLS_ITEM_Y > 0) || (y <= NY - 1 && y + CLS_ITEM_Y > NY - 1)) {
+#pragma unroll
+        for (int j = 0; j < CLS_ITEM_Y; j++) {
+            CLS_TB_BASE(CLS_TB_FIX_Y)
+        }
+    }
+    if (z == 0 || z == NZ - 1) {
+        CLS_OFFSETS(CLS_TB_FIX_Z)
+    }
+}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(CLS_BX, CLS_BY, 1)))
+void cls_stream25d_tb(__global const real *restrict in, __global real *restrict out
+                      CLS_AUX_PARAMS, int step, int nsteps)
+{
+    __local real lin[2][CLS_LIN];
+    __local real lst[CLS_NST][2][CLS_LST];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int ox = get_group_id(0) * CLS_OUT_X, oy = get_group_id(1) * CLS_OUT_Y;
+    const int z0 = get_group_id(2) * CLS_ZCHUNK, z1 = min(z0 + CLS_ZCHUNK, NZ);
+    /* The work-item's virtual column and first row, and where the update is called. */
+    const int x = ox - CLS_K + lx, y = oy - CLS_K + ly * CLS_ITEM_Y;
+    const int xu = cls_tb_at(x, NX);
+    const int write_x = lx >= CLS_K && lx < CLS_K + CLS_OUT_X && x < NX;
+    cls_tb_slot slots[CLS_NLOAD];
+    real pf[CLS_PREFETCH][CLS_NLOAD];
+    real win[CLS_K][CLS_WIN];
+#pragma unroll
+    for (int s = 0; s < CLS_K; s++)
+#pragma unroll
+        for (int i = 0; i < CLS_WIN; i++) win[s][i] = 0;
+    cls_tb_setup(slots, lx + CLS_BX * ly, ox, oy);
+
+    /* Iteration q: stage 1 reads input plane q (stored before the barrier that ends iteration
+     * q-1) and computes plane q-1; stage s >= 2 reads the plane stage s-1 computed in iteration
+     * q-1 and computes plane q-2s+1.  Stage s is needed on planes z0-(K-s) .. z1+(K-s)-1, so
+     * the input on z0-K .. z1+K-1 and the last stage on z0 .. z1-1. */
+    const int q0 = z0 - CLS_K, q1 = z1 + 2 * CLS_K - 1, lq1 = z1 + CLS_K;
+#pragma unroll
+    for (int d = 0; d < CLS_PREFETCH; d++)
+        if (q0 + d < lq1) cls_tb_load(in, pf[d], slots, q0 + d);
+    cls_tb_store(lin[q0 & 1], pf[0], slots);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int q = q0; q < q1; q++) {
+#pragma unroll
+        for (int d = 0; d + 1 < CLS_PREFETCH; d++)
+#pragma unroll
+            for (int r = 0; r < CLS_NLOAD; r++) pf[d][r] = pf[d + 1][r];
+        if (q + CLS_PREFETCH < lq1) cls_tb_load(in, pf[CLS_PREFETCH - 1], slots, q + CLS_PREFETCH);
+#pragma unroll
+        for (int s = 1; s <= CLS_K; s++) {
+            __private real *w = win[s - 1];
+            const int z = q - 2 * s + 1;
+            {
+                __local const real *buf = s == 1 ? lin[q & 1] : lst[s - 2][(q - 1) & 1];
+                const int pitch = s == 1 ? CLS_P0 : CLS_PS;
+                const int col = s == 1 ? lx - CLS_K + CLS_GX + 1 : lx + 1;
+                CLS_OFFSETS(CLS_TB_READ)
+            }
+#if CLS_BOUNDARY != CLS_PERIODIC
+            cls_tb_fix(w, x, y, z);
+#endif
+            const int zu = cls_tb_at(z, NZ);
+#pragma unroll
+            for (int j = 0; j < CLS_ITEM_Y; j++) {
+                /* Steps past the pass's last (a shorter last pass) copy their input. */
+                real v = s <= nsteps ? cls_update_stream(w + j * CLS_WIN_X CLS_AUX_ARGS, xu,
+                                                         cls_tb_at(y + j, NY), zu,
+                                                         step + s - 1)
+                                     : w[CLS_WIN_IDX(0, j, 0)];
+                const int row = ly * CLS_ITEM_Y + j;
+                if (s < CLS_K) {
+                    lst[s - 1][q & 1][(row + 1) * CLS_PS + lx + 1] = v;
+                } else if (write_x && row >= CLS_K && row < CLS_K + CLS_OUT_Y && y + j < NY &&
+                           z >= z0 && z < z1) {
+                    out[CLS_IDX(x, y + j, z)] = v;
+                }
+            }
+            CLS_OFFSETS(CLS_TB_SHIFT)
+        }
+        if (q + 1 < lq1) cls_tb_store(lin[(q + 1) & 1], pf[0], slots);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}

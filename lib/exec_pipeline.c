@@ -1,0 +1,484 @@
+/* exec_pipeline.c: the tiled transfer/compute pipeline on host-resident grids
+ * (003_9039035f5da401ab.txt Sect. 6.2, Figs. 6.11-6.13): tiles along the grid, each tile's
+ * input box (the tile plus halo x h) copied in, h steps computed over shrinking regions, the
+ * tile copied out, on three in-order queues (in, kernel, out) joined by events so that
+ * different tiles' stages overlap.  Schemes: basic (full-size device arrays), scalable (three
+ * tile-sized buffer sets reused round-robin), buffered (scalable, staged through pinned host
+ * tiles).  A box as wide as the array (Sect. 6.2.3) is one contiguous copy, any other one
+ * rectangular copy.  Runs of more steps than h make several sweeps through host arrays. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipe.h"
+
+/* A box of global coordinates [lo, hi). */
+typedef struct box {
+    size_t lo[3], hi[3];
+} box;
+
+/* A device buffer that holds the box `geo` of the grid (rows of geo's x extent). */
+typedef struct dbuf {
+    cl_mem mem;
+    box geo;
+} dbuf;
+
+static size_t ext(const box *b, int d) { return b->hi[d] - b->lo[d]; }
+static size_t box_points(const box *b) { return ext(b, 0) * ext(b, 1) * ext(b, 2); }
+
+/* Whether box b occupies one contiguous range of an array holding box a (Sect. 6.2.3): a
+ * segment of one row, whole rows of one plane, or whole planes. */
+static int contiguous(const box *b, const box *a)
+{
+    if (ext(b, 1) == 1 && ext(b, 2) == 1) return 1;
+    if (ext(b, 0) != ext(a, 0)) return 0;
+    return ext(b, 2) == 1 || ext(b, 1) == ext(a, 1);
+}
+
+static size_t index_in(const box *a, size_t x, size_t y, size_t z)
+{
+    return (x - a->lo[0]) + ext(a, 0) * ((y - a->lo[1]) + ext(a, 1) * (z - a->lo[2]));
+}
+
+typedef struct run {
+    cls_plan *p;
+    struct cls__pipe *q;
+    cls_context *ctx;
+    size_t elem;
+    box grid;
+    size_t nt, sets;
+    dbuf in[3][17]; /* per set: state, then aux (basic: one set, full arrays) */
+    dbuf out[3];    /* per set: the tile's result buffer (basic: the full output) */
+    dbuf tmp[2];    /* basic with h > 1: ping-pong boxes */
+    cl_mem stage_in[3][17], stage_out[3];
+    void *map_in[3][17], *map_out[3];
+    cl_event *ev_w, *ev_k0, *ev_k, *ev_r;
+    size_t n_arrays; /* 1 + aux */
+    double kernel_seconds;
+} run;
+
+static box tile_box(const run *r, size_t t)
+{
+    box b;
+    size_t i[3] = {t % r->q->ntiles[0], t / r->q->ntiles[0] % r->q->ntiles[1],
+                   t / (r->q->ntiles[0] * r->q->ntiles[1])};
+    for (int d = 0; d < 3; d++) {
+        b.lo[d] = i[d] * r->q->tile[d];
+        b.hi[d] = b.lo[d] + r->q->tile[d];
+        if (b.hi[d] > r->grid.hi[d]) b.hi[d] = r->grid.hi[d];
+    }
+    return b;
+}
+
+/* The tile widened by `w` halos on each side, clipped to the grid. */
+static box widen(const run *r, const box *t, size_t w)
+{
+    box b = *t;
+    for (int d = 0; d < 3; d++) {
+        size_t m = r->q->halo[d] * w;
+        b.lo[d] = t->lo[d] > m ? t->lo[d] - m : 0;
+        b.hi[d] = t->hi[d] + m < r->grid.hi[d] ? t->hi[d] + m : r->grid.hi[d];
+    }
+    return b;
+}
+
+static cls_status new_buffer(run *r, size_t bytes, cl_mem_flags flags, cl_mem *m, const char *what)
+{
+    cl_int err;
+    *m = clCreateBuffer(r->ctx->cl, flags, bytes ? bytes : 1, NULL, &err);
+    if (err != CL_SUCCESS)
+        return cls__fail(r->ctx, (cls_status)err, "allocating %s (%zu bytes)", what, bytes);
+    return CLS_SUCCESS;
+}
+
+/* Host array (the whole grid) <-> device buffer, box b: one copy, contiguous or rectangular. */
+static cl_int copy_box(run *r, int write, const dbuf *dev, void *host, const box *hgeo,
+                       const box *b, cl_uint nwait, const cl_event *wait, cl_event *ev)
+{
+    size_t e = r->elem;
+    cl_command_queue q = r->q->q[write ? 0 : 2];
+    char *h = (char *)host;
+    if (!r->q->rect && contiguous(b, &dev->geo) && contiguous(b, hgeo)) {
+        size_t off_d = index_in(&dev->geo, b->lo[0], b->lo[1], b->lo[2]) * e;
+        size_t off_h = index_in(hgeo, b->lo[0], b->lo[1], b->lo[2]) * e;
+        size_t bytes = box_points(b) * e;
+        return write ? clEnqueueWriteBuffer(q, dev->mem, CL_FALSE, off_d, bytes, h + off_h, nwait,
+                                            wait, ev)
+                     : clEnqueueReadBuffer(q, dev->mem, CL_FALSE, off_d, bytes, h + off_h, nwait,
+                                           wait, ev);
+    }
+    size_t dorig[3] = {(b->lo[0] - dev->geo.lo[0]) * e, b->lo[1] - dev->geo.lo[1],
+                       b->lo[2] - dev->geo.lo[2]};
+    size_t horig[3] = {(b->lo[0] - hgeo->lo[0]) * e, b->lo[1] - hgeo->lo[1],
+                       b->lo[2] - hgeo->lo[2]};
+    size_t region[3] = {ext(b, 0) * e, ext(b, 1), ext(b, 2)};
+    size_t drow = ext(&dev->geo, 0) * e, dslice = drow * ext(&dev->geo, 1);
+    size_t hrow = ext(hgeo, 0) * e, hslice = hrow * ext(hgeo, 1);
+    return write ? clEnqueueWriteBufferRect(q, dev->mem, CL_FALSE, dorig, horig, region, drow,
+                                            dslice, hrow, hslice, host, nwait, wait, ev)
+                 : clEnqueueReadBufferRect(q, dev->mem, CL_FALSE, dorig, horig, region, drow,
+                                           dslice, hrow, hslice, host, nwait, wait, ev);
+}
+
+/* Host copies of the buffered scheme (its host engine): box b between the grid-shaped array
+ * `grid` and a packed tile `packed` holding box b itself. */
+static void pack(const run *r, int to_packed, void *grid, void *packed, const box *b)
+{
+    size_t e = r->elem, row = ext(b, 0) * e;
+    char *g = grid, *k = packed;
+    for (size_t z = b->lo[2]; z < b->hi[2]; z++)
+        for (size_t y = b->lo[1]; y < b->hi[1]; y++) {
+            char *gp = g + index_in(&r->grid, b->lo[0], y, z) * e;
+            char *kp = k + index_in(b, b->lo[0], y, z) * e;
+            if (to_packed)
+                memcpy(kp, gp, row);
+            else
+                memcpy(gp, kp, row);
+        }
+}
+
+static cl_int set_box_args(cl_kernel k, cl_uint a, const box *g)
+{
+    cl_int v[5] = {(cl_int)g->lo[0], (cl_int)g->lo[1], (cl_int)g->lo[2], (cl_int)ext(g, 0),
+                   (cl_int)ext(g, 1)};
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < 5 && err == CL_SUCCESS; i++) err = clSetKernelArg(k, a + i, sizeof v[i], &v[i]);
+    return err;
+}
+
+/* The h steps of tile t (global steps step0 .. step0 + h - 1): step j computes the tile widened
+ * by h - j halos, from the previous step's buffer. */
+static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint nwait,
+                          const cl_event *wait)
+{
+    struct cls__pipe *q = r->q;
+    cls_context *ctx = r->ctx;
+    cl_kernel k = q->kernel;
+    size_t set = q->scheme == CLS_PIPE_BASIC ? 0 : t % r->sets;
+    box inb = widen(r, tb, q->h);
+    /* the state's and the aux arrays' boxes: the whole grid (basic) or the input box */
+    box aux_geo = q->scheme == CLS_PIPE_BASIC ? r->grid : inb;
+    dbuf cur = r->in[set][0], a, b;
+    cur.geo = aux_geo;
+    /* the ping-pong pair of the intermediate steps */
+    if (q->scheme == CLS_PIPE_BASIC) {
+        a = r->tmp[0], b = r->tmp[1];
+        a.geo = b.geo = inb;
+    } else {
+        a = r->out[set], b = r->in[set][0];
+        a.geo = b.geo = inb;
+    }
+    cl_uint na = (cl_uint)(r->n_arrays - 1);
+    cl_int err = CL_SUCCESS;
+    for (size_t i = 0; i < na && err == CL_SUCCESS; i++)
+        err = clSetKernelArg(k, 2 + (cl_uint)i, sizeof(cl_mem), &r->in[set][1 + i].mem);
+    cl_uint base = 2 + na;
+    if (err == CL_SUCCESS) err = set_box_args(k, base + 6, &aux_geo);
+    if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "setting the tile kernel's arguments");
+    for (size_t j = 1; j <= q->h; j++) {
+        dbuf dst;
+        if (j == q->h)
+            dst = r->out[set]; /* basic: the full output; scalable: the set's result buffer */
+        else
+            dst = j % 2 ? a : b;
+        if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1) dst.geo = inb;
+        if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h == 1) dst.geo = *tb;
+        if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1 && q->h % 2 == 0)
+            dst = r->in[set][0], dst.geo = inb; /* even h ends in the input box */
+        box reg = widen(r, tb, q->h - j);
+        cl_int step = (cl_int)(step0 + j - 1);
+        cl_int ro[6] = {(cl_int)reg.lo[0], (cl_int)reg.lo[1], (cl_int)reg.lo[2],
+                        (cl_int)ext(&reg, 0), (cl_int)ext(&reg, 1), (cl_int)ext(&reg, 2)};
+        err = clSetKernelArg(k, 0, sizeof(cl_mem), &cur.mem);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof(cl_mem), &dst.mem);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, base, sizeof step, &step);
+        if (err == CL_SUCCESS) err = set_box_args(k, base + 1, &cur.geo);
+        if (err == CL_SUCCESS) err = set_box_args(k, base + 11, &dst.geo);
+        for (int i = 0; i < 6 && err == CL_SUCCESS; i++)
+            err = clSetKernelArg(k, base + 16 + (cl_uint)i, sizeof ro[i], &ro[i]);
+        if (err != CL_SUCCESS)
+            return cls__fail(ctx, (cls_status)err, "setting the tile kernel's arguments");
+        size_t global[3];
+        for (int d = 0; d < 3; d++)
+            global[d] = (ext(&reg, d) + q->local[d] - 1) / q->local[d] * q->local[d];
+        cl_event *ev = j == q->h ? &r->ev_k[t] : j == 1 ? &r->ev_k0[t] : NULL;
+        err = clEnqueueNDRangeKernel(q->q[1], k, 3, NULL, global, q->local, j == 1 ? nwait : 0,
+                                     j == 1 ? wait : NULL, ev);
+        if (err != CL_SUCCESS)
+            return cls__fail(ctx, (cls_status)err,
+                             "launching the tile kernel (tile %zu, region %zux%zux%zu, "
+                             "work-group %zux%zux%zu)",
+                             t, ext(&reg, 0), ext(&reg, 1), ext(&reg, 2), q->local[0],
+                             q->local[1], q->local[2]);
+        cur = dst;
+    }
+    return CLS_SUCCESS;
+}
+
+/* Where tile t's result lies after its kernels. */
+static dbuf result_of(const run *r, size_t t, const box *tb)
+{
+    const struct cls__pipe *q = r->q;
+    if (q->scheme == CLS_PIPE_BASIC) return r->out[0];
+    size_t set = t % r->sets;
+    dbuf d = q->h > 1 && q->h % 2 == 0 ? r->in[set][0] : r->out[set];
+    d.geo = q->h > 1 ? widen(r, tb, q->h) : *tb;
+    return d;
+}
+
+static cls_status alloc_buffers(run *r)
+{
+    struct cls__pipe *q = r->q;
+    cls_status s;
+    size_t e = r->elem, grid = box_points(&r->grid) * e;
+    /* the largest input box and tile (interior tiles) */
+    size_t inb = 1, tile = 1;
+    for (int d = 0; d < 3; d++) {
+        size_t w = q->tile[d] + 2 * q->halo[d] * q->h;
+        inb *= w < ext(&r->grid, d) ? w : ext(&r->grid, d);
+        tile *= q->tile[d];
+    }
+    inb *= e;
+    tile *= e;
+    if (q->scheme == CLS_PIPE_BASIC) {
+        for (size_t i = 0; i < r->n_arrays; i++) {
+            if ((s = new_buffer(r, grid, i ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
+                                &r->in[0][i].mem, "a full-size input array")) != CLS_SUCCESS)
+                return s;
+            r->in[0][i].geo = r->grid;
+        }
+        if ((s = new_buffer(r, grid, CL_MEM_READ_WRITE, &r->out[0].mem,
+                            "the full-size output array")) != CLS_SUCCESS)
+            return s;
+        r->out[0].geo = r->grid;
+        for (int i = 0; q->h > 1 && i < 2; i++)
+            if ((s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->tmp[i].mem,
+                                "a ping-pong tile box")) != CLS_SUCCESS)
+                return s;
+        return CLS_SUCCESS;
+    }
+    for (size_t k = 0; k < r->sets; k++) {
+        for (size_t i = 0; i < r->n_arrays; i++)
+            if ((s = new_buffer(r, inb, i ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
+                                &r->in[k][i].mem, "a tile input buffer")) != CLS_SUCCESS)
+                return s;
+        if ((s = new_buffer(r, q->h > 1 ? inb : tile, CL_MEM_READ_WRITE, &r->out[k].mem,
+                            "a tile output buffer")) != CLS_SUCCESS)
+            return s;
+        if (q->scheme != CLS_PIPE_BUFFERED) continue;
+        /* pinned staging tiles, mapped once (Sect. 6.2.3) */
+        cl_int err;
+        for (size_t i = 0; i <= r->n_arrays; i++) {
+            int o = i == r->n_arrays;
+            cl_mem *m = o ? &r->stage_out[k] : &r->stage_in[k][i];
+            size_t bytes = o ? tile : inb;
+            if ((s = new_buffer(r, bytes, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, m,
+                                "a pinned staging tile")) != CLS_SUCCESS)
+                return s;
+            void *ptr = clEnqueueMapBuffer(q->q[0], *m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                           bytes, 0, NULL, NULL, &err);
+            if (err != CL_SUCCESS)
+                return cls__fail(r->ctx, (cls_status)err, "mapping a pinned staging tile");
+            if (o)
+                r->map_out[k] = ptr;
+            else
+                r->map_in[k][i] = ptr;
+        }
+    }
+    return CLS_SUCCESS;
+}
+
+static void release_all(run *r)
+{
+    for (int i = 0; i < 3; i++) clFinish(r->q->q[i]);
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t i = 0; i < 17; i++) {
+            if (r->stage_in[k][i]) {
+                if (r->map_in[k][i])
+                    clEnqueueUnmapMemObject(r->q->q[0], r->stage_in[k][i], r->map_in[k][i], 0,
+                                            NULL, NULL);
+                clReleaseMemObject(r->stage_in[k][i]);
+            }
+            if (r->in[k][i].mem) clReleaseMemObject(r->in[k][i].mem);
+        }
+        if (r->stage_out[k]) {
+            if (r->map_out[k])
+                clEnqueueUnmapMemObject(r->q->q[0], r->stage_out[k], r->map_out[k], 0, NULL, NULL);
+            clReleaseMemObject(r->stage_out[k]);
+        }
+        if (r->out[k].mem) clReleaseMemObject(r->out[k].mem);
+    }
+    clFinish(r->q->q[0]);
+    for (int i = 0; i < 2; i++)
+        if (r->tmp[i].mem) clReleaseMemObject(r->tmp[i].mem);
+    cl_event *lists[4] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r};
+    for (int l = 0; l < 4; l++) {
+        for (size_t t = 0; lists[l] && t < r->nt; t++)
+            if (lists[l][t]) clReleaseEvent(lists[l][t]);
+        free(lists[l]);
+    }
+}
+
+static cl_int flush_all(run *r)
+{
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < 3 && err == CL_SUCCESS; i++) err = clFlush(r->q->q[i]);
+    return err;
+}
+
+/* One sweep: h steps of every tile from host array src (and the aux arrays) into dst. */
+static cls_status sweep(run *r, const void *src, const void *const *aux, void *dst, size_t step0)
+{
+    struct cls__pipe *q = r->q;
+    cls_context *ctx = r->ctx;
+    cls_status s;
+    cl_int err;
+    int buffered = q->scheme == CLS_PIPE_BUFFERED, basic = q->scheme == CLS_PIPE_BASIC;
+    for (size_t t = 0; t < r->nt; t++) {
+        cl_event *ls[4] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r};
+        for (int l = 0; l < 4; l++)
+            if (ls[l][t]) clReleaseEvent(ls[l][t]), ls[l][t] = NULL;
+    }
+    /* Step i of the pipeline (Sect. 6.4.4): write i, kernels i - 1, read i - 2, in that order;
+     * the buffered scheme's host copies around them (pack before the write, unpack after its
+     * read completes). */
+    for (size_t i = 0; i < r->nt + 3; i++) {
+        if (i < r->nt) {
+            size_t t = i, set = basic ? 0 : t % r->sets;
+            box tb = tile_box(r, t), inb = widen(r, &tb, q->h);
+            /* a set is free again once the tile that used it three tiles ago is read out */
+            cl_uint nw = !basic && t >= r->sets ? 1 : 0;
+            cl_event *wait = nw ? &r->ev_r[t - r->sets] : NULL;
+            /* the staging tiles are free once the writes from them are done */
+            if (buffered && nw && (err = clWaitForEvents(1, &r->ev_w[t - r->sets])) != CL_SUCCESS)
+                return cls__fail(ctx, (cls_status)err, "waiting for a staging tile");
+            for (size_t a = 0; a < r->n_arrays; a++) {
+                const void *h = a ? aux[a - 1] : src;
+                dbuf dev = r->in[set][a];
+                if (!basic) dev.geo = inb;
+                cl_event *ev = a + 1 == r->n_arrays ? &r->ev_w[t] : NULL;
+                if (buffered) {
+                    pack(r, 1, (void *)h, r->map_in[set][a], &inb);
+                    err = clEnqueueWriteBuffer(q->q[0], dev.mem, CL_FALSE, 0,
+                                               box_points(&inb) * r->elem, r->map_in[set][a], nw,
+                                               wait, ev);
+                } else {
+                    err = copy_box(r, 1, &dev, (void *)h, &r->grid, &inb, nw, wait, ev);
+                }
+                if (err != CL_SUCCESS)
+                    return cls__fail(ctx, (cls_status)err, "copying tile %zu's input to the device", t);
+                nw = 0, wait = NULL;
+            }
+        }
+        if (i >= 1 && i - 1 < r->nt) {
+            size_t t = i - 1;
+            box tb = tile_box(r, t);
+            if ((s = kernels(r, t, &tb, step0, 1, &r->ev_w[t])) != CLS_SUCCESS) return s;
+        }
+        if (i >= 2 && i - 2 < r->nt) {
+            size_t t = i - 2;
+            box tb = tile_box(r, t);
+            dbuf res = result_of(r, t, &tb);
+            if (buffered) {
+                box packed = tb;
+                err = copy_box(r, 0, &res, r->map_out[t % r->sets], &packed, &tb, 1, &r->ev_k[t],
+                               &r->ev_r[t]);
+            } else {
+                err = copy_box(r, 0, &res, dst, &r->grid, &tb, 1, &r->ev_k[t], &r->ev_r[t]);
+            }
+            if (err != CL_SUCCESS)
+                return cls__fail(ctx, (cls_status)err, "copying tile %zu's result to the host", t);
+        }
+        if ((err = flush_all(r)) != CL_SUCCESS)
+            return cls__fail(ctx, (cls_status)err, "submitting the pipeline's commands");
+        if (buffered && i >= 3 && i - 3 < r->nt) {
+            size_t t = i - 3;
+            box tb = tile_box(r, t);
+            if ((err = clWaitForEvents(1, &r->ev_r[t])) != CL_SUCCESS)
+                return cls__fail(ctx, (cls_status)err, "waiting for tile %zu's result", t);
+            pack(r, 0, dst, r->map_out[t % r->sets], &tb);
+        }
+    }
+    if (!buffered && r->nt && (err = clWaitForEvents(1, &r->ev_r[r->nt - 1])) != CL_SUCCESS)
+        return cls__fail(ctx, (cls_status)err, "waiting for the last tile");
+    for (int i = 0; i < 3; i++)
+        if ((err = clFinish(q->q[i])) != CL_SUCCESS)
+            return cls__fail(ctx, (cls_status)err, "waiting for the pipeline");
+    for (size_t t = 0; t < r->nt; t++)
+        r->kernel_seconds += cls__event_span(r->ev_k0[t] ? r->ev_k0[t] : r->ev_k[t], r->ev_k[t]);
+    return CLS_SUCCESS;
+}
+
+cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const *aux,
+                              void *output, cls_report *report)
+{
+    run r;
+    cls_status s = CLS_SUCCESS;
+    double t_start = cls__now();
+    void *tmp = NULL;
+    memset(&r, 0, sizeof r);
+    r.p = p;
+    r.q = p->pipe;
+    r.ctx = p->ctx;
+    r.elem = p->elem;
+    for (int d = 0; d < 3; d++) r.grid.hi[d] = p->dims.n[d];
+    r.nt = r.q->ntiles[0] * r.q->ntiles[1] * r.q->ntiles[2];
+    r.sets = r.nt < 3 ? r.nt : 3;
+    r.n_arrays = 1 + p->st->n_aux;
+    if (r.n_arrays > 17)
+        return cls__fail(p->ctx, CLS_ERR_UNSUPPORTED, "the pipeline takes at most 16 auxiliary arrays");
+    r.ev_w = calloc(r.nt, sizeof *r.ev_w);
+    r.ev_k0 = calloc(r.nt, sizeof *r.ev_k0);
+    r.ev_k = calloc(r.nt, sizeof *r.ev_k);
+    r.ev_r = calloc(r.nt, sizeof *r.ev_r);
+    if (!r.ev_w || !r.ev_k0 || !r.ev_k || !r.ev_r) {
+        s = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "pipeline events for %zu tiles", r.nt);
+        goto done;
+    }
+    if ((s = alloc_buffers(&r)) != CLS_SUCCESS) goto done;
+
+    /* Sweeps of h steps through host arrays: the last one writes `output`; the first never
+     * writes the array it reads (tiles read their neighbours' rows). */
+    size_t h = r.q->h, sweeps = (p->steps + h - 1) / h;
+    int in_place = output == input;
+    if (sweeps > 1 || in_place) {
+        if (!(tmp = malloc(p->points * p->elem))) {
+            s = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "a host array for the sweeps");
+            goto done;
+        }
+    }
+    const void *src = input;
+    for (size_t k = 0; k < sweeps; k++) {
+        size_t left = sweeps - 1 - k;
+        void *dst = left % 2 == 0 ? output : tmp;
+        if (in_place && sweeps % 2 == 1) dst = left % 2 == 0 ? tmp : output;
+        size_t hk = p->steps - k * h < h ? p->steps - k * h : h;
+        if (hk != r.q->h) {
+            /* the last, shorter sweep: fewer steps, same boxes (its padding is wide enough) */
+            size_t keep = r.q->h;
+            r.q->h = hk;
+            s = sweep(&r, src, aux, dst, k * h);
+            r.q->h = keep;
+        } else {
+            s = sweep(&r, src, aux, dst, k * h);
+        }
+        if (s != CLS_SUCCESS) goto done;
+        src = dst;
+        if (p->progress && k + 1 < sweeps && p->progress((k + 1) * h, p->steps, p->progress_user)) {
+            s = cls__fail(p->ctx, CLS_ERR_CANCELLED,
+                          "run cancelled by the progress callback after %zu of %zu steps",
+                          (k + 1) * h, p->steps);
+            goto done;
+        }
+    }
+    if (src != output) memcpy(output, src, p->points * p->elem);
+    release_all(&r);
+    if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
+    cls__fill_report(p, report, t_start, r.kernel_seconds);
+    if (report) report->predicted_total_seconds = p->predicted_total;
+    free(tmp);
+    return CLS_SUCCESS;
+done:
+    release_all(&r);
+    free(tmp);
+    return s;
+}

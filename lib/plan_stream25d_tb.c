@@ -1,0 +1,466 @@
+/* plan_stream25d_tb.c: temporal blocking on top of the stream25d schedule (cl/stream25d_tb.cl):
+ * several steps per pass over z, the ghost zone of 000_c422610359a92120.txt applied to the
+ * streamed XY tile.  The steps per pass k and the tile come from the ghost-zone cost model (CPL,
+ * cycles per step, Eq. 1) evaluated for the streamed tile: the XY tile is the model's 2D block,
+ * a column of NZ points its element, and the bytes it moves are the streaming traffic (the
+ * loader's whole segments and the z halo of each chunk). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ghost_zone.h"
+#include "stream25d.h"
+
+#define TB_MAX_K 16  /* steps per pass accepted */
+#define TB_AUTO_K 8  /* steps per pass the model considers */
+
+/* One fused configuration. */
+typedef struct tb_config {
+    size_t bx, by, rows, k;  /* work-group, rows per work-item, steps per pass */
+    size_t out_x, out_y;     /* the output tile */
+    size_t gx, lw0;          /* input words loaded left of the output tile, per row */
+    size_t chunk, prefetch;
+    cls_loader loader;
+} tb_config;
+
+static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* The in-plane offsets one row's window holds: the body's, closed under the boundary rule's
+ * images (clamp: the edge, offset 0; mirror: the reflection), so that the kernel's boundary
+ * fix-up always finds the image in the window.  base[dy+1][dx+1]. */
+static void base_offsets(const cls_plan *p, const cls__s25_reads *rd, unsigned char base[3][3])
+{
+    const int M = CLS__S25_MAX_R;
+    cls_boundary b = p->st->boundary;
+    memset(base, 0, 9);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) base[dy + 1][dx + 1] = rd->read[dy + M][dx + M];
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (!base[dy + 1][dx + 1]) continue;
+                int img[2][2] = {{b == CLS_BOUNDARY_MIRROR ? -dx : 0, dy},
+                                 {dx, b == CLS_BOUNDARY_MIRROR ? -dy : 0}};
+                if (b != CLS_BOUNDARY_CLAMP && b != CLS_BOUNDARY_MIRROR) continue;
+                for (int i = 0; i < 2; i++)
+                    if (!base[img[i][1] + 1][img[i][0] + 1]) {
+                        base[img[i][1] + 1][img[i][0] + 1] = 1;
+                        changed = 1;
+                    }
+            }
+    }
+}
+
+/* Offsets (dx, dy) of the shared window of `rows` rows, into list (pairs) when not NULL. */
+static size_t window_list(const unsigned char base[3][3], size_t rows, int *list)
+{
+    size_t n = 0;
+    for (int dy = -1; dy <= (int)rows; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int hit = 0;
+            for (int j = 0; j < (int)rows && !hit; j++)
+                hit = dy - j >= -1 && dy - j <= 1 && base[dy - j + 1][dx + 1];
+            if (!hit) continue;
+            if (list) {
+                list[2 * n] = dx;
+                list[2 * n + 1] = dy;
+            }
+            n++;
+        }
+    return n;
+}
+
+/* Output tile and input row of a configuration: the aligned loader loads whole segments (sw
+ * words) and keeps the output tile a multiple of them, so that every group's loads and stores
+ * start on a segment; the classic one loads exactly the work-group's columns.  0 when the tile
+ * has no output left. */
+static int geometry(tb_config *c, size_t sw)
+{
+    size_t ty = c->by * c->rows;
+    if (c->bx <= 2 * c->k || ty <= 2 * c->k) return 0;
+    c->out_y = ty - 2 * c->k;
+    if (c->loader == CLS_LOADER_ALIGNED) {
+        size_t w = (c->bx - 2 * c->k) / sw * sw;
+        c->out_x = w ? w : c->bx - 2 * c->k;
+        c->gx = div_up(c->k, sw) * sw;
+        c->lw0 = div_up(c->gx - c->k + c->bx, sw) * sw;
+    } else {
+        c->out_x = c->bx - 2 * c->k;
+        c->gx = c->k;
+        c->lw0 = c->bx;
+    }
+    return 1;
+}
+
+/* Local memory: the input plane and k-1 stage planes, double-buffered, with a margin of one. */
+static size_t local_bytes(const cls_plan *p, const tb_config *c)
+{
+    size_t stages = c->k > 1 ? c->k - 1 : 1;
+    return (2 * (c->lw0 + 2) + 2 * stages * (c->bx + 2)) * (c->by * c->rows + 2) * p->elem;
+}
+
+/* The model's inputs that do not depend on the configuration. */
+typedef struct tb_model {
+    cls_model *m;
+    cls_gz_device d;
+    double flops;       /* per point and step */
+    double base_n;      /* in-plane window offsets of one row */
+    unsigned char base[3][3];
+    double sw;          /* segment words */
+    int ok;
+} tb_model;
+
+static void model_setup(cls_plan *p, const unsigned char base[3][3], tb_model *tm)
+{
+    char why[256];
+    double seg = 0;
+    size_t flops = 0;
+    memset(tm, 0, sizeof *tm);
+    if (cls_model_match(&p->ctx->info, NULL, &tm->m, why, sizeof why) != CLS_SUCCESS &&
+        cls_model_from_defaults(p->ctx->info.type == CLS_DEVICE_CPU ? "cpu" : "gpu",
+                                &p->ctx->info, &tm->m) != CLS_SUCCESS)
+        tm->m = NULL;
+    if (tm->m) cls_model_get(tm->m, "memory.segment_bytes", &seg);
+    tm->sw = (seg > 0 ? seg : 32) / (double)p->elem;
+    if (tm->sw < 1) tm->sw = 1;
+    for (int i = 0; i < 9; i++) tm->base_n += base[i / 3][i % 3];
+    memcpy(tm->base, base, sizeof tm->base);
+    cls_stencil_flops(p->st, &flops);
+    tm->flops = (double)flops;
+    tm->ok = tm->m && cls_gz_device_from_model(tm->m, CLS_GZ_BW_MEASURED, &tm->d, why,
+                                               sizeof why) == CLS_SUCCESS;
+    if (!tm->ok) cls__debug("stream25d: no ghost-zone model for steps per pass (%s)", why);
+}
+
+/* Cycles per step (CPL, 000 Eq. 1) of a configuration, HUGE_VAL when it cannot run.  The 2D
+ * ghost-zone model of the XY tile: blocks of (out_x + 2k) x (by x rows) columns, h = k, an
+ * element one column of NZ points; loads cost the segments the loader really moves and the
+ * chunk's z halo (alpha, Sect. 4.2, replaced by that ratio); instructions per point and step
+ * (IterComp) the body's flops, the window's local reads and moves and a fixed 4, per point and
+ * pass (MiscComp) two per load and 8; BlksPerSM the occupancy of the device model. */
+static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config *c)
+{
+    if (!tm->ok) return HUGE_VAL;
+    cls_gz_device d = tm->d;
+    cls_model_occupancy_info occ;
+    double words = (double)p->elem / 4, rows = (double)c->rows;
+    double win = 3 * (double)window_list(tm->base, c->rows, NULL); /* 3 planes of offsets */
+    double nload = ceil((double)(c->lw0 * c->by * c->rows) / (double)(c->bx * c->by));
+    unsigned regs = (unsigned)ceil(((double)c->k * win + nload * (double)c->prefetch) * words +
+                                   2 * nload + 24);
+    /* Beyond 255 registers per work-item (NVIDIA's limit) the window would spill. */
+    if (regs > 255 ||
+        cls_model_occupancy(tm->m, c->bx * c->by, regs, local_bytes(p, c), &occ) !=
+            CLS_SUCCESS ||
+        occ.groups_per_cu == 0)
+        return HUGE_VAL;
+    double nx = (double)p->dims.n[0], ny = (double)p->dims.n[1], nz = (double)p->dims.n[2];
+    double computed_x = (double)(c->out_x + 2 * c->k);
+    d.sigma = 1;
+    d.waves = 1;
+    d.BlksPerSM = occ.groups_per_cu;
+    d.MemBandwidth /= (double)c->lw0 / computed_x * (1 + 2.0 * (double)c->k / (double)c->chunk);
+    size_t per_step = 0;
+    for (size_t i = 0; i < p->st->n_aux; i++) per_step += p->st->aux[i].per_step != 0;
+    cls_gz_profile pr = {0};
+    pr.name = p->st->name;
+    pr.D = 2;
+    pr.HaloWidth[0] = pr.HaloWidth[1] = 2;
+    pr.NumStencilArrays = 1 + (double)(p->st->n_aux - per_step);
+    pr.NumElemPerOp = (double)per_step;
+    pr.N = nx * ny;
+    pr.x = (double)p->elem * nz;
+    double per_warp = nz * pr.N / (d.WarpSize * d.M);
+    pr.InstsPerSM_IC = (tm->flops + 3 * tm->base_n + 4) * per_warp;
+    pr.InstsPerSM_MC = (2 * nload / rows + 8) * per_warp;
+    cls_gz_config g = {0};
+    g.DataLength[0] = nx;
+    g.DataLength[1] = ny;
+    g.DataLength[2] = 1;
+    g.blk_len[0] = (int)computed_x;
+    g.blk_len[1] = (int)(c->by * c->rows);
+    g.blk_len[2] = 1;
+    g.h = (double)c->k;
+    g.sync = CLS_GZ_KNL_RESTART;
+    char err[256];
+    if (cls_gz_check(&d, &pr, &g, err, sizeof err) != CLS_SUCCESS) return HUGE_VAL;
+    return cls_gz_CPL(&d, &pr, &g);
+}
+
+/* Planes per group: columns split until the groups fill the device about 8 times over (two
+ * resident groups per compute unit, four waves), chunks of at least 32 planes and 4k. */
+static size_t default_chunk(const cls_plan *p, const tb_config *c)
+{
+    size_t nz = p->dims.n[2], cus = p->ctx->info.compute_units ? p->ctx->info.compute_units : 1;
+    size_t cols = div_up(p->dims.n[0], c->out_x) * div_up(p->dims.n[1], c->out_y);
+    size_t parts = div_up(8 * cus, cols), least = 4 * c->k > 32 ? 4 * c->k : 32;
+    if (parts > nz / least) parts = nz / least;
+    return div_up(nz, parts ? parts : 1);
+}
+
+/* The best tile (and k when kfix is 0) by the model among work-groups of whole warps, 32..128
+ * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's). */
+static double search(const cls_plan *p, const tb_model *tm, const cls_plan_options *opt,
+                     size_t kfix, size_t kcap, size_t wgmax, tb_config *best)
+{
+    const cls_device_info *d = &p->ctx->info;
+    double bc = HUGE_VAL;
+    tb_config t = *best;
+    static const size_t rows_list[] = {1, 2, 4};
+    for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++)
+        for (t.bx = 32; t.bx <= 128; t.bx *= 2)
+            for (t.by = 1; t.by <= 32; t.by++)
+                for (size_t ri = 0; ri < 3; ri++) {
+                    t.rows = opt->rows_per_item ? opt->rows_per_item : rows_list[ri];
+                    if (opt->rows_per_item && ri) break;
+                    t.k = k;
+                    size_t items = t.bx * t.by;
+                    if (items < 64 || items > wgmax || items % 32 ||
+                        (d->max_work_item_sizes[1] && t.by > d->max_work_item_sizes[1]) ||
+                        !geometry(&t, (size_t)tm->sw) || t.out_y < 2 ||
+                        local_bytes(p, &t) > d->local_mem_bytes)
+                        continue;
+                    t.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &t);
+                    double cost = config_cpl(p, tm, &t);
+                    if (cost < bc * (1 - 1e-9)) {
+                        bc = cost;
+                        *best = t;
+                    }
+                }
+    return bc;
+}
+
+static cls_status build(cls_plan *p, const unsigned char base[3][3], const tb_config *c,
+                        size_t *kmax)
+{
+    char *defines = NULL;
+    size_t dlen = 0, dcap = 0;
+    int offs[2 * 3 * (8 + 2)];
+    size_t n_offs = window_list(base, c->rows, offs);
+    cls_status s;
+#define DEF(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(&defines, &dlen, &dcap, __VA_ARGS__) < 0) goto oom;                   \
+    } while (0)
+    DEF("#define CLS_STREAM25D 1\n#define CLS_RX 1\n#define CLS_RY 1\n#define CLS_RZ 1\n");
+    DEF("#define CLS_TB_K %zu\n#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n",
+        c->k, c->bx, c->by, c->rows);
+    DEF("#define CLS_OUT_X %zu\n#define CLS_OUT_Y %zu\n#define CLS_GX %zu\n#define CLS_LW0 %zu\n",
+        c->out_x, c->out_y, c->gx, c->lw0);
+    DEF("#define CLS_ZCHUNK %zu\n#define CLS_PREFETCH %zu\n", c->chunk, c->prefetch);
+    DEF("#define CLS_OFFSETS(X)");
+    for (size_t i = 0; i < n_offs; i++) DEF(" X(%d, %d)", offs[2 * i], offs[2 * i + 1]);
+    DEF("\n#define CLS_TB_BASE(X)");
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (base[dy + 1][dx + 1]) DEF(" X(%d, %d)", dx, dy);
+    DEF("\n");
+#undef DEF
+    if (p->kernel) {
+        clReleaseKernel(p->kernel);
+        p->kernel = NULL;
+    }
+    s = cls__build_kernel(p, "stream25d_tb.cl", defines, "cls_stream25d_tb");
+    *kmax = 0;
+    if (s == CLS_SUCCESS)
+        clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof *kmax, kmax, NULL);
+    free(defines);
+    return s;
+oom:
+    free(defines);
+    return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: generating defines");
+}
+
+cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
+                                  const cls__s25_reads *rd, int *fused)
+{
+    cls_context *ctx = p->ctx;
+    const cls_device_info *d = &ctx->info;
+    const int is_cpu = d->type == CLS_DEVICE_CPU;
+    const int user_tile = opt->local_size[0] || opt->local_size[1];
+    unsigned char base[3][3];
+    tb_model tm;
+    tb_config c = {0};
+    cls_status s = CLS_SUCCESS;
+    size_t kmax = 0, kcap = p->steps < TB_AUTO_K ? p->steps : TB_AUTO_K;
+    double cpl = HUGE_VAL, cpl1 = HUGE_VAL;
+    *fused = 0;
+
+    if (opt->steps_per_pass > TB_MAX_K)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "stream25d: steps per pass takes 1..%d; got %zu", TB_MAX_K,
+                         opt->steps_per_pass);
+    if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1) {
+        if (opt->steps_per_pass > 1)
+            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "stream25d: several steps per pass need a body of radius 1 (it "
+                             "reads %d, %d, %d points away in x, y, z)",
+                             rd->r[0], rd->r[1], rd->r[2]);
+        return CLS_SUCCESS;
+    }
+    if (opt->steps_per_pass > 1 && opt->loader == CLS_LOADER_DIRECT)
+        return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d: several steps per pass keep the planes in local memory; "
+                         "the direct loader has none (use classic or aligned)");
+    /* The model decides only on GPUs and for the local-memory loaders; CPUs stream one step per
+     * pass (doc/stream25d.md: the fused stages' barriers split PoCL's work-item loops). */
+    if (!opt->steps_per_pass && (is_cpu || opt->loader == CLS_LOADER_DIRECT || p->steps < 2))
+        return CLS_SUCCESS;
+    c.k = opt->steps_per_pass ? opt->steps_per_pass : 0;
+    if (c.k > p->steps) c.k = p->steps;
+    if (opt->steps_per_pass && c.k < 2) return CLS_SUCCESS;
+    c.loader = opt->loader != CLS_LOADER_AUTO ? opt->loader
+               : is_cpu                       ? CLS_LOADER_CLASSIC
+                                              : CLS_LOADER_ALIGNED;
+    c.prefetch = opt->prefetch ? opt->prefetch : is_cpu ? 1 : 2;
+    base_offsets(p, rd, base);
+    model_setup(p, base, &tm);
+
+    if (user_tile) {
+        c.bx = opt->local_size[0] ? opt->local_size[0] : 1;
+        c.by = opt->local_size[1] ? opt->local_size[1] : 1;
+        c.rows = opt->rows_per_item ? opt->rows_per_item : 1;
+        if (!c.k) {
+            /* The user's tile, the model's k. */
+            for (size_t k = 1; k <= kcap; k++) {
+                tb_config t = c;
+                t.k = k;
+                if (!geometry(&t, (size_t)tm.sw)) break;
+                t.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &t);
+                double f = config_cpl(p, &tm, &t);
+                if (k == 1) cpl1 = f;
+                if (f < cpl * (1 - 1e-9)) {
+                    cpl = f;
+                    c.k = k;
+                }
+            }
+            if (!c.k) c.k = 1;
+        }
+        if (!geometry(&c, (size_t)tm.sw))
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: %zu steps per pass shrink the tile by %zu points per "
+                           "side; a %zux%zu tile has no output left (it needs more than %zu)",
+                           c.k, c.k, c.bx, c.by * c.rows, 2 * c.k);
+        c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &c);
+    } else if (c.k && !tm.ok) {
+        /* No model: a tile that fits the k asked for. */
+        c.bx = is_cpu ? 32 : 64;
+        c.rows = 1;
+        c.by = 2 * c.k + 6 > 32 ? 32 : 2 * c.k + 6;
+        if (!geometry(&c, (size_t)tm.sw))
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: no tile for %zu steps per pass", c.k);
+        c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &c);
+    } else {
+        size_t wgmax = d->max_work_group_size < 1024 ? d->max_work_group_size : 1024;
+        cpl = search(p, &tm, opt, c.k, kcap, wgmax, &c);
+        if (!c.k || cpl == HUGE_VAL) {
+            if (opt->steps_per_pass)
+                CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                               "stream25d: no work-group fits %zu steps per pass on '%s'",
+                               opt->steps_per_pass, d->name);
+            goto fail; /* no model: one step per pass */
+        }
+        tb_config one = c;
+        one.k = 1;
+        if (geometry(&one, (size_t)tm.sw)) cpl1 = config_cpl(p, &tm, &one);
+    }
+    if (c.k < 2) goto fail; /* the model prefers one step per pass: the single-pass kernel */
+    if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
+    if (c.bx * c.by > d->max_work_group_size ||
+        (d->max_work_item_sizes[0] && c.bx > d->max_work_item_sizes[0]) ||
+        (d->max_work_item_sizes[1] && c.by > d->max_work_item_sizes[1]))
+        CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                       "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
+                       "%zu",
+                       c.bx, c.by, d->name, d->max_work_group_size);
+    if (local_bytes(p, &c) > d->local_mem_bytes)
+        CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                       "stream25d: %zu steps per pass on a %zux%zu tile need %zu bytes of local "
+                       "memory; '%s' has %llu",
+                       c.k, c.bx, c.by * c.rows, local_bytes(p, &c), d->name,
+                       (unsigned long long)d->local_mem_bytes);
+    if ((s = build(p, base, &c, &kmax)) != CLS_SUCCESS) goto fail;
+    if (kmax && c.bx * c.by > kmax) {
+        /* The compiled kernel allows fewer work-items than the device: choose below it. */
+        if (user_tile || !tm.ok)
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: the fused kernel allows %zu work-items per group on '%s', "
+                           "the %zux%zu work-group needs %zu; use a smaller one",
+                           kmax, d->name, c.bx, c.by, c.bx * c.by);
+        cpl = search(p, &tm, opt, c.k, kcap, kmax, &c);
+        if (cpl == HUGE_VAL)
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: no work-group fits the %zu work-items the fused kernel "
+                           "allows on '%s'",
+                           kmax, d->name);
+        if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
+        if ((s = build(p, base, &c, &kmax)) != CLS_SUCCESS) goto fail;
+        if (kmax && c.bx * c.by > kmax)
+            CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
+                           "stream25d: the %zux%zu work-group exceeds the %zu work-items the "
+                           "fused kernel allows on '%s'",
+                           c.bx, c.by, kmax, d->name);
+    }
+    p->loader = c.loader;
+    p->per_item = c.chunk;
+    p->prefetch = c.prefetch;
+    p->item_rows = c.rows;
+    p->steps_per_pass = c.k;
+    p->local[0] = c.bx;
+    p->local[1] = c.by;
+    p->local[2] = 1;
+    p->global[0] = div_up(p->dims.n[0], c.out_x) * c.bx;
+    p->global[1] = div_up(p->dims.n[1], c.out_y) * c.by;
+    p->global[2] = div_up(p->dims.n[2], c.chunk);
+    p->tile[0] = c.out_x;
+    p->tile[1] = c.out_y;
+    p->tile[2] = c.chunk;
+    if (cpl < HUGE_VAL)
+        snprintf(p->why, sizeof p->why,
+                 "stream25d: %zu steps per pass, %zux%zu output tile (%zux%zu work-group, %zu "
+                 "rows per item), ghost-zone model %.4g cycles per step (one step per pass: "
+                 "%.4g)",
+                 c.k, c.out_x, c.out_y, c.bx, c.by, c.rows, cpl, cpl1);
+    else
+        snprintf(p->why, sizeof p->why,
+                 "stream25d: %zu steps per pass as asked, %zux%zu output tile", c.k, c.out_x,
+                 c.out_y);
+    cls__debug("%s", p->why);
+    *fused = 1;
+fail:
+    cls_model_release(tm.m);
+    return s;
+}
+
+double cls__stream25d_tb_gain(cls_plan *p, const cls__s25_reads *rd, size_t *k)
+{
+    unsigned char base[3][3];
+    tb_model tm;
+    tb_config c = {0}, one;
+    cls_plan_options opt;
+    double gain = 0;
+    size_t kcap = p->steps < TB_AUTO_K ? p->steps : TB_AUTO_K;
+    *k = 1;
+    if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1 || p->steps < 2) return 0;
+    memset(&opt, 0, sizeof opt);
+    c.loader = CLS_LOADER_ALIGNED;
+    c.prefetch = 2;
+    base_offsets(p, rd, base);
+    model_setup(p, base, &tm);
+    double wgmax = p->ctx->info.max_work_group_size < 1024 ? p->ctx->info.max_work_group_size
+                                                           : 1024;
+    double best = search(p, &tm, &opt, 0, kcap, (size_t)wgmax, &c);
+    one = c;
+    one.k = 1;
+    if (best < HUGE_VAL && geometry(&one, (size_t)tm.sw)) {
+        double f1 = config_cpl(p, &tm, &one);
+        if (f1 < HUGE_VAL) gain = f1 / best;
+        *k = c.k;
+    }
+    cls_model_release(tm.m);
+    return gain;
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# test_bench_suite.sh: `clstencil bench suite` (issue 9): options, and a --quick run that must
+# complete and write well-formed CSV and JSON (checked by tests/check_bench_output, a cJSON and
+# CSV parser).  Speed is not checked.
+CLI=${builddir:-.}/clstencil
+CHECK=${builddir:-.}/tests/check_bench_output
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/clstencil-suite.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+    n=$((n + 1)); echo "not ok $n - $1"
+    sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null | tail -n 20
+    sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null | tail -n 20
+}
+verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+cli() { "$CLI" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+out_has() { grep -q -e "$1" "$tmp/out"; }
+err_has() { grep -q -i -e "$1" "$tmp/err"; }
+
+if [ ! -x "$CLI" ] || [ ! -x "$CHECK" ]; then
+    echo "1..0 # SKIP $CLI or $CHECK not built"
+    exit 0
+fi
+
+cli bench suite --help
+[ $rc -eq 0 ] && out_has -- --quick && out_has -- --apps && out_has "512^3"
+verdict $? "bench suite --help exits 0 and documents the options and sizes"
+cli bench --help
+[ $rc -eq 0 ] && out_has "bench suite"
+verdict $? "bench --help names bench suite"
+cli bench suite --size huge
+[ $rc -eq 2 ] && err_has "small, medium or large"
+verdict $? "an unknown --size class is a usage error"
+cli bench suite --apps heat3d7,nosuch
+[ $rc -eq 2 ] && err_has "nosuch"
+verdict $? "an unknown app in --apps is a usage error naming it"
+cli bench suite --reps 0
+[ $rc -eq 2 ]
+verdict $? "--reps 0 is a usage error"
+cli bench suite --quick --size large
+[ $rc -eq 2 ] && err_has "quick"
+verdict $? "--quick with another size class is a usage error"
+
+if ! "$CLI" devices >/dev/null 2>&1; then
+    echo "ok $((n + 1)) - suite on a device # SKIP no OpenCL device"
+    echo "1..$((n + 1))"
+    exit 0
+fi
+
+# The smoke test: every built-in, small sizes, one timed run each.
+cli bench suite --quick --out "$tmp/q"
+[ $rc -eq 0 ] && out_has "moving_average" && out_has "speedup" && [ -s "$tmp/q.csv" ] &&
+    [ -s "$tmp/q.json" ] && err_has "\[9/9\]"
+verdict $? "bench suite --quick completes for the nine built-ins and writes CSV and JSON"
+"$CHECK" "$tmp/q" 9 >"$tmp/out" 2>"$tmp/err"
+verdict $? "the --quick CSV and JSON parse and hold nine well-formed results"
+
+# --apps, --steps, --reps and --sweep: two apps, the sweep table's rows.
+cli bench suite --quick --apps poisson2d,pathfinder --steps 2 --reps 2 --sweep --out "$tmp/s"
+[ $rc -eq 0 ] && ! out_has "heat3d7" && out_has "poisson2d" && [ -s "$tmp/s-sweep.csv" ]
+verdict $? "--apps selects two built-ins and --sweep writes the sweep table"
+"$CHECK" "$tmp/s" 2 >"$tmp/out" 2>"$tmp/err" && grep -q '^app,size,steps,schedule,h,' "$tmp/s-sweep.csv" &&
+    [ "$(grep -c '^poisson2d,512x512,2,trapezoid,' "$tmp/s-sweep.csv")" -ge 1 ]
+verdict $? "the two-app output is well formed and the sweep has poisson2d trapezoid rows"
+grep -q ",2,2,float," "$tmp/s.csv"
+verdict $? "the CSV records --steps 2 and --reps 2"
+
+echo "1..$n"

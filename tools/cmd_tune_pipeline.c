@@ -1,0 +1,347 @@
+/* cmd_tune_pipeline.c: `clstencil tune --pipeline`: predicted and measured run time of a
+ * host-resident run against the tile size, per scheme and copy layout, beside copy-compute-copy
+ * and the model's pick (003_9039035f5da401ab.txt Figs. 7.1-7.9, Tables A.1-A.21).  Every run
+ * includes allocation and transfers, as the document timed them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_parse_bytes(const char *s, double *bytes)
+{
+    char *end;
+    if (!s || !*s) return -1;
+    double v = strtod(s, &end);
+    double m = 1;
+    if (*end == 'K' || *end == 'k') m = 1024.0, end++;
+    else if (*end == 'M' || *end == 'm') m = 1024.0 * 1024, end++;
+    else if (*end == 'G' || *end == 'g') m = 1024.0 * 1024 * 1024, end++;
+    else if (*end == 'T' || *end == 't') m = 1024.0 * 1024 * 1024 * 1024, end++;
+    if (*end == 'i' && m > 1) end++;
+    if (*end == 'B') end++;
+    if (*end || !(v > 0) || !isfinite(v)) return -1;
+    *bytes = floor(v * m);
+    return 0;
+}
+
+enum {
+    OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_DEVICE, OPT_PIPELINE,
+    OPT_SCHEMES, OPT_TILES, OPT_LAYOUTS, OPT_REPS, OPT_PINNED, OPT_MEMORY, OPT_CSV, OPT_CHECK,
+    OPT_EXHAUSTIVE
+};
+
+static const cli_option options[] = {
+    {"size", 1, OPT_SIZE},           {"steps", 1, OPT_STEPS},     {"dtype", 1, OPT_DTYPE},
+    {"boundary", 1, OPT_BOUNDARY},   {"param", 1, OPT_PARAM},     {"device", 1, OPT_DEVICE},
+    {"pipeline", 0, OPT_PIPELINE},   {"schemes", 1, OPT_SCHEMES}, {"tiles", 1, OPT_TILES},
+    {"layouts", 1, OPT_LAYOUTS},     {"reps", 1, OPT_REPS},       {"pinned", 0, OPT_PINNED},
+    {"device-memory", 1, OPT_MEMORY}, {"csv", 1, OPT_CSV},        {"check", 0, OPT_CHECK},
+    {"exhaustive", 0, OPT_EXHAUSTIVE}, {NULL, 0, 0},
+};
+
+/* "1,2,5" into at most cap counts >= 1; returns how many, 0 on a bad list. */
+static size_t parse_list(const char *s, size_t *out, size_t cap)
+{
+    size_t n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (n == cap || cli_parse_count(tok, &out[n]) != 0) return 0;
+        n++;
+    }
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct ctx_t {
+    cls_context *ctx;
+    cli_workload *w;
+    size_t reps;
+    int pinned;
+    double cap;
+    void *expect; /* copy-compute-copy's result, for --check */
+    FILE *csv;
+    char size_text[64];
+} ctx_t;
+
+typedef struct meas {
+    double predicted, min, median;
+    int check; /* -1 not checked, 0 differs, 1 bitwise */
+    cls_plan_info info;
+} meas;
+
+static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
+{
+    cls_plan *plan = NULL;
+    double t[64];
+    int rc = cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, opt, &plan);
+    if (rc != CLS_SUCCESS) return rc;
+    cls_plan_describe(plan, &m->info);
+    m->predicted = m->info.predicted_total_seconds;
+    size_t bytes = c->w->points * cls_dtype_size(cls_stencil_dtype(c->w->st));
+    for (size_t r = 0; r <= c->reps && rc == CLS_SUCCESS; r++) {
+        cls_report rep;
+        rc = cls_plan_run(plan, c->w->input, (const void *const *)c->w->aux, c->w->output, &rep);
+        if (r) t[r - 1] = rep.seconds_total;
+    }
+    cls_plan_release(plan);
+    if (rc != CLS_SUCCESS) return rc;
+    qsort(t, c->reps, sizeof t[0], cmp_double);
+    m->min = t[0];
+    m->median = t[c->reps / 2];
+    m->check = -1;
+    if (c->expect) m->check = memcmp(c->expect, c->w->output, bytes) == 0;
+    return CLS_SUCCESS;
+}
+
+static void row(ctx_t *c, const char *kind, const meas *m, int dims)
+{
+    char tile[64] = "-";
+    const cls_plan_info *i = &m->info;
+    if (i->pipeline != CLS_PIPELINE_OFF) {
+        size_t n = 0;
+        for (int d = 0; d < dims; d++)
+            n += (size_t)snprintf(tile + n, sizeof tile - n, "%s%zu", d ? "x" : "", i->pipeline_tile[d]);
+    }
+    const char *scheme = cls_pipeline_name(i->pipeline);
+    const char *layout = i->pipeline == CLS_PIPELINE_OFF ? "-" : i->pipeline_rect ? "rect" : "merged";
+    printf("%-6s %-9s %-6s %-14s %6zu %5zu %12.3f %12.3f %12.3f %7.1f%% %s\n", kind, scheme, layout,
+           tile, i->pipeline_tiles, c->w->steps, m->predicted * 1e3, m->min * 1e3, m->median * 1e3,
+           m->predicted > 0 ? 100 * (m->predicted - m->median) / m->median : 0,
+           m->check < 0 ? "" : m->check ? "bitwise" : "DIFFERS");
+    if (c->csv)
+        fprintf(c->csv, "%s,%s,%zu,%s,%s,%s,%s,%zu,%zu,%.9g,%.9g,%.9g,%s,%d,%.9g\n",
+                cls_stencil_name(c->w->st), c->size_text, c->w->steps, kind, scheme, layout, tile,
+                i->pipeline_tiles, i->pipeline_steps, m->predicted, m->min, m->median,
+                m->check < 0 ? "" : m->check ? "bitwise" : "differs", c->pinned, c->cap);
+    if (c->csv) fflush(c->csv);
+    fflush(stdout);
+}
+
+int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
+{
+    cli_parser p;
+    cli_settings set = {0};
+    const char *stencil_arg = NULL, *device = NULL, *csv_path = NULL, *v;
+    cls_dims size = {{1, 1, 1}};
+    int size_dims = 0, id, ret = CLI_EXIT_FAIL, rc, check = 0;
+    size_t steps_list[16] = {1}, n_steps = 1, tiles[64], n_tiles = 0;
+    int schemes[3] = {1, 1, 1}, layouts[2] = {1, 0};
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.reps = 3;
+    cli_workload w = {0};
+    void *orig_in = NULL, *orig_out = NULL;
+    cls_device_info dev;
+
+    cli_parser_init(&p, self, options, argc, argv);
+    while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
+        switch (id) {
+        case CLI_OPT_HELP: cli_print_help(self, stdout); ret = CLI_EXIT_OK; goto done;
+        case CLI_OPT_ERROR: ret = CLI_EXIT_USAGE; goto done;
+        case CLI_OPT_POSITIONAL:
+            if (stencil_arg) {
+                ret = cli_usage_error(self, "more than one stencil ('%s' and '%s')", stencil_arg, v);
+                goto done;
+            }
+            stencil_arg = v;
+            break;
+        case OPT_SIZE:
+            if (cli_parse_size(v, &size, &size_dims) != 0) {
+                ret = cli_usage_error(self, "invalid --size '%s'", v);
+                goto done;
+            }
+            break;
+        case OPT_STEPS:
+            if (!(n_steps = parse_list(v, steps_list, 16))) {
+                ret = cli_usage_error(self, "invalid --steps '%s' (counts, comma-separated)", v);
+                goto done;
+            }
+            break;
+        case OPT_TILES:
+            if (!(n_tiles = parse_list(v, tiles, 64))) {
+                ret = cli_usage_error(self, "invalid --tiles '%s' (tile counts along the slowest "
+                                      "axis, comma-separated)", v);
+                goto done;
+            }
+            break;
+        case OPT_SCHEMES:
+        case OPT_LAYOUTS: {
+            char buf[128];
+            int *flags = id == OPT_SCHEMES ? schemes : layouts;
+            memset(flags, 0, (id == OPT_SCHEMES ? 3 : 2) * sizeof(int));
+            snprintf(buf, sizeof buf, "%s", v);
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                cls_pipeline pl;
+                if (id == OPT_LAYOUTS && !strcmp(tok, "merged")) layouts[0] = 1;
+                else if (id == OPT_LAYOUTS && !strcmp(tok, "rect")) layouts[1] = 1;
+                else if (id == OPT_SCHEMES && cls_pipeline_from_name(tok, &pl) == CLS_SUCCESS &&
+                         pl >= CLS_PIPELINE_BASIC)
+                    schemes[pl - CLS_PIPELINE_BASIC] = 1;
+                else {
+                    ret = cli_usage_error(self, "invalid --%s entry '%s'",
+                                          id == OPT_SCHEMES ? "schemes" : "layouts", tok);
+                    goto done;
+                }
+            }
+            break;
+        }
+        case OPT_REPS:
+            if (cli_parse_count(v, &c.reps) != 0 || c.reps > 64) {
+                ret = cli_usage_error(self, "invalid --reps '%s' (1..64)", v);
+                goto done;
+            }
+            break;
+        case OPT_MEMORY:
+            if (cli_parse_bytes(v, &c.cap) != 0) {
+                ret = cli_usage_error(self, "invalid --device-memory '%s' (bytes, K/M/G suffixes)", v);
+                goto done;
+            }
+            break;
+        case OPT_PINNED: c.pinned = 1; break;
+        case OPT_CHECK: check = 1; break;
+        case OPT_CSV: csv_path = v; break;
+        case OPT_DEVICE: device = v; break;
+        case OPT_PIPELINE: case OPT_EXHAUSTIVE: break;
+        case OPT_DTYPE: case OPT_BOUNDARY: case OPT_PARAM:
+            if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK) goto done;
+            ret = CLI_EXIT_FAIL;
+            break;
+        }
+    }
+    if (!stencil_arg) {
+        ret = cli_usage_error(self, "no stencil given");
+        goto done;
+    }
+    if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
+    if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
+    int dims = cls_stencil_dims(w.st);
+    if (!size_dims) size = cli_default_size(dims), size_dims = dims;
+    if (size_dims != dims) {
+        ret = cli_usage_error(self, "--size has %d dimensions, the stencil %d", size_dims, dims);
+        goto done;
+    }
+    if (!n_tiles) {
+        /* 003's lists cover 1 to 12800 tiles; these keep the run short on a fast device */
+        static const size_t deflt[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+        n_tiles = sizeof deflt / sizeof deflt[0];
+        memcpy(tiles, deflt, sizeof deflt);
+    }
+    w.size = size;
+    w.steps = steps_list[0];
+    cli_format_size(c.size_text, sizeof c.size_text, size, dims);
+    if (csv_path && !(c.csv = fopen(csv_path, "w"))) {
+        cli_failf(CLS_ERR_IO, "cannot write %s", csv_path);
+        goto done;
+    }
+    if (c.csv)
+        fprintf(c.csv, "stencil,size,steps,kind,scheme,layout,tile,tiles,steps_per_tile,"
+                       "predicted_s,measured_min_s,measured_median_s,check,pinned,cap_bytes\n");
+    if (cli_open_context(device, &c.ctx, &dev) != CLS_SUCCESS) goto done;
+    c.w = &w;
+    if ((rc = cli_workload_fill(&w)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
+    size_t bytes = w.points * cls_dtype_size(cls_stencil_dtype(w.st));
+    if (c.pinned) {
+        void *pi = NULL, *po = NULL;
+        if ((rc = cls_host_alloc(c.ctx, bytes, &pi)) != CLS_SUCCESS ||
+            (rc = cls_host_alloc(c.ctx, bytes, &po)) != CLS_SUCCESS) {
+            cls_host_free(c.ctx, pi);
+            cli_fail(rc);
+            goto done;
+        }
+        memcpy(pi, w.input, bytes);
+        orig_in = w.input, orig_out = w.output;
+        w.input = pi, w.output = po;
+    }
+    if (check && !(c.expect = malloc(bytes))) {
+        cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "the check's copy");
+        goto done;
+    }
+    printf("device: %s; %s %s, %s host arrays, %zu timed runs each (ms, allocation and "
+           "transfers included)\n",
+           dev.name, cls_stencil_name(w.st), c.size_text, c.pinned ? "pinned" : "pageable", c.reps);
+    printf("%-6s %-9s %-6s %-14s %6s %5s %12s %12s %12s %8s\n", "kind", "scheme", "layout", "tile",
+           "tiles", "steps", "predicted", "min", "median", "pred-med");
+    for (size_t si = 0; si < n_steps; si++) {
+        w.steps = steps_list[si];
+        cls_plan_options opt;
+        cls_plan_options_init(&opt);
+        opt.schedule = CLS_SCHEDULE_NAIVE;
+        opt.host_pinned = c.pinned;
+        opt.device_memory = c.cap;
+        meas m;
+        void *keep = c.expect;
+        /* copy-compute-copy (when it fits the cap), its result the reference of --check */
+        c.expect = NULL;
+        opt.pipeline = CLS_PIPELINE_OFF;
+        if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
+            row(&c, "naive", &m, dims);
+            if (keep) memcpy(keep, w.output, bytes);
+        } else {
+            printf("naive: %s\n", cls_last_error());
+            if (keep) {
+                /* above the cap: the host reference instead */
+                if ((rc = cls_reference_run(w.st, w.size, w.steps, w.input,
+                                            (const void *const *)w.aux, keep)) != CLS_SUCCESS) {
+                    cli_fail(rc);
+                    goto done;
+                }
+            }
+        }
+        c.expect = keep;
+        opt.pipeline = CLS_PIPELINE_AUTO;
+        if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
+            row(&c, "pick", &m, dims);
+            printf("  why: %s\n", m.info.pipeline_why);
+        } else {
+            printf("pick: %s\n", cls_last_error());
+        }
+        for (int s = 0; s < 3; s++) {
+            if (!schemes[s]) continue;
+            for (int l = 0; l < 2; l++) {
+                if (!layouts[l] || (l == 1 && dims == 1)) continue;
+                size_t last = 0;
+                for (size_t t = 0; t < n_tiles; t++) {
+                    size_t n = size.n[dims - 1], len = (n + tiles[t] - 1) / tiles[t];
+                    if (len == last || tiles[t] > n) continue;
+                    last = len;
+                    opt.pipeline = (cls_pipeline)(CLS_PIPELINE_BASIC + s);
+                    for (int d = 0; d < 3; d++) opt.pipeline_tile[d] = d < dims ? size.n[d] : 0;
+                    opt.pipeline_tile[dims - 1] = len;
+                    opt.pipeline_steps = w.steps;
+                    opt.pipeline_rect = l;
+                    if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS)
+                        row(&c, "tile", &m, dims);
+                    else
+                        printf("%s %zu tiles: %s\n", cls_pipeline_name(opt.pipeline), tiles[t],
+                               cls_last_error());
+                }
+            }
+        }
+        memset(opt.pipeline_tile, 0, sizeof opt.pipeline_tile);
+        opt.pipeline_steps = 0;
+    }
+    ret = CLI_EXIT_OK;
+done:
+    if (c.pinned && orig_in) {
+        cls_host_free(c.ctx, w.input);
+        cls_host_free(c.ctx, w.output);
+        w.input = orig_in, w.output = orig_out;
+    }
+    if (c.csv) fclose(c.csv);
+    free(c.expect);
+    cls_context_release(c.ctx);
+    cli_workload_free(&w);
+    cli_settings_free(&set);
+    return ret;
+}

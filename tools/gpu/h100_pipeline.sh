@@ -1,0 +1,88 @@
+#!/bin/sh
+# h100_pipeline.sh: the host-resident pipeline runs of issue 7 on the H100 (NVIDIA OpenCL,
+# pinned host arrays; doc/pipeline.md): 003's three programs at its sizes (moving average on
+# 64M floats with radius 4, emboss on 8000x8000, Jacobi 3D on 400^3) with 1-5 steps per tile
+# (003 Sect. 7.1.2's kernel repetitions), each against copy-compute-copy, the model's pick and
+# every tile count of every scheme (predicted and measured, results checked bitwise against
+# copy-compute-copy); rectangular against merged copies at one step; then a 640^3 Jacobi grid
+# (2.1 GB resident) under a 1 GiB --device-memory cap, checked bitwise against the uncapped
+# run.  Starts with `clstencil probe` (its overlap factor now measured with queued copy
+# streams, lib/probe.c) into $OUT/h100_probe.json; the runs use that model (from the cache).
+# Binaries from package.sh (default .gpu-all, or $1); results to $OUT.  About 3 minutes
+# expected; the timeouts stop it at 4.4 minutes (the first run, 2026-11-21, took 279 s with
+# the buffered scheme at every step count and hit two timeouts; doc/pipeline.md).
+set -u
+GPU_DIR=${1:-${GPU_DIR:-$PWD/.gpu-all}}
+. "$(dirname "$0")/env.sh"
+out=${OUT:-./gpu-out}
+mkdir -p "$out"
+b=$GPU_DIR/bin
+log=$out/h100-pipeline.txt
+{
+  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  "$b/clstencil" --version
+} > "$log" 2>&1
+t_all=$(date +%s)
+
+# 0. The device model: a fresh probe (under a minute); the runs below read it from the cache.
+echo "== probe" >> "$log"
+timeout 45 "$b/clstencil" probe --output "$out/h100_probe.json" >> "$log" 2>&1
+echo "== (rc $?)" >> "$log"
+
+# 1. Tile sweeps: 1-5 steps per tile, merged copies, basic and scalable (3 timed runs each);
+# the buffered scheme (100-500 ms a run: its pinned staging allocations) at one step only, in
+# part 2, which kept the first run's Jacobi sweep past its timeout.
+for s in "moving_average 67108864" "emboss 8000x8000" "jacobi3d 400x400x400"; do
+  set -- $s
+  echo "== tune $1 --size $2 --pipeline (steps 1-5, merged)" >> "$log"
+  t0=$(date +%s)
+  timeout 35 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1,2,3,4,5 \
+    --pinned --check --reps 3 --layouts merged --schemes basic,scalable \
+    --tiles 1,2,3,4,6,8,12,16,24,32,64,128 \
+    --csv "$out/h100-pipeline-$1.csv" >> "$log" 2>&1
+  rc=$?
+  echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
+done
+
+# 2. Rectangular copies (003's "normal") against merged ones, one step, 2D and 3D, and the
+# buffered scheme at one step with merged copies.
+for s in "emboss 8000x8000" "jacobi3d 400x400x400"; do
+  set -- $s
+  echo "== tune $1 --size $2 --pipeline (1 step, rect)" >> "$log"
+  timeout 15 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1 --pinned \
+    --check --reps 3 --layouts rect --tiles 2,4,8,16,32,64 \
+    --csv "$out/h100-pipeline-$1-rect.csv" >> "$log" 2>&1
+  echo "== (rc $?)" >> "$log"
+done
+echo "== tune moving_average buffered (1 step)" >> "$log"
+timeout 15 "$b/clstencil" tune moving_average --pipeline --exhaustive --size 67108864 \
+  --steps 1 --pinned --check --reps 2 --layouts merged --schemes buffered --tiles 4,16,64,128 \
+  --csv "$out/h100-pipeline-moving_average-buffered.csv" >> "$log" 2>&1
+echo "== (rc $?)" >> "$log"
+
+# 3. Above the memory budget: 640^3 floats are 1.05 GB per array (2.1 GB resident), the cap
+# 1 GiB; the planner must tile (scalable or buffered).  The check is bitwise against the
+# uncapped copy-compute-copy run of the same grid (cmp of the two .npy outputs; that executor
+# is checked against the host reference by the tests): the host reference itself interprets
+# the stencil point by point (about 1 us a point on the PoCL VM), 262M points, which is what
+# the first run's 35 s timeout cut.
+npy=$(mktemp -d)
+echo "== run jacobi3d 640^3 --device-memory 1G" >> "$log"
+t0=$(date +%s)
+timeout 20 "$b/clstencil" run jacobi3d --size 640x640x640 --steps 1 --device-memory 1G \
+  --pinned --output "$npy/capped.npy" --format json > "$out/h100-pipeline-capped.json" 2>> "$log"
+rc=$?
+echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
+echo "== run jacobi3d 640^3 --pipeline off (uncapped reference)" >> "$log"
+timeout 20 "$b/clstencil" run jacobi3d --size 640x640x640 --steps 1 --pipeline off \
+  --pinned --output "$npy/whole.npy" --format json > "$out/h100-pipeline-uncapped.json" 2>> "$log"
+echo "== (rc $?)" >> "$log"
+if cmp -s "$npy/capped.npy" "$npy/whole.npy"; then echo "capped: bitwise equal" >> "$log"
+else echo "capped: DIFFERENT (or missing)" >> "$log"; fi
+rm -rf "$npy"
+echo "== tune jacobi3d 640^3 --device-memory 1G" >> "$log"
+timeout 25 "$b/clstencil" tune jacobi3d --pipeline --size 640x640x640 --steps 1 --pinned \
+  --device-memory 1G --schemes scalable,buffered --tiles 4,8,16,32,64 --reps 2 \
+  --csv "$out/h100-pipeline-capped.csv" >> "$log" 2>&1
+echo "== done ($(($(date +%s) - t_all)) s)" >> "$log"
