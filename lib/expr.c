@@ -1454,6 +1454,18 @@ int cls__expr_is_exact(const cls_expr *e) { return e ? e->exact : 0; }
 size_t cls__expr_flops(const cls_expr *e) { return e ? e->flops : 0; }
 size_t cls__expr_in_reads(const cls_expr *e) { return e ? e->in_reads : 0; }
 
+int cls__expr_plain_arith(const cls_expr *e)
+{
+    if (!e) return 0;
+    for (size_t k = 0; k < e->n_nodes; k++) {
+        const node *n = &e->nodes[k];
+        if ((n->kind == N_BIN && n->sub > B_MUL) || n->kind == N_NOT || n->kind == N_TERN ||
+            (n->kind == N_CALL && n->sub != F_FMA))
+            return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Interpreter
  * ---------------------------------------------------------------------------------------- */

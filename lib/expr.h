@@ -38,6 +38,9 @@ int cls__expr_is_exact(const cls_expr *e);
 size_t cls__expr_flops(const cls_expr *e);
 /* Number of distinct IN offsets read. */
 size_t cls__expr_in_reads(const cls_expr *e);
+/* 1 if the body only adds, subtracts, multiplies (fma included), negates and converts: no
+ * division, comparison, logical operator, ?: or other call (the planner's cheap bodies). */
+int cls__expr_plain_arith(const cls_expr *e);
 
 /* OpenCL C statements for the body of `real cls_update(...)`, ending in "return ...;".
  * Uses IN(dx[, dy[, dz]]), CLS_AUX_<k>(...), the parameter names, X Y Z NX NY NZ STEP (as int)

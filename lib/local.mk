@@ -9,7 +9,8 @@ libclstencil_la_SOURCES += \
 	lib/exec_trapezoid.c lib/tune_trapezoid.c lib/reference.c \
 	lib/grid_io.c lib/bench_copy.c lib/probe.c
 libclstencil_la_SOURCES += lib/plan_stream25d.c lib/exec_stream25d.c lib/bench_transit.c
-libclstencil_la_SOURCES += lib/plan_stream25d_tb.c lib/stream25d.h
+libclstencil_la_SOURCES += lib/plan_stream25d_tb.c lib/stream25d.h lib/stream25d_rule.c \
+	lib/stream25d_rule.h
 # The trapezoid planner, the ghost-zone profiles and the tuner (000_c422610359a92120.txt).
 libclstencil_la_SOURCES += lib/plan_trapezoid.c lib/profile.c lib/tune.h lib/tune.c
 include_HEADERS += lib/clstencil_tune.h

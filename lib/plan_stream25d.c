@@ -467,35 +467,25 @@ fail:
     return s;
 }
 
-/* CLS_SCHEDULE_AUTO on GPUs (lib/tune.c).  The naive schedule streams radius-1 cross stencils
- * at about copy speed on the H100 (heat3d7 93 % of cube_transit, doc/stream25d.md), which one
- * step per pass cannot beat; two cases where stream25d wins: the ghost-zone model predicts its
- * fused steps at least 1.5x faster than one step per pass (it then moves fewer bytes per step
- * than any single-pass schedule), or the body reads the in-plane diagonals (a box), which
- * streaming serves from local memory while the naive kernel's caches fall behind (heat3d27
- * +36 % on the H100).  Never on CPUs, where neither wins (doc/stream25d.md, PoCL). */
+/* CLS_SCHEDULE_AUTO on GPUs (lib/tune.c): CLS__S25_NAIVE, _SINGLE (one step per pass) or
+ * _FUSED (steps per pass from the ghost-zone model), by the rule of lib/stream25d_rule.c, whose
+ * comment gives the H100 measurements behind it.  Never on CPUs, where neither wins
+ * (doc/stream25d.md, PoCL). */
 int cls__stream25d_auto(cls_plan *p, const cls_plan_options *opt)
 {
     s25_reads rd;
-    size_t k = 1;
+    cls__s25_features f = {0};
+    cls_expr *e = NULL;
     if (p->ctx->info.type == CLS_DEVICE_CPU || p->st->dims != 3 ||
         opt->loader == CLS_LOADER_DIRECT || body_reads(p, &rd) != CLS_SUCCESS)
-        return 0;
-    double gain = cls__stream25d_tb_gain(p, &rd, &k);
-    if (gain >= 1.5 && k > 1) {
-        snprintf(p->why, sizeof p->why,
-                 "stream25d: the ghost-zone model predicts %zu steps per pass %.2fx faster than "
-                 "one step per pass, which runs at about the naive schedule's copy speed",
-                 k, gain);
-        return 1;
-    }
-    if (rd.corners && rd.r[0] <= 1 && rd.r[1] <= 1 && rd.r[2] <= 1) {
-        snprintf(p->why, sizeof p->why,
-                 "stream25d: the body reads the in-plane diagonals (a 3x3x3 box), which "
-                 "streaming serves from local memory (H100 heat3d27: +36 %% over naive); model "
-                 "gain of fusing steps %.2fx",
-                 gain);
-        return 1;
-    }
-    return 0;
+        return CLS__S25_NAIVE;
+    f.radius1 = rd.r[0] <= 1 && rd.r[1] <= 1 && rd.r[2] <= 1;
+    f.corners = rd.corners;
+    f.n_aux = p->st->n_aux;
+    if (cls__stencil_parse(p->st, &e) == CLS_SUCCESS) f.plain = cls__expr_plain_arith(e);
+    cls__expr_free(e);
+    /* The model only where its answer matters: a plain radius-1 star without aux arrays. */
+    if (f.radius1 && !f.n_aux && f.plain && !f.corners)
+        f.gain = cls__stream25d_tb_gain(p, &rd, &f.k);
+    return cls__s25_auto_rule(&f, p->why, sizeof p->why);
 }

@@ -3,6 +3,7 @@
 #ifndef CLS_STREAM25D_H
 #define CLS_STREAM25D_H
 #include "plan.h"
+#include "stream25d_rule.h"
 
 #define CLS__S25_MAX_R 2 /* window radius in every dimension: offsets within a 5x5x5 box */
 
@@ -23,7 +24,8 @@ cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
 /* The ghost-zone model's gain of its best fused configuration over one step per pass on the
  * same tile (CPL ratio; 0 when the body is beyond radius 1 or there is no model), and its k. */
 double cls__stream25d_tb_gain(cls_plan *p, const cls__s25_reads *rd, size_t *k);
-/* CLS_SCHEDULE_AUTO's question (lib/tune.c): does stream25d win over the naive schedule here?
- * Returns 1 and writes the reason into p->why when it does. */
+/* CLS_SCHEDULE_AUTO's question (lib/tune.c): naive, single-pass or fused stream25d here?
+ * Returns CLS__S25_NAIVE, _SINGLE or _FUSED (lib/stream25d_rule.h) and writes the reason into
+ * p->why. */
 int cls__stream25d_auto(cls_plan *p, const cls_plan_options *opt);
 #endif

@@ -38,17 +38,20 @@ cls_status cls__plan_auto(cls_plan *p, const cls_plan_options *opt)
     /* Options that only the trapezoid takes ask for it; a work-group or points per item
      * without them describe a naive plan (as before the model existed). */
     if (opt->trapezoid_height || opt->sync != CLS_SYNC_AUTO) return cls__plan_trapezoid(p, opt);
-    /* 3D on GPUs: stream25d where it beats naive (lib/plan_stream25d.c); several steps per
-     * pass ask for it. */
+    /* 3D on GPUs: single-pass or fused stream25d where the H100 measured it beating naive
+     * (lib/stream25d_rule.c); several steps per pass ask for it. */
+    int s25 = CLS__S25_NAIVE;
     if (opt->steps_per_pass > 1 ||
         (!opt->local_size[0] && !opt->local_size[1] && !opt->points_per_item &&
-         cls__stream25d_auto(p, opt))) {
+         (s25 = cls__stream25d_auto(p, opt)) != CLS__S25_NAIVE)) {
         char keep[512];
+        cls_plan_options o = *opt;
+        if (s25 == CLS__S25_SINGLE) o.steps_per_pass = 1; /* not the model's k */
         snprintf(keep, sizeof keep, "%s", opt->steps_per_pass > 1 ? "stream25d: steps per pass "
                                                                     "given" : p->why);
         p->schedule = CLS_SCHEDULE_STREAM25D;
         p->why[0] = 0;
-        s = cls__plan_stream25d(p, opt);
+        s = cls__plan_stream25d(p, &o);
         char plan_why[512];
         snprintf(plan_why, sizeof plan_why, "%s", p->why);
         snprintf(p->why, sizeof p->why, "%.250s%s%.250s", keep, plan_why[0] ? "; " : "",

@@ -281,6 +281,12 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
             double T;
             size_t h;
             if (opt->sync != CLS_SYNC_AUTO && opt->sync != (cls_sync)mode) continue;
+            /* On CPUs the persistent barrier spins PoCL's work-group threads against each
+             * other: poisson2d 16x16 was predicted at 9.4 us a step and measured 186 us, 35x
+             * the naive schedule (doc/ghost-zones.md).  Only on request there. */
+            if (opt->sync == CLS_SYNC_AUTO && mode == CLS_SYNC_BARRIER &&
+                ctx->info.type == CLS_DEVICE_CPU)
+                continue;
             cls__gz_config(prof, p->dims, tiles[t], 1, CLS_GZ_KNL_RESTART, &c);
             /* The resident groups depend on T, which depends on h: take those of h = 1 (the
              * persistent kernel launches min(compute units, T) groups; T >= compute units on

@@ -28,3 +28,29 @@ EXTRA_DIST += tools/gpu/h100_chaotic.sh tools/plots/chaotic.py \
 	doc/img/pocl-2026-11-21-chaotic-sfs-128-update.png \
 	doc/img/pocl-2026-11-21-chaotic-sfs-128-residual.png \
 	doc/img/pocl-2026-11-21-chaotic-sfs-128-n.png doc/img/pocl-2026-11-21-chaotic-sfs-128-l.png
+# The H100 results (doc/chaotic.md, "H100 results (2026-11-21)"): figures, output images, logs.
+EXTRA_DIST += doc/data/h100-2026-11-21-chaotic.txt doc/data/h100-2026-11-21-chaotic-tests.txt \
+	doc/img/h100-2026-11-21-chaotic-poisson-4096-update.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-b32x14.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-b32x32.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-b64x16.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-l.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-residual.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-tol1e-4.png \
+	doc/img/h100-2026-11-21-chaotic-poisson-480-update.png \
+	doc/img/h100-2026-11-21-chaotic-sfs-4096-update.png \
+	doc/img/h100-2026-11-21-chaotic-sfs-480-comm.png \
+	doc/img/h100-2026-11-21-chaotic-sfs-480-l.png \
+	doc/img/h100-2026-11-21-chaotic-sfs-480-update.png \
+	doc/img/h100-scene-4096-edit-1024.png \
+	doc/img/h100-scene-4096-edit-crop.png \
+	doc/img/h100-scene-480-edit.png \
+	doc/img/h100-scene-480-mask.png \
+	doc/img/h100-scene-480-paste.png \
+	doc/img/h100-scene-480-source.png \
+	doc/img/h100-scene-480-target.png \
+	doc/img/h100-sphere-480-height.png \
+	doc/img/h100-sphere-480-mask.png \
+	doc/img/h100-sphere-480-normals.png \
+	doc/img/h100-sphere-480-shaded.png \
+	doc/img/h100-sphere-480-truth.png

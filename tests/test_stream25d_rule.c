@@ -1,0 +1,88 @@
+/* test_stream25d_rule.c: CLS_SCHEDULE_AUTO's stream25d rule on GPUs (lib/stream25d_rule.c)
+ * reproduces the H100 decisions of 2026-11-21 (doc/stream25d.md), and the body classification
+ * it relies on (cls__expr_plain_arith) sorts the built-in 3D bodies as the rule expects.  The
+ * library hides both, so the test compiles lib/stream25d_rule.c and lib/expr.c itself. */
+#include <stdio.h>
+#include <string.h>
+
+#include "expr.h"
+#include "stream25d_rule.h"
+#include "tap.h"
+
+static const char *const names[] = {"NAIVE", "SINGLE", "FUSED"};
+
+static void rule(const char *what, cls__s25_features f, int want)
+{
+    char why[512] = "";
+    int got = cls__s25_auto_rule(&f, why, sizeof why);
+    tap_ok(got == want && why[0], "%s: %s (want %s; %s)", what, names[got], names[want], why);
+}
+
+/* 1 plain, 0 not, -1 parse error. */
+static int plain(const char *body)
+{
+    static const char *const params[] = {"alpha", "c0", "c1", "c2", "c3", "lo", "hi"};
+    static const char *const aux[] = {"rhs"};
+    cls_expr_env env = {3, 0, 1, aux, sizeof params / sizeof params[0], params};
+    cls_expr *e = NULL;
+    char err[256];
+    if (cls__expr_parse(body, &env, &e, err, sizeof err) != 0) {
+        tap_diag("parse error: %s", err);
+        return -1;
+    }
+    int r = cls__expr_plain_arith(e);
+    cls__expr_free(e);
+    return r;
+}
+
+int main(void)
+{
+    /* The measured cases (512^3, features as the planner derives them; model gains from
+     * doc/stream25d.md's table of the ghost-zone model). */
+    rule("heat3d7 float (model 2.15 at k=4; measured fused 1.14x naive)",
+         (cls__s25_features){1, 0, 0, 1, 2.15, 4}, CLS__S25_FUSED);
+    rule("heat3d7 double (model 1.83; fused 1.00x at best)",
+         (cls__s25_features){1, 0, 0, 1, 1.83, 4}, CLS__S25_NAIVE);
+    rule("heat3d27 float (single 1.36x, fused 0.78x)", (cls__s25_features){1, 1, 0, 1, 1.47, 3},
+         CLS__S25_SINGLE);
+    rule("heat3d27 double (single 1.18x)", (cls__s25_features){1, 1, 0, 1, 1.49, 2},
+         CLS__S25_SINGLE);
+    rule("jacobi3d (a division: fused 0.84x, single 0.93x)",
+         (cls__s25_features){1, 0, 0, 0, 2.2, 4}, CLS__S25_NAIVE);
+    rule("cell3d (comparisons: fused 0.30x)", (cls__s25_features){1, 1, 0, 0, 0, 1},
+         CLS__S25_NAIVE);
+    /* The edges of the rule. */
+    rule("a plain star with an auxiliary array", (cls__s25_features){1, 0, 1, 1, 3.0, 4},
+         CLS__S25_NAIVE);
+    rule("a plain box with an auxiliary array", (cls__s25_features){1, 1, 2, 1, 1.5, 2},
+         CLS__S25_NAIVE);
+    rule("radius 2", (cls__s25_features){0, 1, 0, 1, 0, 1}, CLS__S25_NAIVE);
+    rule("model gain at the threshold", (cls__s25_features){1, 0, 0, 1, CLS__S25_FUSED_GAIN, 3},
+         CLS__S25_FUSED);
+    rule("a large gain at k = 1 is no fusion", (cls__s25_features){1, 0, 0, 1, 3.0, 1},
+         CLS__S25_NAIVE);
+    rule("no model (gain 0)", (cls__s25_features){1, 0, 0, 1, 0, 1}, CLS__S25_NAIVE);
+
+    /* The classification of the built-in bodies (lib/builtins.c) and a few others. */
+    tap_ok(plain("IN(0, 0, 0) + alpha * (IN(0, 0, -1) + IN(0, -1, 0) + IN(-1, 0, 0) + "
+                 "IN(1, 0, 0) + IN(0, 1, 0) + IN(0, 0, 1) - 6 * IN(0, 0, 0))") == 1,
+           "heat3d7's body is plain arithmetic");
+    tap_ok(plain("return c0 * IN(0, 0, 0)\n + c1 * (IN(-1, 0, 0) + IN(1, 0, 0))\n"
+                 " + c2 * (IN(-1, -1, 0) + IN(1, 1, 0))\n + c3 * (IN(-1, -1, -1) + "
+                 "IN(1, 1, 1));\n") == 1,
+           "heat3d27's grouped body is plain arithmetic");
+    tap_ok(plain("(IN(-1, 0, 0) + IN(1, 0, 0) + IN(0, -1, 0) + IN(0, 1, 0) + IN(0, 0, -1) + "
+                 "IN(0, 0, 1)) / 6") == 0,
+           "jacobi3d's body divides: not plain");
+    tap_ok(plain("int n = 0 + (IN(1, 0, 0) > 0.5) + (IN(-1, 1, 0) > 0.5);\n"
+                 "return IN(0, 0, 0) > 0.5 ? (n >= lo && n <= hi) : (n >= hi && n <= hi);\n") ==
+               0,
+           "cell3d's body compares and selects: not plain");
+    tap_ok(plain("fma(alpha, IN(1, 0, 0) - IN(0, 0, 0), -IN(0, 0, 1))") == 1,
+           "fma and negation are plain");
+    tap_ok(plain("sqrt(IN(1, 0, 0))") == 0, "a call other than fma is not plain");
+    tap_ok(plain("max(IN(1, 0, 0), IN(0, 0, 0))") == 0, "max is a comparison: not plain");
+    tap_ok(plain("IN(0, 0, 0) - AUX(rhs, 0, 0, 0)") == 1,
+           "an auxiliary read is plain arithmetic (the rule checks aux arrays apart)");
+    return tap_done();
+}
