@@ -9,7 +9,7 @@
 # run.  Starts with `clstencil probe` (its overlap factor now measured with queued copy
 # streams, lib/probe.c) into $OUT/h100_probe.json; the runs use that model (from the cache).
 # Binaries from package.sh (default .gpu-all, or $1); results to $OUT.  About 3 minutes
-# expected; the timeouts stop it at 4.4 minutes (the first run, 2026-11-21, took 279 s with
+# expected; the timeouts stop it at 4.9 minutes (the first run, 2026-11-21, took 279 s with
 # the buffered scheme at every step count and hit two timeouts; doc/pipeline.md).
 set -u
 GPU_DIR=${1:-${GPU_DIR:-$PWD/.gpu-all}}
@@ -25,10 +25,17 @@ log=$out/h100-pipeline.txt
 } > "$log" 2>&1
 t_all=$(date +%s)
 
-# 0. The device model: a fresh probe (under a minute); the runs below read it from the cache.
+# 0. The device model: a fresh probe (under a minute; its allocation tables now run to 10^9 B
+# with a forced first write, lib/probe.c, a few seconds more); the runs below read it from the
+# cache ($CLSTENCIL_CACHE_DIR, fresh from env.sh), which cls_model_match prefers to
+# devices/h100_probe.json.  `clstencil devices` records which model the device gets: its MODEL
+# column must say "(probe)", not "(file)" (a probe that timed out leaves the shipped file).
 echo "== probe" >> "$log"
-timeout 45 "$b/clstencil" probe --output "$out/h100_probe.json" >> "$log" 2>&1
-echo "== (rc $?)" >> "$log"
+t0=$(date +%s)
+timeout 60 "$b/clstencil" probe --output "$out/h100_probe.json" >> "$log" 2>&1
+rc=$?
+echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
+timeout 15 "$b/clstencil" devices >> "$log" 2>&1
 
 # 1. Tile sweeps: 1-5 steps per tile, merged copies, basic and scalable (3 timed runs each);
 # the buffered scheme (100-500 ms a run: its pinned staging allocations) at one step only, in
