@@ -92,6 +92,9 @@ int cli_parse_double(const char *s, double *out);         /* finite */
 /* "NX", "NXxNY" or "NXxNYxNZ" (also "X"), every part >= 1, the product without overflow.
  * Sets *ndims to the number of parts; unused dimensions are 1. */
 int cli_parse_size(const char *s, cls_dims *dims, int *ndims);
+/* The --size option of the commands that take a grid: cli_parse_size, or the usage error that
+ * names the value; returns CLI_EXIT_OK or CLI_EXIT_USAGE. */
+int cli_size_option(const cli_command *self, const char *v, cls_dims *size, int *ndims);
 /* "512x512" style text of the first ndims sizes. */
 void cli_format_size(char *buf, size_t len, cls_dims dims, int ndims);
 

@@ -134,6 +134,15 @@ int cli_parse_double(const char *s, double *out)
     return 0;
 }
 
+int cli_size_option(const cli_command *self, const char *v, cls_dims *size, int *ndims)
+{
+    if (cli_parse_size(v, size, ndims) == 0) return CLI_EXIT_OK;
+    return cli_usage_error(self,
+                           "invalid --size '%s': expected NX, NXxNY or NXxNYxNZ with every "
+                           "size a whole number >= 1",
+                           v);
+}
+
 int cli_parse_size(const char *s, cls_dims *dims, int *ndims)
 {
     cls_dims d = {{1, 1, 1}};

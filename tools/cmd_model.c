@@ -65,9 +65,8 @@ static int parse_args(const cli_command *self, int argc, char **argv, model_args
                 return cli_usage_error(self, "unknown --format '%s' (text or json)", v);
             break;
         case OPT_SIZE:
-            if (cli_parse_size(v, &a->size, &a->size_dims) != 0)
-                return cli_usage_error(self,
-                                       "invalid --size '%s': expected NX, NXxNY or NXxNYxNZ", v);
+            if (cli_size_option(self, v, &a->size, &a->size_dims) != CLI_EXIT_OK)
+                return CLI_EXIT_USAGE;
             break;
         case OPT_BLOCK:
             if (cli_parse_size(v, &a->block, &a->block_dims) != 0)

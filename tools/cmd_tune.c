@@ -261,13 +261,7 @@ static int tune_main(const cli_command *self, int argc, char **argv)
             stencil_arg = v;
             break;
         case OPT_SIZE:
-            if (cli_parse_size(v, &size, &size_dims) != 0) {
-                ret = cli_usage_error(self,
-                                      "invalid --size '%s': expected NX, NXxNY or NXxNYxNZ with "
-                                      "every size a whole number >= 1",
-                                      v);
-                goto done;
-            }
+            if ((ret = cli_size_option(self, v, &size, &size_dims)) != CLI_EXIT_OK) goto done;
             break;
         case OPT_STEPS:
         case OPT_REPS:

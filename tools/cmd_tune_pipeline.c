@@ -154,10 +154,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             stencil_arg = v;
             break;
         case OPT_SIZE:
-            if (cli_parse_size(v, &size, &size_dims) != 0) {
-                ret = cli_usage_error(self, "invalid --size '%s'", v);
-                goto done;
-            }
+            if ((ret = cli_size_option(self, v, &size, &size_dims)) != CLI_EXIT_OK) goto done;
             break;
         case OPT_STEPS:
             if (!(n_steps = parse_list(v, steps_list, 16))) {
