@@ -634,7 +634,10 @@ static int run_main(const cli_command *self, int argc, char **argv)
             stencil_arg = v;
             break;
         case OPT_SIZE:
-            if ((ret = cli_size_option(self, v, &size, &size_dims)) != CLI_EXIT_OK) goto done;
+            if (cli_size_option(self, v, &size, &size_dims) != CLI_EXIT_OK) {
+                ret = CLI_EXIT_USAGE;
+                goto done;
+            }
             break;
         case OPT_STEPS:
             if (cli_parse_count(v, &steps) != 0) {

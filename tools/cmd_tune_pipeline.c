@@ -154,7 +154,10 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             stencil_arg = v;
             break;
         case OPT_SIZE:
-            if ((ret = cli_size_option(self, v, &size, &size_dims)) != CLI_EXIT_OK) goto done;
+            if (cli_size_option(self, v, &size, &size_dims) != CLI_EXIT_OK) {
+                ret = CLI_EXIT_USAGE;
+                goto done;
+            }
             break;
         case OPT_STEPS:
             if (!(n_steps = parse_list(v, steps_list, 16))) {
