@@ -4,12 +4,6 @@
 
 #include "internal.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_t reps,
                           double *seconds)
 {
@@ -150,8 +144,7 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
         ev = NULL;
     }
 
-    qsort(times, reps, sizeof *times, cmp_double);
-    *seconds = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+    *seconds = cls__median(times, reps);
     st = CLS_SUCCESS;
 
 fail:

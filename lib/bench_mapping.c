@@ -7,12 +7,6 @@
 
 #include "internal.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch *l, double *min_seconds,
                              double *median_seconds)
 {
@@ -101,10 +95,8 @@ cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch *l, doub
         clReleaseEvent(ev);
         ev = NULL;
     }
-    qsort(times, l->reps, sizeof *times, cmp_double);
+    *median_seconds = cls__median(times, l->reps);
     *min_seconds = times[0];
-    *median_seconds = l->reps % 2 ? times[l->reps / 2]
-                                  : 0.5 * (times[l->reps / 2 - 1] + times[l->reps / 2]);
 fail:
     if (ev) clReleaseEvent(ev);
     free(times);

@@ -10,12 +10,6 @@
 /* The document's ghost column: one 32-byte segment left and right (8 floats, Sect. 4.3). */
 #define GHOST_SEGMENT_BYTES 32
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One untimed launch, then `reps` timed ones; the median device time in *seconds. */
 static cls_status time_kernel(cls_context *ctx, cl_kernel k, const char *name,
                               const size_t global[2], const size_t local[2], size_t reps,
@@ -47,8 +41,7 @@ static cls_status time_kernel(cls_context *ctx, cl_kernel k, const char *name,
         clReleaseEvent(ev);
         ev = NULL;
     }
-    qsort(times, reps, sizeof *times, cmp_double);
-    *seconds = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+    *seconds = cls__median(times, reps);
 fail:
     if (ev) clReleaseEvent(ev);
     free(times);

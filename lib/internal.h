@@ -48,6 +48,10 @@ int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 const char *cls__fmt_double(char buf[40], double v);
 /* Monotonic seconds. */
 double cls__now(void);
+/* Sorts v ascending (timings: the minimum is v[0] afterwards). */
+void cls__sort_doubles(double *v, size_t n);
+/* Sorts v and returns its median (the mean of the middle two for even n); n >= 1. */
+double cls__median(double *v, size_t n);
 /* 64-bit FNV-1a, chained through `h` (start with CLS__FNV_SEED). */
 #define CLS__FNV_SEED 14695981039346656037ULL
 uint64_t cls__hash(uint64_t h, const void *data, size_t len);

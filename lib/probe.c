@@ -44,12 +44,6 @@ static budget budget_of(const probe *pr)
 }
 
 /* ------------------------------------------------------------------------ statistics */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Quantile q of sorted values, linearly interpolated between ranks. */
 static double quantile(const double *v, size_t n, double q)
 {
@@ -64,7 +58,7 @@ static void summarize(const double *samples, size_t n, double *median, double *s
 {
     double sorted[PROBE_MAX_REPS];
     memcpy(sorted, samples, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_double);
+    cls__sort_doubles(sorted, n);
     *median = quantile(sorted, n, 0.5);
     *spread = *median > 0 ? (quantile(sorted, n, 0.9) - quantile(sorted, n, 0.1)) / *median : 0;
 }

@@ -50,12 +50,6 @@ cls_status cls_ghost_profile_document(const char *name, cls_ghost_profile *p)
 }
 
 /* ---------------------------------------------------------------- timing */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median device time of `reps` launches (after one untimed), and their (p90 - p10) / median. */
 static cls_status time_kernel(cls_context *ctx, cl_kernel k, const size_t global[3],
                               const size_t local[3], cl_uint work_dim, size_t reps,
@@ -74,8 +68,7 @@ static cls_status time_kernel(cls_context *ctx, cl_kernel k, const size_t global
         if (ev) clReleaseEvent(ev);
         if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "profiling launch");
     }
-    qsort(t, reps, sizeof *t, cmp_double);
-    *median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    *median = cls__median(t, reps);
     *spread = *median > 0 ? (t[(reps * 9) / 10 < reps ? (reps * 9) / 10 : reps - 1] -
                              t[reps / 10]) / *median
                           : 0;

@@ -385,12 +385,6 @@ static cls_status grid_fill(cls_plan *p, cls__dev_grid *g)
     return CLS_SUCCESS;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Device seconds of the plan's run: `warmup` untimed runs, then the minimum (or the median) of
  * `reps` timed ones. */
 static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, size_t warmup,
@@ -417,8 +411,12 @@ static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, size_t w
         if (last) clReleaseEvent(last);
         if (s != CLS_SUCCESS) return s;
     }
-    qsort(t, reps, sizeof *t, cmp_double);
-    *out = !median ? t[0] : reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    if (median) {
+        *out = cls__median(t, reps);
+    } else {
+        cls__sort_doubles(t, reps);
+        *out = t[0];
+    }
     return CLS_SUCCESS;
 }
 

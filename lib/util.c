@@ -62,6 +62,20 @@ const char *cls__fmt_double(char buf[40], double v)
     return buf;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cls__sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+
+double cls__median(double *v, size_t n)
+{
+    cls__sort_doubles(v, n);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 double cls__now(void)
 {
     struct timespec ts;

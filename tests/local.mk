@@ -7,7 +7,7 @@ AM_TESTS_ENVIRONMENT = OCL_ICD_VENDORS=$${CLS_TEST_ICD:-pocl.icd}; export OCL_IC
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
 	CLS_SRCDIR=$(abs_srcdir); export CLS_SRCDIR;
-EXTRA_DIST += tests/tap.h tests/fuzz_mutate.h tests/lsan.supp
+EXTRA_DIST += tests/tap.h tests/tap.sh tests/fuzz_mutate.h tests/lsan.supp
 TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests $(OPENCL_CFLAGS) $(CJSON_CFLAGS)
 TEST_LDADD = libclstencil.la $(OPENCL_LIBS) $(CJSON_LIBS) -lm
 clean-local: clean-test-cache

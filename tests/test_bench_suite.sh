@@ -7,17 +7,7 @@ CHECK=${builddir:-.}/tests/check_bench_output
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/clstencil-suite.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-    n=$((n + 1)); echo "not ok $n - $1"
-    sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null | tail -n 20
-    sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null | tail -n 20
-}
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-cli() { "$CLI" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-out_has() { grep -q -e "$1" "$tmp/out"; }
-err_has() { grep -q -i -e "$1" "$tmp/err"; }
+. "${CLS_SRCDIR:-$(dirname "$0")/..}/tests/tap.sh"
 
 if [ ! -x "$CLI" ] || [ ! -x "$CHECK" ]; then
     echo "1..0 # SKIP $CLI or $CHECK not built"

@@ -4,21 +4,7 @@ CLI=${builddir:-.}/clstencil
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/clstencil-cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-    n=$((n + 1)); echo "not ok $n - $1"; failed=1
-    # The command's own words help more than the test's name.
-    sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null | head -n 20
-    sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null | head -n 20
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-# Runs the CLI with stdout and stderr captured; sets rc.
-cli() { "$CLI" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-out_has() { grep -q -e "$1" "$tmp/out"; }
-err_has() { grep -q -i -e "$1" "$tmp/err"; }
+. "${CLS_SRCDIR:-$(dirname "$0")/..}/tests/tap.sh"
 
 if [ ! -x "$CLI" ]; then
     echo "1..0 # SKIP $CLI not built"

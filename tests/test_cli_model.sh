@@ -11,18 +11,7 @@ export CLSTENCIL_CACHE_DIR
 rm -rf "$CLSTENCIL_CACHE_DIR/models"
 unset CLSTENCIL_CACHE CLSTENCIL_MODEL_DIR
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-    n=$((n + 1)); echo "not ok $n - $1"
-    sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null | head -n 20
-    sed 's/^/#   stdout: /' "$tmp/out" 2>/dev/null | head -n 20
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-verdict() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-cli() { "$CLI" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-out_has() { grep -q -e "$1" "$tmp/out"; }
-err_has() { grep -q -i -e "$1" "$tmp/err"; }
+. "${CLS_SRCDIR:-$(dirname "$0")/..}/tests/tap.sh"
 have_python=0
 if command -v python3 >/dev/null 2>&1; then have_python=1; fi
 json_ok() { python3 -c 'import json,sys; json.load(sys.stdin)' <"$1" 2>/dev/null; }

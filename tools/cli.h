@@ -115,6 +115,10 @@ int cli_parse_plan_option(const cli_command *cmd, const char *option, const char
 /* "4096", "512M", "1.5G", "2GiB" (K, M, G, T: powers of 1024) into bytes > 0; 0 or -1
  * (tools/cmd_tune_pipeline.c). */
 int cli_parse_bytes(const char *s, double *bytes);
+/* Sorts v ascending; cli_median sorts it and returns the median (mean of the middle two for
+ * even n; n >= 1). */
+void cli_sort_doubles(double *v, size_t n);
+double cli_median(double *v, size_t n);
 /* `clstencil tune --pipeline` (tools/cmd_tune_pipeline.c), dispatched by cmd_tune.c. */
 int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv);
 

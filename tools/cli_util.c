@@ -134,6 +134,37 @@ int cli_parse_double(const char *s, double *out)
     return 0;
 }
 
+int cli_parse_bytes(const char *s, double *bytes)
+{
+    char *end;
+    if (!s || !*s) return -1;
+    double v = strtod(s, &end);
+    double m = 1;
+    if (*end == 'K' || *end == 'k') m = 1024.0, end++;
+    else if (*end == 'M' || *end == 'm') m = 1024.0 * 1024, end++;
+    else if (*end == 'G' || *end == 'g') m = 1024.0 * 1024 * 1024, end++;
+    else if (*end == 'T' || *end == 't') m = 1024.0 * 1024 * 1024 * 1024, end++;
+    if (*end == 'i' && m > 1) end++;
+    if (*end == 'B') end++;
+    if (*end || !(v > 0) || !isfinite(v)) return -1;
+    *bytes = floor(v * m);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void cli_sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+
+double cli_median(double *v, size_t n)
+{
+    cli_sort_doubles(v, n);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 int cli_size_option(const cli_command *self, const char *v, cls_dims *size, int *ndims)
 {
     if (cli_parse_size(v, size, ndims) == 0) return CLI_EXIT_OK;

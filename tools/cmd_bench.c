@@ -21,18 +21,6 @@ static const cli_option options[] = {
     {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},     {NULL, 0, 0},
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The figures of one benchmark, as every output format prints them. */
 typedef struct bench_result {
     const char *stencil;
@@ -279,8 +267,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     cli_format_size(r.tile, sizeof r.tile, ts, dims);
     r.device = dev.name;
     r.bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
-    r.step_s = median(step_times, reps);
-    r.total_s = median(run_times, reps);
+    r.step_s = cli_median(step_times, reps);
+    r.total_s = cli_median(run_times, reps);
     r.step_gpts = r.step_s > 0 ? (double)w.points / r.step_s / 1e9 : 0.0;
     r.step_gbs = cli_effective_gbs(&w, r.step_s);
 

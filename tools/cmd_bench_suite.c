@@ -74,18 +74,6 @@ typedef struct suite_row {
     char error[160];
 } suite_row;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The progress line on stderr: rewritten in place on a terminal, one line per app otherwise. */
 static int progress_tty = -1;
 static void progress(size_t i, size_t n, const char *app, const char *size, const char *what)
@@ -131,7 +119,7 @@ static int time_plan(cls_plan *plan, const cli_workload *w, size_t reps, double 
         if (rc != CLS_SUCCESS) return rc;
         if (i > 0) times[i - 1] = rep.seconds_per_step;
     }
-    *step_s = median(times, reps);
+    *step_s = cli_median(times, reps);
     return CLS_SUCCESS;
 }
 

@@ -25,12 +25,6 @@ static const cli_option options[] = {
     {"device", 1, OPT_DEVICE},     {"format", 1, OPT_FORMAT},     {NULL, 0, 0},
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One row of the table: a transit kernel or a stencil. */
 typedef struct row {
     char name[64];
@@ -91,8 +85,7 @@ static int run_stencil(cls_context *ctx, const char *name, const cli_settings *s
         }
         if (i > 0) t[i - 1] = rep.seconds_per_step;
     }
-    qsort(t, reps, sizeof *t, cmp_double);
-    r->seconds = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    r->seconds = cli_median(t, reps);
     snprintf(r->name, sizeof r->name, "%s", cls_stencil_name(w.st));
     snprintf(r->schedule, sizeof r->schedule, "%s", cls_schedule_name(pi.schedule));
     snprintf(r->loader, sizeof r->loader, "%s",

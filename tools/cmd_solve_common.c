@@ -276,12 +276,6 @@ static void print_row(const cli_solver_args *a, const char *job, const row *r, d
     fflush(stdout);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn fn, void *user)
 {
     const char *const *given = a->n_variants ? a->variants : all_variants;
@@ -397,7 +391,7 @@ int cli_solver_compare(const cli_solver_args *a, const char *job, cli_solve_fn f
                     }
                     cls_solver_report_clear(&r.report);
                 }
-                qsort(times, a->repeat, sizeof *times, cmp_double);
+                cli_sort_doubles(times, a->repeat);
                 rw->seconds = times[a->repeat / 2];
                 rw->per_step = rw->steps ? rw->seconds / (double)rw->steps : 0;
                 if (rw->outcome != CLS_SOLVER_CONVERGED) failed = 1;

@@ -2,29 +2,11 @@
  * host-resident run against the tile size, per scheme and copy layout, beside copy-compute-copy
  * and the model's pick (003_9039035f5da401ab.txt Figs. 7.1-7.9, Tables A.1-A.21).  Every run
  * includes allocation and transfers, as the document timed them. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-int cli_parse_bytes(const char *s, double *bytes)
-{
-    char *end;
-    if (!s || !*s) return -1;
-    double v = strtod(s, &end);
-    double m = 1;
-    if (*end == 'K' || *end == 'k') m = 1024.0, end++;
-    else if (*end == 'M' || *end == 'm') m = 1024.0 * 1024, end++;
-    else if (*end == 'G' || *end == 'g') m = 1024.0 * 1024 * 1024, end++;
-    else if (*end == 'T' || *end == 't') m = 1024.0 * 1024 * 1024 * 1024, end++;
-    if (*end == 'i' && m > 1) end++;
-    if (*end == 'B') end++;
-    if (*end || !(v > 0) || !isfinite(v)) return -1;
-    *bytes = floor(v * m);
-    return 0;
-}
 
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_DEVICE, OPT_PIPELINE,
@@ -52,12 +34,6 @@ static size_t parse_list(const char *s, size_t *out, size_t cap)
         n++;
     }
     return n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 typedef struct ctx_t {
@@ -93,7 +69,7 @@ static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
     }
     cls_plan_release(plan);
     if (rc != CLS_SUCCESS) return rc;
-    qsort(t, c->reps, sizeof t[0], cmp_double);
+    cli_sort_doubles(t, c->reps);
     m->min = t[0];
     m->median = t[c->reps / 2];
     m->check = -1;
