@@ -76,6 +76,38 @@ static int gpu_global_reads_cached(const cls_model_params *p)
     return 1;
 }
 
+/* Eq. 6's cost of a k-way bank conflict, from the device's own stride sweep (lib/probe.c,
+ * probe_banks: work-item l reads local word l x s; with 32 banks a power-of-two stride s <= 32
+ * is an s-way conflict).  The measured slowdown at stride s is what one s-way access costs in
+ * conflict-free accesses, replays and issue overhead included: on the H100 1.64, 3.25, 6.46,
+ * 12.9, 25.7 for s = 2 .. 32, about 0.8 s, not s.  Between measured strides the cost is
+ * interpolated linearly (1 at k = 1), beyond the last one it grows in proportion to k.  A
+ * model without the sweep (any entry 0) keeps 004 Sect. 5.5's k. */
+static double gpu_conflict_passes(const cls_model_params *p, double k)
+{
+    const double s[] = {1, 2, 4, 8, 16, 32};
+    const double t[] = {1, p->stride_slowdown_2, p->stride_slowdown_4, p->stride_slowdown_8,
+                        p->stride_slowdown_16, p->stride_slowdown_32};
+    size_t i;
+    for (i = 1; i < sizeof s / sizeof s[0]; i++)
+        if (!(t[i] > 0)) return k;
+    if (k <= 1) return k;
+    for (i = 1; i < sizeof s / sizeof s[0]; i++)
+        if (k <= s[i]) return t[i - 1] + (t[i] - t[i - 1]) * (k - s[i - 1]) / (s[i] - s[i - 1]);
+    return t[5] * k / s[5];
+}
+
+/* Eq. 1 with an L2 (50 MB on the H100, every global load goes through it): the elements a
+ * work-group loads are loaded from memory once for all the work-groups resident with it,
+ * whose halos overlap (001's ghost zones, Fig. 2's col+1/col+2).  The window is the device's
+ * resident work-groups, compute units x groups per unit in launch order; their footprint
+ * (kilobytes each) is far below an L2 of megabytes.  No L2 in the model: no window. */
+static uint64_t gpu_cache_window(const cls_model_params *p, unsigned groups_per_cu)
+{
+    if (p->l2_bytes <= 0 || p->compute_units <= 0) return 0;
+    return (uint64_t)p->compute_units * (groups_per_cu ? groups_per_cu : 1);
+}
+
 /* Transactions count distinct 32-byte sectors per warp and bank conflicts distinct words per
  * bank per warp: both are the shared defaults with this family's parameters; the channel rule
  * is gpu_channel. */
@@ -89,4 +121,6 @@ const cls_model_rules cls__family_gpu = {
     .occupancy = NULL,      /* shared default */
     .latency_loads = gpu_latency_loads,             /* at most one load per warp */
     .global_reads_cached = gpu_global_reads_cached, /* L1 serves repeated reads */
+    .conflict_passes = gpu_conflict_passes,         /* the probe's stride sweep */
+    .cache_window = gpu_cache_window,               /* L2 shared by resident groups */
 };

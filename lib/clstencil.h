@@ -306,6 +306,11 @@ typedef struct cls_plan_options {
                                 blocking: the tile widened by the steps' halo, one pipeline
                                 stage per step); 1 = one step per pass, 0 = chosen by the
                                 ghost-zone model on GPUs (1 on CPUs) */
+    size_t max_registers;    /* registers per work-item the device compiler may use (NVIDIA's
+                                cl_nv_compiler_options -cl-nv-maxrregcount): fewer registers,
+                                more resident work-groups.  0 = the planner decides (stream25d
+                                with fused steps), else ignored, with a note in why, on devices
+                                without the option */
     /* Host-resident grids (003_9039035f5da401ab.txt Sect. 6, doc/pipeline.md): how a run moves
      * the grid between the host arrays and the device. */
     cls_pipeline pipeline;   /* CLS_PIPELINE_AUTO by default: the transfer model decides */
@@ -346,6 +351,7 @@ typedef struct cls_plan_info {
     size_t prefetch;         /* stream25d: planes loaded ahead */
     size_t rows_per_item;    /* stream25d: rows each work-item updates */
     size_t steps_per_pass;   /* stream25d: time steps fused into one pass (1: none) */
+    size_t max_registers;    /* the register cap the kernel was built with (0: none) */
     int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
     double build_seconds;    /* time to build or load the program */
     size_t tile[3];          /* trapezoid: the tile, ghost zone included */

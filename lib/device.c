@@ -55,7 +55,7 @@ static cl_int platform_string(cl_platform_id p, cl_platform_info what, char *buf
 }
 
 /* Whether the space-separated extension list of the device names `ext`. */
-static int has_extension(cl_device_id d, const char *ext)
+int cls__device_has_extension(cl_device_id d, const char *ext)
 {
     size_t n = 0;
     if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n) != CL_SUCCESS || n == 0) return 0;
@@ -166,7 +166,7 @@ cls_status cls__device_query(cl_platform_id p, cl_device_id d, int pi, int di,
      * there only means "look at the extensions". */
     if (clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL) != CL_SUCCESS)
         fp64 = 0;
-    info->double_support = fp64 != 0 || has_extension(d, "cl_khr_fp64");
+    info->double_support = fp64 != 0 || cls__device_has_extension(d, "cl_khr_fp64");
     return CLS_SUCCESS;
 
 fail:

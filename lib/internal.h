@@ -117,6 +117,8 @@ cls_status cls__device_match(const char *selector, const cls_device_info *infos,
                              size_t *index);
 cls_status cls__device_query(cl_platform_id p, cl_device_id d, int pi, int di,
                              cls_device_info *info);
+/* Whether the device's extension list names `ext` (a whole word). */
+int cls__device_has_extension(cl_device_id d, const char *ext);
 
 /* ---------------------------------------------------------------- context (lib/context.c) */
 typedef struct cls__program_entry cls__program_entry;

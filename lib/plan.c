@@ -177,6 +177,24 @@ static cls_status user_local_size(cls_plan *p, const size_t req[3])
     return CLS_SUCCESS;
 }
 
+/* A register cap for NVIDIA's compiler (cl_nv_compiler_options: -cl-nv-maxrregcount, passed to
+ * ptxas as --maxrregcount): fewer registers per work-item let more work-groups reside on an SM
+ * and larger groups launch.  Devices without the option build without a cap; why says so. */
+static cls_status register_cap(cls_plan *p, char **options)
+{
+    if (!cls__device_has_extension(p->ctx->device, "cl_nv_compiler_options")) {
+        p->regs_ignored = p->max_regs;
+        p->max_regs = 0;
+        return CLS_SUCCESS;
+    }
+    size_t len = strlen(*options), cap = len + 48;
+    char *o = realloc(*options, cap);
+    if (!o) return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "build options");
+    snprintf(o + len, cap - len, "%s-cl-nv-maxrregcount=%zu", len ? " " : "", p->max_regs);
+    *options = o;
+    return CLS_SUCCESS;
+}
+
 /* Generates the schedule's source, builds it (or takes it from the cache) and creates its
  * kernel. */
 static cls_status build_kernel(cls_plan *p, const char *tmpl, const char *defines,
@@ -185,6 +203,7 @@ static cls_status build_kernel(cls_plan *p, const char *tmpl, const char *define
     char *source = NULL, *options = NULL;
     double t0 = cls__now();
     cls_status s = cls__codegen(p->ctx, p->st, p->dims, tmpl, defines, &source, &options);
+    if (s == CLS_SUCCESS && p->max_regs) s = register_cap(p, &options);
     if (s == CLS_SUCCESS)
         s = cls__program_get(p->ctx, source, options, &p->program, &p->from_cache);
     if (s == CLS_SUCCESS) {
@@ -267,8 +286,13 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
                          ctx->info.name);
     if (steps > 2147483647u)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "steps: at most 2^31-1, got %zu", steps);
+    /* ptxas takes caps from 16 (below that no kernel compiles) to the 255 of the ISA. */
+    if (opt->max_registers && (opt->max_registers < 16 || opt->max_registers > 255))
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "max registers: 16 to 255 per work-item, got %zu", opt->max_registers);
     if (!(p = calloc(1, sizeof *p))) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "plan");
     p->ctx = ctx;
+    p->max_regs = opt->max_registers;
     p->dims = dims;
     p->steps = steps;
     p->points = cls_dims_points(dims);
@@ -304,6 +328,13 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
         s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown schedule %d", (int)opt->schedule);
     }
     if (s != CLS_SUCCESS) goto fail;
+    if (p->regs_ignored) {
+        size_t n = strlen(p->why);
+        if (n + 1 < sizeof p->why)
+            snprintf(p->why + n, sizeof p->why - n,
+                     "%sregister cap %zu ignored: the device has no cl_nv_compiler_options",
+                     n ? "; " : "", p->regs_ignored);
+    }
     cls__mapping_rank_note(p); /* lib/access_publish.c: CuMAPz rank of the mapping, in why */
     s = cls__plan_pipeline(p, opt, resident_error[0] ? resident_error : NULL);
     if (s != CLS_SUCCESS) goto fail;
@@ -338,6 +369,7 @@ cls_status cls_plan_describe(const cls_plan *p, cls_plan_info *info)
     info->prefetch = p->prefetch;
     info->rows_per_item = p->item_rows;
     info->steps_per_pass = p->steps_per_pass;
+    info->max_registers = p->max_regs;
     info->from_cache = p->from_cache;
     info->build_seconds = p->build_seconds;
     memcpy(info->tile, p->tile, sizeof p->tile);

@@ -50,6 +50,9 @@ struct cls_plan {
     size_t prefetch;
     size_t item_rows; /* stream25d: adjacent rows each work-item updates */
     size_t steps_per_pass; /* stream25d: steps fused per pass (cl/stream25d_tb.cl when > 1) */
+    size_t max_regs;       /* registers per work-item the kernel is built for (0: no cap;
+                              applied only where the device has cl_nv_compiler_options) */
+    size_t regs_ignored;   /* the cap asked for on a device without that option */
     cls_progress_fn progress;
     void *progress_user;
     /* Host-resident runs through the tiled pipeline (lib/plan_pipeline.c); NULL when the grid

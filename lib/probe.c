@@ -735,13 +735,14 @@ static cls_status op_transfer(probe *pr, void *arg)
 }
 
 /* 003 Sect. 5.2 mallocFreeHost / mallocFreeDevice: allocate and free one buffer.  A pinned host
- * buffer is created, mapped and unmapped.  A device buffer is created, gets one 4-byte write at
- * its end, a clFinish, then is released: drivers allocate lazily (NVIDIA's OpenCL backs a
- * buffer at its first use; a migration with undefined content need not), so a buffer never
- * written costs little to create and release (107 us at 10^8 B on the H100) and the real cost
- * lands in the pipeline's first transfer, outside the model (doc/pipeline.md, the H100 runs:
- * the basic scheme ~1 ms slower than predicted).  The write forces the allocation as a
- * pipeline's first tile does. */
+ * buffer is created, mapped and unmapped.  A device buffer is created, filled whole on the
+ * device (clEnqueueFillBuffer), finished, then released: drivers allocate lazily (NVIDIA's
+ * OpenCL backs a buffer at its first use), so a buffer never written costs little to create and
+ * release (107 us at 10^8 B on the H100) and the real cost lands in the pipeline's first
+ * transfers.  A 4-byte write at the end (the third H100 run) left the basic scheme still ~1.1 ms
+ * slower than predicted at every tile count (doc/pipeline.md, "Queued copies"): first writes
+ * cost per byte, so the probe now touches every byte, as the pipeline's tiles do (the fill
+ * itself, ~0.1 ms per 256 MB, is the price of measuring that). */
 static cls_status op_alloc(probe *pr, void *arg)
 {
     const xfer *x = arg;
@@ -762,8 +763,13 @@ static cls_status op_alloc(probe *pr, void *arg)
             CLS_SUCCESS)
             return st;
         static const cl_uint word = 0;
-        err = clEnqueueWriteBuffer(pr->ctx->queue, buf, CL_FALSE, x->bytes - sizeof word,
-                                   sizeof word, &word, 0, NULL, NULL);
+        size_t whole = x->bytes / sizeof word * sizeof word;
+        if (whole)
+            err = clEnqueueFillBuffer(pr->ctx->queue, buf, &word, sizeof word, 0, whole, 0, NULL,
+                                      NULL);
+        else
+            err = clEnqueueWriteBuffer(pr->ctx->queue, buf, CL_FALSE, 0, x->bytes, &word, 0,
+                                       NULL, NULL);
     }
     if (err == CL_SUCCESS) err = clFinish(pr->ctx->queue);
     clReleaseMemObject(buf);

@@ -387,8 +387,71 @@ out:
     free(sizes);
 }
 
+/* $CLSTENCIL_BUILD_LOG names a file that gets, after each build from source, the options and
+ * the compiler's log (with NVIDIA's -cl-nv-verbose: ptxas's registers and spills per kernel).
+ * A diagnostic: a file that cannot be written is skipped silently. */
+static void append_build_log(cls_context *ctx, cl_program prog, const char *options)
+{
+    const char *path = getenv("CLSTENCIL_BUILD_LOG");
+    size_t n = 0;
+    if (!path || !*path) return;
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS)
+        return;
+    char *log = malloc(n + 1);
+    if (!log) return;
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) == CL_SUCCESS) {
+        log[n] = '\0';
+        FILE *f = fopen(path, "a");
+        if (f) {
+            fprintf(f, "=== build on %s, options: %s\n%s\n", ctx->info.name, options, log);
+            fclose(f);
+        }
+    }
+    free(log);
+}
+
+/* $CLSTENCIL_DUMP_DIR names a folder that gets the source of every program built from source,
+ * as <key>.cl with its options in a first comment line (to read or compile the generated
+ * kernels elsewhere).  A diagnostic: failures to write are skipped silently. */
+static void dump_source(const char *options, const char *source, uint64_t key)
+{
+    const char *dir = getenv("CLSTENCIL_DUMP_DIR");
+    if (!dir || !*dir) return;
+    size_t n = strlen(dir) + 32;
+    char *path = malloc(n);
+    if (!path) return;
+    snprintf(path, n, "%s/%016llx.cl", dir, (unsigned long long)key);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "// options: %s\n%s", options, source);
+        fclose(f);
+    }
+    free(path);
+}
+
 /* ------------------------------------------------------------------------------ entry point */
+static cls_status program_get(cls_context *ctx, const char *source, const char *options,
+                              cl_program *program, int *from_cache);
+
+/* $CLSTENCIL_BUILD_OPTIONS is appended to every program's options (compiler experiments, e.g.
+ * NVIDIA's -cl-nv-verbose); they take part in the cache key like the library's own. */
 cls_status cls__program_get(cls_context *ctx, const char *source, const char *options,
+                            cl_program *program, int *from_cache)
+{
+    const char *extra = getenv("CLSTENCIL_BUILD_OPTIONS");
+    if (!extra || !*extra || !ctx || !source || !program)
+        return program_get(ctx, source, options, program, from_cache);
+    if (!options) options = "";
+    size_t n = strlen(options) + strlen(extra) + 2;
+    char *all = malloc(n);
+    if (!all) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "build options");
+    snprintf(all, n, "%s%s%s", options, *options ? " " : "", extra);
+    cls_status st = program_get(ctx, source, all, program, from_cache);
+    free(all);
+    return st;
+}
+
+static cls_status program_get(cls_context *ctx, const char *source, const char *options,
                             cl_program *program, int *from_cache)
 {
     cls_status st = CLS_SUCCESS;
@@ -437,6 +500,8 @@ cls_status cls__program_get(cls_context *ctx, const char *source, const char *op
             st = build_failure(ctx, prog, err);
             goto fail;
         }
+        append_build_log(ctx, prog, options);
+        dump_source(options, source, tkey);
         if (path) cache_store(ctx, prog, dir, path, dkey, options, source);
     }
 

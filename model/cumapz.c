@@ -1,5 +1,6 @@
 /* cumapz.c: CuMAPz (004_3bb0fc5541bb7adb.txt Sect. 5): warp emulation and the six factors. */
 #include "cumapz.h"
+#include "device_model.h" /* the family rules Eqs. 1, 3 and 6 take their inputs from */
 
 #include <inttypes.h>
 #include <math.h>
@@ -133,6 +134,7 @@ static void t_free(table *t)
  * elements are held (64 K: the 256 KB of an H100 SM's L1 in 4-byte words); beyond that a read
  * counts as a miss, as it would in a full cache. */
 #define L1_MAX_KEYS (1u << 16)
+#define SHARED_MAX_ELEMS (UINT64_C(1) << 24) /* 64 MB of last-loader entries per array */
 
 typedef struct l1set {
     uint64_t *keys;     /* 2 x L1_MAX_KEYS slots, EMPTY when free */
@@ -140,20 +142,31 @@ typedef struct l1set {
     size_t n;
 } l1set;
 
-/* 1: key was there (a hit); 0: inserted or the set is full (a miss). */
-static int l1_touch(l1set *c, uint64_t key)
+/* The slot that holds key, or the free slot where it would go. */
+static size_t l1_slot(const l1set *c, uint64_t key)
 {
     const size_t mask = 2 * L1_MAX_KEYS - 1;
     uint64_t h = key * UINT64_C(0x9E3779B97F4A7C15);
     size_t i = (size_t)(h ^ (h >> 29)) & mask;
-    while (c->keys[i] != EMPTY) {
-        if (c->keys[i] == key) return 1;
-        i = (i + 1) & mask;
-    }
+    while (c->keys[i] != EMPTY && c->keys[i] != key) i = (i + 1) & mask;
+    return i;
+}
+
+/* 1: key was there (a hit); 0: inserted or the set is full (a miss). */
+static int l1_touch(l1set *c, uint64_t key)
+{
+    size_t i = l1_slot(c, key);
+    if (c->keys[i] == key) return 1;
     if (c->n >= L1_MAX_KEYS) return 0;
     c->keys[i] = key;
     c->slots[c->n++] = (uint32_t)i;
     return 0;
+}
+
+/* 1 when key is in the set, without inserting it. */
+static int l1_has(const l1set *c, uint64_t key)
+{
+    return c->keys[l1_slot(c, key)] == key;
 }
 
 static void l1_clear(l1set *c)
@@ -268,6 +281,16 @@ typedef struct emu {
     int cached;
     l1set l1;
     uint64_t *maddr;              /* one warp's cached reads that missed */
+    l1set l1s;                    /* the same L1 by sectors (Eq. 3: a hit moves nothing) */
+    uint64_t seg;                 /* sector bytes (memory.segment_bytes) */
+    uint64_t taddr[MAX_WARP];     /* one warp's global loads that go past the L1 */
+    /* Eq. 1 with a cache shared by the resident work-groups (cls__rule_cache_window) */
+    uint64_t window;              /* work-groups in launch order that share it; 0: none */
+    uint32_t *last[CLS_ACC_MAX_ARRAYS]; /* per loaded array: per element, 1 + the last
+                                           work-group that loaded it (0: never) */
+    uint64_t wg;                  /* 1 + the current work-group in launch order */
+    /* Eq. 6 */
+    double shm_cost;              /* the passes charged (cls__rule_conflict_passes) */
     /* channel skew */
     int check_ch;
     unsigned n_ch;
@@ -444,6 +467,16 @@ static ch_inst *inst_slot(emu *e, size_t stmt, size_t *index)
     }
 }
 
+/* Eq. 1 where the resident work-groups share a cache in front of memory: 1 when element g of
+ * the array comes from memory, i.e. no work-group of the window (this one and the window - 1
+ * before it in launch order) has loaded it; the element is then the current work-group's. */
+static int shared_miss(emu *e, int array, uint64_t g)
+{
+    uint32_t *t = e->last[array], prev = t[g];
+    t[g] = (uint32_t)e->wg;
+    return prev == 0 || e->wg - prev >= e->window;
+}
+
 /* Executes one reference statement for every warp of the work-group. */
 static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const unsigned *view)
 {
@@ -512,12 +545,18 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                     /* A cached read is served by the L1 (Eq. 1's bytes_shmem); a miss first
                      * brings its element there (bytes_buffered, below). */
                     if (e->cached) {
+                        int l1hit = l1_touch(&e->l1, ((uint64_t)st->array << 48) | (uint64_t)g);
                         r->bytes_shmem += arr->elem_size;
                         r->l1_reads++;
-                        if (l1_touch(&e->l1, ((uint64_t)st->array << 48) | (uint64_t)g))
-                            r->l1_hits++;
-                        else
+                        r->l1_hits += (uint64_t)l1hit;
+                        /* From memory: a miss of the shared cache where the family has one,
+                         * else of the work-group's L1. */
+                        if (e->last[st->array]) {
+                            if (shared_miss(e, st->array, (uint64_t)g))
+                                r->bytes_buffered += arr->elem_size;
+                        } else if (!l1hit) {
                             e->maddr[lane] = e->gaddr[lane];
+                        }
                     }
                 }
                 break;
@@ -536,6 +575,8 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                          (uint32_t)l);
                 if (e->cached) /* the fetched element passes through the L1 */
                     (void)l1_touch(&e->l1, ((uint64_t)st->array << 48) | (uint64_t)g);
+                if (e->last[st->array] && shared_miss(e, st->array, (uint64_t)g))
+                    r->bytes_buffered += arr->elem_size;
                 break;
             default: /* local read or write */
                 use_buffer(e, st->buffer);
@@ -557,21 +598,38 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
         if (st->kind == CLS_ACC_FETCH) e->fetch_warp_execs++;
         if (ngl > 0) {
             cls_model_txn txn;
-            cls_status s = cls_model_transactions(e->m, e->gaddr, e->W, arr->elem_size, &txn);
+            cls_status s;
+            const uint64_t *ta = e->gaddr;
+            /* Eq. 3 where an L1 caches global loads: a lane whose sector the work-group already
+             * brought on chip is served there and asks memory for nothing; the warp's other
+             * lanes make the transactions. */
+            if (e->cached && st->kind != CLS_ACC_WRITE) {
+                for (size_t i = 0; i < e->W; i++) {
+                    e->taddr[i] = CLS_MODEL_NO_ACCESS;
+                    if (e->gaddr[i] == CLS_MODEL_NO_ACCESS) continue;
+                    if (!l1_has(&e->l1s, ((uint64_t)st->array << 48) | (e->gaddr[i] - base) / e->seg))
+                        e->taddr[i] = e->gaddr[i];
+                }
+                for (size_t i = 0; i < e->W; i++)
+                    if (e->gaddr[i] != CLS_MODEL_NO_ACCESS)
+                        (void)l1_touch(&e->l1s, ((uint64_t)st->array << 48) | (e->gaddr[i] - base) / e->seg);
+                ta = e->taddr;
+            }
+            s = cls_model_transactions(e->m, ta, e->W, arr->elem_size, &txn);
             if (s != CLS_SUCCESS) {
                 emu_fail(e, s, "%s: the transactions rule refused the warp: %s", st->path,
                          cls_last_error());
                 return;
             }
             /* Eq. 3 over every global access; Eq. 1's bytes_buffered over the fetches. */
-            r->bytes_access += distinct_bytes(e, e->gaddr, arr->elem_size);
+            r->bytes_access += distinct_bytes(e, ta, arr->elem_size);
             r->bytes_tr += txn.bytes;
             r->transactions += txn.count;
             /* Eq. 1's bytes_buffered.  Where global reads are cached, the bytes of the
              * elements brought on chip: a fetch's, and the misses of a cached read (the
              * sectors a misaligned warp drags in beyond them stay in L1/L2 for its neighbour;
              * Eq. 3's bw_util already charges them, not charged twice). */
-            if (st->kind == CLS_ACC_FETCH)
+            if (st->kind == CLS_ACC_FETCH && !e->last[st->array])
                 r->bytes_buffered += e->cached ? distinct_bytes(e, e->gaddr, arr->elem_size)
                                                : txn.bytes;
             if (st->kind == CLS_ACC_READ && e->cached)
@@ -580,8 +638,8 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
             if (e->check_ch) {
                 for (size_t i = 0; i < e->W; i++) {
                     unsigned ch;
-                    if (e->gaddr[i] == CLS_MODEL_NO_ACCESS) continue;
-                    if (cls_model_channel(e->m, e->gaddr[i], &ch) != CLS_SUCCESS) continue;
+                    if (ta[i] == CLS_MODEL_NO_ACCESS) continue;
+                    if (cls_model_channel(e->m, ta[i], &ch) != CLS_SUCCESS) continue;
                     ch %= e->n_ch;
                     if (!e->ch_mark[ch]) {
                         e->ch_mark[ch] = 1;
@@ -604,6 +662,13 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                 }
                 /* Eq. 6: each group's access costs its degree in passes. */
                 r->n_bk_conflict += bk.passes;
+                /* charged as the family's rule says a conflict of this degree costs */
+                if (bk.groups > 0)
+                    e->shm_cost += bk.groups <= 1
+                                       ? cls__rule_conflict_passes(e->m, (double)bk.passes)
+                                       : (double)bk.groups *
+                                             cls__rule_conflict_passes(
+                                                 e->m, (double)bk.passes / (double)bk.groups);
                 r->shm_passes_ideal += bk.groups;
                 if (bk.degree > r->worst_degree) r->worst_degree = bk.degree;
             }
@@ -739,8 +804,10 @@ static void finish(const emu *e, cls_cumapz_result *r)
         }
     }
     r->ch_skew = r->ch_skew_skipped || bsum <= 0 ? 1.0 : wsum / bsum;
-    /* Eq. 6: shm_eff = conflict-free passes / passes; 1 without local accesses. */
-    r->shm_eff = r->n_bk_conflict ? (double)r->shm_passes_ideal / (double)r->n_bk_conflict : 1.0;
+    /* Eq. 6: shm_eff = conflict-free passes / passes charged (the family's cost of each
+     * group's conflict degree; its degree on GT200 and Fermi); 1 without local accesses. */
+    r->shm_eff = r->n_bk_conflict && e->shm_cost > 0 ? (double)r->shm_passes_ideal / e->shm_cost
+                                                     : 1.0;
     /* Eq. 7: branch_eff = executions / n_path, per (reference, warp). */
     r->branch_eff = r->n_path ? (double)r->n_ref_warp / (double)r->n_path : 1.0;
     /* Eq. 8 */
@@ -857,14 +924,33 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
     e.ch_count = calloc(2 * e.ch_max * (size_t)e.n_ch, sizeof *e.ch_count);
     e.ch_mark = calloc(e.n_ch, 1);
     e.ch_list = malloc(e.n_ch * sizeof *e.ch_list);
+    st = CLS_SUCCESS;
     if (cls_model_global_reads_cached(m, &e.cached) != CLS_SUCCESS) e.cached = 0;
     if (e.cached) {
         e.l1.keys = malloc(2 * L1_MAX_KEYS * sizeof *e.l1.keys);
         e.l1.slots = malloc(L1_MAX_KEYS * sizeof *e.l1.slots);
         e.maddr = malloc(e.W * sizeof *e.maddr);
         if (e.l1.keys) memset(e.l1.keys, 0xff, 2 * L1_MAX_KEYS * sizeof *e.l1.keys);
+        e.l1s.keys = malloc(2 * L1_MAX_KEYS * sizeof *e.l1s.keys);
+        e.l1s.slots = malloc(L1_MAX_KEYS * sizeof *e.l1s.slots);
+        if (e.l1s.keys) memset(e.l1s.keys, 0xff, 2 * L1_MAX_KEYS * sizeof *e.l1s.keys);
+        e.seg = param(m, "memory.segment_bytes") >= 1 ? (uint64_t)param(m, "memory.segment_bytes")
+                                                      : 32;
+        if (!e.l1s.keys || !e.l1s.slots) st = CLS_ERR_OUT_OF_HOST_MEMORY;
     }
-    st = (!e.cached || (e.l1.keys && e.l1.slots && e.maddr)) && e.masks && e.tc && e.sorted && e.laddr && e.inst && e.ch_count && e.ch_mark && e.ch_list &&
+    /* Eq. 1's shared cache: one last-loader entry per element of each loaded array, for arrays
+     * of at most SHARED_MAX_ELEMS elements (a reduced input, 004 Sect. 7; larger ones keep the
+     * work-group's L1 as their only cache). */
+    e.window = e.cached && nblocks < UINT32_MAX ? cls__rule_cache_window(m, occ.groups_per_cu) : 0;
+    for (size_t i = 0; e.window && i < a->n_stmts; i++) {
+        const cls_acc_stmt *s = &a->stmts[i];
+        if ((s->kind != CLS_ACC_READ && s->kind != CLS_ACC_FETCH) || s->array < 0 ||
+            e.last[s->array] || a->arrays[s->array].elements > SHARED_MAX_ELEMS)
+            continue;
+        e.last[s->array] = calloc((size_t)a->arrays[s->array].elements, sizeof *e.last[0]);
+        if (!e.last[s->array]) st = CLS_ERR_OUT_OF_HOST_MEMORY;
+    }
+    st = st == CLS_SUCCESS && (!e.cached || (e.l1.keys && e.l1.slots && e.maddr)) && e.masks && e.tc && e.sorted && e.laddr && e.inst && e.ch_count && e.ch_mark && e.ch_list &&
                  memo_init(&e.banks, e.W) == 0
              ? CLS_SUCCESS
              : CLS_ERR_OUT_OF_HOST_MEMORY;
@@ -897,7 +983,11 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
             t_clear(&e.tab[b]);
             e.tab[b].episode = 0;
         }
-        if (e.cached) l1_clear(&e.l1); /* reuse within a work-group only, as a buffer has */
+        if (e.cached) { /* reuse within a work-group only, as a buffer has */
+            l1_clear(&e.l1);
+            l1_clear(&e.l1s);
+        }
+        e.wg = L + 1;
         memset(e.masks, 1, e.threads);
         walk(&e, a->body_first, a->body_n, 0, a->block);
     }
@@ -917,6 +1007,9 @@ done:
     free(e.ch_list);
     free(e.l1.keys);
     free(e.l1.slots);
+    free(e.l1s.keys);
+    free(e.l1s.slots);
+    for (size_t i = 0; i < CLS_ACC_MAX_ARRAYS; i++) free(e.last[i]);
     free(e.maddr);
     r->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     return e.st;

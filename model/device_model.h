@@ -63,6 +63,16 @@
     X(banks, "local_memory", "banks", CLS__INT, "count", 1, 1024, 0, "local-memory banks")    \
     X(bank_width_bytes, "local_memory", "bank_width_bytes", CLS__INT, "bytes", 1, 64,          \
       CLS__POW2, "bytes per bank word; successive words go to successive banks")              \
+    X(stride_slowdown_2, "local_memory", "stride_slowdown_2", CLS__REAL, "ratio", 0, 1e4,     \
+      CLS__UNK | CLS__GT0, "measured time of a warp's stride-2 local access over stride 1")   \
+    X(stride_slowdown_4, "local_memory", "stride_slowdown_4", CLS__REAL, "ratio", 0, 1e4,     \
+      CLS__UNK | CLS__GT0, "the same at stride 4")                                            \
+    X(stride_slowdown_8, "local_memory", "stride_slowdown_8", CLS__REAL, "ratio", 0, 1e4,     \
+      CLS__UNK | CLS__GT0, "the same at stride 8")                                            \
+    X(stride_slowdown_16, "local_memory", "stride_slowdown_16", CLS__REAL, "ratio", 0, 1e4,   \
+      CLS__UNK | CLS__GT0, "the same at stride 16")                                           \
+    X(stride_slowdown_32, "local_memory", "stride_slowdown_32", CLS__REAL, "ratio", 0, 1e4,   \
+      CLS__UNK | CLS__GT0, "the same at stride 32")                                           \
     X(global_bytes, "memory", "global_bytes", CLS__INT, "bytes", 1, 1152921504606846976.0,     \
       CLS__UNK, "global memory size")                                                          \
     X(bandwidth_peak_gbs, "memory", "bandwidth_peak_gbs", CLS__REAL, "GB/s", 0, 1e6, CLS__GT0, \
@@ -78,6 +88,8 @@
       0, "interleave: successive regions of this size go to successive channels")             \
     X(channel_hash, "memory", "channel_hash", CLS__INT, "flag", 0, 1, CLS__UNK,                 \
       "1: addresses are hashed over the channels (gpu family: XOR fold), 0: linear interleave") \
+    X(l2_bytes, "memory", "l2_bytes", CLS__INT, "bytes", 0, 1099511627776.0, CLS__UNK,          \
+      "last-level cache in front of global memory, shared by all compute units (0: none)")    \
     X(segment_bytes, "memory", "segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2,         \
       "coalescing granularity: largest transaction (segment, cache line or sector)")          \
     X(min_segment_bytes, "memory", "min_segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2, \
@@ -203,7 +215,21 @@ typedef struct cls_model_rules {
      * that cache as a buffer the hardware fills (model/cumapz.c); 0 when every global read goes
      * to memory.  May be NULL: 0 (GT200, and Fermi as the documents use it). */
     int (*global_reads_cached)(const cls_model_params *p);
+
+    /* Eq. 6's cost, in conflict-free passes, of one group's access with a degree-way bank
+     * conflict.  May be NULL: degree (004 Sect. 5.5, "the accesses are serialized K times"). */
+    double (*conflict_passes)(const cls_model_params *p, double degree);
+
+    /* Work-groups, counted in launch order, whose global loads share a cache in front of
+     * memory (an L2): an element one of them loaded is not loaded from memory again by the
+     * next ones (Eq. 1's bytes_buffered, model/cumapz.c).  groups_per_cu: the kernel's resident
+     * work-groups per compute unit.  May be NULL, or return 0: no such cache. */
+    uint64_t (*cache_window)(const cls_model_params *p, unsigned groups_per_cu);
 } cls_model_rules;
+
+/* The two rules above with their defaults, for the analysis (model/cumapz.c). */
+static inline double cls__rule_conflict_passes(const cls_model *m, double degree);
+static inline uint64_t cls__rule_cache_window(const cls_model *m, unsigned groups_per_cu);
 
 /* Family rule tables (devices/family_*.c). */
 extern const cls_model_rules cls__family_gt200;
@@ -236,6 +262,16 @@ struct cls_model {
     unsigned char assumed[CLS__NFIELDS]; /* 1: generic default or assumption, not measured or
                                             taken from a document */
 };
+
+static inline double cls__rule_conflict_passes(const cls_model *m, double degree)
+{
+    return m->rules->conflict_passes ? m->rules->conflict_passes(&m->p, degree) : degree;
+}
+
+static inline uint64_t cls__rule_cache_window(const cls_model *m, unsigned groups_per_cu)
+{
+    return m->rules->cache_window ? m->rules->cache_window(&m->p, groups_per_cu) : 0;
+}
 
 /* ------------------------------------------------------------------------------------------
  * Dispatch (model/device_model.c): the family's rule, else the shared default.  These are what

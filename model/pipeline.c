@@ -70,6 +70,8 @@ static const struct {
     {"alloc.device", "mallocFreeDevice (Sect. 6.4.1)"},
     {"alloc.host", "mallocFreeHost (Sect. 6.4.1, buffered scheme)"},
     {"memory.global_bytes", "the device-memory cap of the planner"},
+    {"sync.kernel_restart_cycles", "turnaround of a queued copy (queued_ns; not in 003)"},
+    {"compute.clock_mhz", "converts the restart cycles to ns"},
 };
 #define PIPE_NPARAMS (sizeof pipe_params / sizeof pipe_params[0])
 
@@ -142,6 +144,16 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
     if (cls_model_get(m, "memory.global_bytes", &v) == CLS_SUCCESS && v > 0)
         d->global_bytes = v;
     d->host_pinned = host_pinned ? 1 : 0;
+    /* Queued copies (see cls_pipe_queued_ns): only with a measured restart, so that 003's
+     * C2050 (no such measurement) keeps its tables as the document used them. */
+    double restart = 0, clock = 0;
+    if (cls_model_get(m, "sync.kernel_restart_cycles", &restart) == CLS_SUCCESS &&
+        cls_model_get(m, "compute.clock_mhz", &clock) == CLS_SUCCESS && restart > 0 &&
+        clock > 0 && isfinite(restart / clock) &&
+        !cls_model_is_assumed(m, "sync.kernel_restart_cycles")) {
+        d->queued_copies = 1;
+        d->queued_ns = restart / clock * 1e3;
+    }
 
     const char *kind = host_pinned ? "pinned host arrays" : "pageable host arrays";
     cls_model_table th = host_pinned ? CLS_TABLE_HOST_TO_DEVICE_PINNED
@@ -190,6 +202,22 @@ double cls_pipe_curve_ns(const cls_pipe_curve *c, double bytes)
     }
     double f = (bytes - c->bytes[lo]) / (c->bytes[hi] - c->bytes[lo]);
     return c->ns[lo] + f * (c->ns[hi] - c->ns[lo]);
+}
+
+/* Refines 003 Sect. 6.4.3 ("we use the data provided by the platform analysis to determine how
+ * long each of these transfers takes"): the platform analysis (Sect. 6.3; lib/probe.c) times one
+ * blocking copy at a time, so every entry holds the submission and completion latency of a
+ * blocking call (16-17 us at 10 bytes on the H100).  The executor enqueues the whole pipeline
+ * asynchronously on in-order queues joined by events (003 Sect. 6.5 does the same with CUDA
+ * streams), so a copy queued behind the previous one of its direction starts when that one ends:
+ * it pays the table's streaming part (its time less the first entry) and the device's turnaround
+ * of a queued command, not the host's round trip.  Fitted to nothing: the table's first entry and
+ * the probe's back-to-back launch time (doc/pipeline.md, "Queued copies", for the data). */
+double cls_pipe_queued_ns(const cls_pipe_device *d, const cls_pipe_curve *c, double bytes)
+{
+    double t = cls_pipe_curve_ns(c, bytes);
+    if (!d || !d->queued_copies || !c || c->n == 0 || !(bytes > 0)) return t;
+    return dmax(0.0, t - c->ns[0]) + d->queued_ns;
 }
 
 /* ------------------------------------------------------------------ grid and tiles */
@@ -474,6 +502,16 @@ static double kernel_ns(pipe_eval *ev, const size_t out[CLS_PIPE_MAX_DIMS],
     return ns;
 }
 
+/* Whether the copies are costed as queued (cls_pipe_queued_ns): what the executor runs (EXACT
+ * padding), the basic and scalable schemes, whose copies the executor enqueues without waiting
+ * on the host.  The buffered scheme's device copies follow the host's packing (the executor
+ * waits for it tile by tile) and keep their table time, as does 003's DOCUMENT counting. */
+static int queued_applies(const pipe_eval *ev)
+{
+    return ev->d->queued_copies && ev->c->padding == CLS_PIPE_EXACT &&
+           (ev->c->scheme == CLS_PIPE_BASIC || ev->c->scheme == CLS_PIPE_SCALABLE);
+}
+
 /* The stages of the tile with indices idx (Sect. 6.4.3 for the transfers). */
 static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_pipe_stages *s,
                         cls_pipe_xfer *xi, cls_pipe_xfer *xo)
@@ -494,9 +532,16 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
         s->buf_out = nout * (double)xo->count * cls_pipe_curve_ns(&d->h2h, xo->bytes);
     } else {
         /* Sect. 6.4.3: "we use the data provided by the platform analysis to determine how
-         * long each of these transfers takes. We then multiply by the number of transfers". */
-        s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);
-        s->out = nout * (double)xo->count * cls_pipe_curve_ns(&d->d2h, xo->bytes);
+         * long each of these transfers takes. We then multiply by the number of transfers".
+         * Queued copies: each as queued behind another; exact_stage gives the first of each
+         * direction back its table time. */
+        if (queued_applies(ev)) {
+            s->in = nin * (double)xi->count * cls_pipe_queued_ns(d, &d->h2d, xi->bytes);
+            s->out = nout * (double)xo->count * cls_pipe_queued_ns(d, &d->d2h, xo->bytes);
+        } else {
+            s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);
+            s->out = nout * (double)xo->count * cls_pipe_curve_ns(&d->d2h, xo->bytes);
+        }
     }
     s->kernel = kernel_ns(ev, xo->ext, xi->ext);
 }
@@ -532,7 +577,15 @@ static void exact_stage(size_t t, cls_pipe_stages *s, void *user)
     idx[0] = t % ev->per_dim[0];
     idx[1] = (t / ev->per_dim[0]) % ev->per_dim[1];
     idx[2] = t / (ev->per_dim[0] * ev->per_dim[1]);
-    *s = *class_stages(ev, class_key(ev, idx));
+    int key = class_key(ev, idx);
+    *s = *class_stages(ev, key);
+    if (t == 0 && queued_applies(ev)) {
+        /* The first copy of each direction is queued behind nothing: its table time. */
+        const cls_pipe_device *d = ev->d;
+        double bi = ev->xin[key].bytes, bo = ev->xout[key].bytes;
+        s->in += cls_pipe_curve_ns(&d->h2d, bi) - cls_pipe_queued_ns(d, &d->h2d, bi);
+        s->out += cls_pipe_curve_ns(&d->d2h, bo) - cls_pipe_queued_ns(d, &d->d2h, bo);
+    }
 }
 
 static cls_pipe_stage dominant_stage(const cls_pipe_stages *s)

@@ -39,11 +39,16 @@ cli bench transit heat3d7 --size 40x26x9 --reps 1 --steps 2 --format csv --loade
     out_has '^transit,cube_ghost_transit,.*,12,0,0,'
 verdict $? "csv: cube_transit, cube_ghost_transit (12 bytes per point) and a classic stream25d row"
 
-# Temporal blocking: 2 steps per pass on a classic 32x8 tile, the count in the last column.
+# Temporal blocking: 2 steps per pass on a classic 32x8 tile, the count in the next-to-last
+# column; the last is the register cap, which PoCL cannot apply (0).
 cli bench transit heat3d7 --size 40x26x9 --reps 1 --steps 3 --format csv --loader classic \
-    --local-size 32x8 --steps-per-pass 2
-[ $rc -eq 0 ] && out_has '^stencil,heat3d7,40x26x9,float,32x6,stream25d,classic,32x8x1,.*,2$'
-verdict $? "csv: a stream25d row with 2 steps per pass"
+    --local-size 32x8 --steps-per-pass 2 --max-registers 64
+[ $rc -eq 0 ] && out_has '^stencil,heat3d7,40x26x9,float,32x6,stream25d,classic,32x8x1,.*,2,0$'
+verdict $? "csv: a stream25d row with 2 steps per pass, no register cap on PoCL"
+
+cli bench transit heat3d7 --size 40x26x9 --max-registers 8
+[ $rc -eq 2 ] && err_has 'invalid --max-registers'
+verdict $? "--max-registers below 16 is a usage error"
 
 cli bench transit heat3d27 --size 40x26x9 --reps 1 --steps 1 --dtype double --tile 16x4 \
     --schedule naive

@@ -186,6 +186,106 @@ static void test_exact(const cls_model *m)
     cls_access_set_free(set);
 }
 
+/* ------------------------------------------------------------------ gpu family rules */
+
+static cls_status analyse1(const cls_model *m, const char *json, cls_cumapz_result *r)
+{
+    char err[1024];
+    cls_access_set *set = parse(json, err, sizeof err);
+    cls_status st = set ? cls_cumapz_analyze(m, &set->v[0], NULL, r, err, sizeof err)
+                        : CLS_ERR_INVALID_SPEC;
+    if (st != CLS_SUCCESS) tap_diag("%s", err);
+    cls_access_set_free(set);
+    return st;
+}
+
+/* The rules the gpu family adds for the H100 (devices/family_gpu.c), on hand-made models. */
+static void test_gpu_rules(void)
+{
+    cls_model *m = NULL;
+    cls_cumapz_result r;
+    /* A 32-way conflict (every work-item in bank 0) and a conflict-free access per warp. */
+    const char *conflicts = "{\"name\": \"k\", \"kernel\": {\"block\": [32], \"grid\": [4],"
+                            " \"arrays\": {\"out\": {\"elem_size\": 4, \"elements\": 128}},"
+                            " \"buffers\": {\"s\": {\"elem_size\": 4, \"elements\": 1024}},"
+                            " \"body\": [{\"local_write\": \"s[tx*32]\"}, {\"local_read\": \"s[tx]\"},"
+                            " {\"write\": \"out[bx*32+tx]\"}]}}";
+    /* The same on 24 work-items: a 24-way conflict, between two measured strides. */
+    const char *conflicts24 = "{\"name\": \"k\", \"kernel\": {\"block\": [24], \"grid\": [4],"
+                              " \"arrays\": {\"out\": {\"elem_size\": 4, \"elements\": 128}},"
+                              " \"buffers\": {\"s\": {\"elem_size\": 4, \"elements\": 1024}},"
+                              " \"body\": [{\"local_write\": \"s[tx*32]\"}, {\"local_read\": \"s[tx]\"},"
+                            " {\"write\": \"out[bx*32+tx]\"}]}}";
+    /* Each work-group fetches its 32 elements and its right neighbour's (a halo), reads both. */
+    const char *halo = "{\"name\": \"h\", \"kernel\": {\"block\": [32], \"grid\": [8],"
+                       " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 288}},"
+                       " \"buffers\": {\"s\": {\"elem_size\": 4, \"elements\": 64}},"
+                       " \"body\": [{\"fetch\": \"s[tx] = in[bx*32+tx]\"},"
+                       "  {\"fetch\": \"s[tx+32] = in[bx*32+tx+32]\"},"
+                       "  {\"read\": \"in[bx*32+tx]\"}, {\"read\": \"in[bx*32+tx+32]\"}]}}";
+    /* A read, the same read shifted by one, a write. */
+    const char *shift = "{\"name\": \"s\", \"kernel\": {\"block\": [32], \"grid\": [4],"
+                        " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 160},"
+                        "             \"out\": {\"elem_size\": 4, \"elements\": 128}},"
+                        " \"body\": [{\"read\": \"in[bx*32+tx]\"}, {\"read\": \"in[bx*32+tx+1]\"},"
+                        "  {\"write\": \"out[bx*32+tx]\"}]}}";
+
+    if (!tap_ok(cls_model_from_defaults("gpu", NULL, &m) == CLS_SUCCESS,
+                "the gpu family defaults load"))
+        return;
+    /* Eq. 6 without a stride sweep in the model: a k-way conflict costs k passes. */
+    if (tap_ok(analyse1(m, conflicts, &r) == CLS_SUCCESS, "a 32-way conflict analyses"))
+        tap_ok(near(r.shm_eff, 2.0 / 33.0) && r.n_bk_conflict == 4 * 33,
+               "Eq. 6 without a measured stride sweep: passes 32 + 1 for 2 conflict-free ones, "
+               "shm_eff = 2/33 [%.6f]",
+               r.shm_eff);
+    /* A hand-made sweep: slowdowns 2, 3, 5, 9, 17 at strides 2 .. 32. */
+    cls_model_set(m, "local_memory.stride_slowdown_2", 2);
+    cls_model_set(m, "local_memory.stride_slowdown_4", 3);
+    cls_model_set(m, "local_memory.stride_slowdown_8", 5);
+    cls_model_set(m, "local_memory.stride_slowdown_16", 9);
+    if (tap_ok(analyse1(m, conflicts, &r) == CLS_SUCCESS, "with four of five strides measured"))
+        tap_ok(near(r.shm_eff, 2.0 / 33.0), "an incomplete sweep is not used: shm_eff 2/33");
+    cls_model_set(m, "local_memory.stride_slowdown_32", 17);
+    if (tap_ok(analyse1(m, conflicts, &r) == CLS_SUCCESS, "with the whole sweep"))
+        tap_ok(near(r.shm_eff, 2.0 / 18.0) && r.n_bk_conflict == 4 * 33,
+               "Eq. 6 from the sweep: the 32-way access costs the measured 17, shm_eff = 2/18 "
+               "[%.6f]; n_bk_conflict still counts 33 passes",
+               r.shm_eff);
+    if (tap_ok(analyse1(m, conflicts24, &r) == CLS_SUCCESS, "a 24-way conflict analyses"))
+        tap_ok(near(r.shm_eff, 2.0 / 14.0) && r.worst_degree == 24,
+               "a 24-way conflict is interpolated between strides 16 and 32: 9 + 8 * 8/16 = 13 "
+               "passes, shm_eff = 2/14 [%.6f]",
+               r.shm_eff);
+
+    /* Eq. 1 without and with an L2 shared by the resident work-groups. */
+    if (tap_ok(analyse1(m, halo, &r) == CLS_SUCCESS, "a halo fetch analyses"))
+        tap_ok(near(r.data_reuse, 1.0),
+               "Eq. 1 without an L2 in the model: each work-group's 64 fetched elements count, "
+               "data_reuse 1 [%.4f]",
+               r.data_reuse);
+    cls_model_set(m, "memory.l2_bytes", 1 << 20);
+    if (tap_ok(analyse1(m, halo, &r) == CLS_SUCCESS, "with an L2"))
+        tap_ok(near(r.data_reuse, 2048.0 / 1152.0),
+               "Eq. 1 with an L2: the 288 distinct elements come from memory once for the 8 "
+               "resident work-groups, data_reuse = 2048 / 1152 [%.4f]",
+               r.data_reuse);
+    cls_model_set(m, "compute.compute_units", 1);
+    cls_model_set(m, "compute.blocks_per_cu", 1);
+    if (tap_ok(analyse1(m, halo, &r) == CLS_SUCCESS, "with one resident work-group"))
+        tap_ok(near(r.data_reuse, 1.0),
+               "a window of one work-group shares nothing: data_reuse 1 [%.4f]", r.data_reuse);
+
+    /* Eq. 3 with an L1: the shifted read's lanes 0..30 hit the sectors the first read brought;
+     * lane 31 asks for one new sector. */
+    if (tap_ok(analyse1(m, shift, &r) == CLS_SUCCESS, "a shifted re-read analyses"))
+        tap_ok(near(r.bw_util, 260.0 / 288.0) && r.bytes_tr == 4 * 288,
+               "Eq. 3 with an L1: read 128/128, shifted read 4/32 (its other lanes hit), write "
+               "128/128: bw_util = 260/288 [%.5f]",
+               r.bw_util);
+    cls_model_release(m);
+}
+
 /* ------------------------------------------------------------------ bad input */
 
 /* A small valid kernel with one field replaced: KERNEL(block, body) etc. */
@@ -328,5 +428,6 @@ int main(void)
     test_exact(m);
     test_bad(m);
     cls_model_release(m);
+    test_gpu_rules();
     return tap_done();
 }

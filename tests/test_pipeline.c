@@ -120,10 +120,21 @@ static void test_device_from_model(void)
         NEAR(d.overlap_coeff, 2.0 / 1.76406 - 1.0, "H100 overlap coefficient");
         tap_ok(d.copy_engines == 2 && d.h2d.n == 8 && d.global_bytes == 85017493504.0,
                "H100: dual engines, 8-entry tables, 85017493504 bytes of memory");
+        /* Queued copies: the probe measured the restart, 10078.1 cycles at 1980 MHz. */
+        tap_ok(d.queued_copies == 1, "H100: copies costed as queued (measured restart)");
+        NEAR(d.queued_ns, 10078.1 / 1980.0 * 1e3, "H100 queued-copy turnaround 5.09 us");
         st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
         tap_ok(st == CLS_SUCCESS && d.h2d.ns[7] == 14046400.0 && d.h2d_staged.ns[7] == 1949970.0,
                "H100 pageable: direct copies from the pageable table, staged from the pinned");
     }
+    cls_model_release(m);
+    m = NULL;
+    /* 003's C2050 has no measured restart (a family assumption): its tables stay as 003 used
+     * them, every copy at its table time. */
+    if (cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
+        cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS)
+        tap_ok(d.queued_copies == 0 && d.queued_ns == 0,
+               "C2050: copies at their table time (no measured restart)");
     cls_model_release(m);
     tap_ok(cls_pipe_device_from_model(NULL, 1, &d, err, sizeof err) == CLS_ERR_INVALID_ARGUMENT,
            "NULL model refused");
@@ -132,8 +143,10 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    tap_ok(n == 10 && cls_pipe_device_param(9, &sym) && strcmp(sym, "") != 0,
-           "cls_pipe_device_param lists the 10 parameters it reads");
+    /* 12: the 10 of 003's platform properties and the cap, plus the restart and clock that
+     * give a queued copy's turnaround (cls_pipe_queued_ns). */
+    tap_ok(n == 12 && cls_pipe_device_param(11, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 12 parameters it reads");
 }
 
 /* ------------------------------------------------------------------ the pipeline (6.4.4) */
@@ -892,6 +905,78 @@ static void test_planner_document(const cls_pipe_device *d)
     }
 }
 
+/* Queued copies (cls_pipe_queued_ns, doc/pipeline.md "Queued copies"), by hand.  Affine tables
+ * of 10 us + 0.1 ns/B (first entry 10 B at 10 us), allocation 50 us, dual engines with
+ * coefficient 0.5, a queued command's turnaround 2 us. */
+static cls_pipe_device toy_queued(void)
+{
+    cls_pipe_device d = toy_engines(2);
+    cls_pipe_curve lin;
+    memset(&lin, 0, sizeof lin);
+    lin.n = 2;
+    lin.bytes[0] = 10, lin.ns[0] = 10000;
+    lin.bytes[1] = 1e9 + 10, lin.ns[1] = 10000 + 1e8;
+    d.h2d = d.d2h = d.h2d_staged = d.d2h_staged = lin;
+    d.alloc_device.n = 2;
+    d.alloc_device.bytes[0] = 10, d.alloc_device.ns[0] = 50000;
+    d.alloc_device.bytes[1] = 1e9, d.alloc_device.ns[1] = 50000;
+    d.queued_copies = 1;
+    d.queued_ns = 2000;
+    return d;
+}
+
+static void test_queued(void)
+{
+    cls_pipe_device d = toy_queued();
+    /* table(4e6) = 10000 + 0.1 (4e6 - 10) = 409999; queued: 409999 - 10000 + 2000 = 401999. */
+    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 4e6), 401999, "queued 4 MB: streaming part + 2 us");
+    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 5), 2000, "queued below the table: the turnaround");
+    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 0), 0, "queued 0 bytes: nothing");
+    d.queued_copies = 0;
+    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 4e6), 409999, "not queued: the table time");
+    d.queued_copies = 1;
+
+    /* 3M floats in 3 tiles of 1M (4 MB), no padding, no kernel, scalable.  Tile 0's copies are
+     * the first of their directions (409999), the others queued (401999).  Steps (Sect.
+     * 6.4.4): in0 409999; in1 401999; X(in2, out0) = 409999 + 0.5 x 401999 = 610998.5; out1
+     * 401999; out2 401999: 2226994.5.  Without queued copies 5.5 x 409999 = 2254994.5: the
+     * queued copies save 8000 each, in2's only half (it overlaps out0). */
+    cls_pipe_grid g = grid1(3000000, 0);
+    cls_pipe_kernel k0 = {0, 0, NULL, NULL};
+    cls_pipe_config c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1000000, 1, 1);
+    cls_pipe_estimate e;
+    char err[256] = "";
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
+               "queued: estimate (%s)", err)) {
+        NEAR(e.pipeline_ns, 2226994.5, "queued copies, 3 tiles, scalable: by hand");
+        NEAR(e.alloc_ns, 3 * 2 * 50000, "queued copies leave the allocation alone");
+        NEAR(e.tile.in, 401999, "the reported (middle) tile's copy is queued");
+    }
+    /* One tile: nothing queued behind anything, the table: 409999 x 2. */
+    c.tile[0] = 3000000;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 2 * (10000 + 0.1 * (12e6 - 10)), "queued copies, one tile: tables");
+    /* Basic, 4 tiles of 750k (3 MB): table 309999, queued 301999, many tiles' middle step
+     * X(301999, 301999) = 452998.5.  in0 309999 + in1 301999 + X(in2, out0) = 309999 + 0.5 x
+     * 301999 = 460998.5 + X(in3, out1) 452998.5 + out2 301999 + out3 301999 = 2129993. */
+    c.scheme = CLS_PIPE_BASIC;
+    c.tile[0] = 750000;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 2129993, "queued copies, 4 tiles, basic: by hand");
+    /* The buffered scheme and 003's DOCUMENT counting keep the tables: 5.5 x 409999. */
+    c.scheme = CLS_PIPE_SCALABLE;
+    c.tile[0] = 1000000;
+    c.padding = CLS_PIPE_DOCUMENT;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 5.5 * 409999, "DOCUMENT padding: table copies (003 as written)");
+    /* A kernel-dominant pipeline does not notice: 3 tiles of 1 ms kernels: in0 + 3 ms + out2
+     * = 409999 + 3e6 + 401999. */
+    c.padding = CLS_PIPE_EXACT;
+    cls_pipe_kernel k1 = {1.0, 0, NULL, NULL}; /* 1 ns per point: 1 ms per tile */
+    if (cls_pipe_estimate_config(&d, &g, &k1, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 409999 + 3e6 + 401999, "queued copies, kernel dominant: by hand");
+}
+
 /* What the model says the H100 will do with 003's programs (doc/pipeline.md).  Two kernel
  * guesses: a memory-bound pass of 8 bytes per point at the probed bandwidth, and that bound
  * times the C2050's own ratio of measured kernel to its bound (64M x 8 B at 112.7 GB/s =
@@ -952,6 +1037,7 @@ int main(void)
     test_pipeline_hand();
     test_closed_vs_steps();
     test_counting();
+    test_queued();
 
     cls_model *m = NULL;
     cls_pipe_device c2050;

@@ -212,6 +212,26 @@ int main(void)
            "no output left");
     opt.steps_per_pass = 17;
     refuse(ctx, "17 steps per pass", st, g, &opt, CLS_ERR_INVALID_ARGUMENT, "1..16");
+    opt.steps_per_pass = 2;
+    opt.local_size[0] = 32;
+    opt.local_size[1] = 8;
+    opt.max_registers = 300;
+    refuse(ctx, "a register cap of 300", st, g, &opt, CLS_ERR_INVALID_ARGUMENT, "16 to 255");
+    /* A register cap is NVIDIA's compiler option: elsewhere the plan builds without one and
+     * says so. */
+    opt.max_registers = 64;
+    {
+        cls_plan *plan = NULL;
+        cls_plan_info pi;
+        cls_status s = cls_plan_create(ctx, st, g, 3, &opt, &plan);
+        int nv = strstr(info.name, "NVIDIA") != NULL;
+        if (s == CLS_SUCCESS) cls_plan_describe(plan, &pi);
+        tap_ok(s == CLS_SUCCESS && (nv ? pi.max_registers == 64
+                                       : pi.max_registers == 0 &&
+                                             strstr(pi.why, "register cap 64 ignored") != NULL),
+               "a register cap of 64: %s", s == CLS_SUCCESS ? pi.why : cls_last_error());
+        cls_plan_release(plan);
+    }
     cls_stencil_release(st);
     cls_context_release(ctx);
     return tap_done();

@@ -12,7 +12,8 @@
 enum {
     OPT_SIZE = 1, OPT_TILE, OPT_DTYPE, OPT_REPS, OPT_STEPS, OPT_SCHEDULE, OPT_LOADER,
     OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_PREFETCH, OPT_ROWS, OPT_BOUNDARY, OPT_DEVICE, OPT_FORMAT,
-    OPT_STEPS_PER_PASS
+    OPT_STEPS_PER_PASS,
+    OPT_MAX_REGISTERS
 };
 
 static const cli_option options[] = {
@@ -21,6 +22,7 @@ static const cli_option options[] = {
     {"loader", 1, OPT_LOADER},     {"local-size", 1, OPT_LOCAL_SIZE},
     {"points-per-item", 1, OPT_PER_ITEM}, {"prefetch", 1, OPT_PREFETCH},
     {"rows-per-item", 1, OPT_ROWS}, {"steps-per-pass", 1, OPT_STEPS_PER_PASS},
+    {"max-registers", 1, OPT_MAX_REGISTERS},
     {"boundary", 1, OPT_BOUNDARY},
     {"device", 1, OPT_DEVICE},     {"format", 1, OPT_FORMAT},     {NULL, 0, 0},
 };
@@ -29,7 +31,7 @@ static const cli_option options[] = {
 typedef struct row {
     char name[64];
     char schedule[32], loader[16], local[48];
-    size_t per_item, prefetch, rows, steps_per_pass;
+    size_t per_item, prefetch, rows, steps_per_pass, max_registers;
     double seconds;          /* one pass over the cube (a transit) or one step (a stencil) */
     double gpts, gbs, gibs;  /* GB/s at bytes_per_point, 10^9 and 2^30 (Eq. 3 as printed) */
     double bytes_per_point;  /* transits: their traffic; stencils: the minimal traffic */
@@ -96,6 +98,7 @@ static int run_stencil(cls_context *ctx, const char *name, const cli_settings *s
     r->prefetch = pi.prefetch;
     r->rows = pi.rows_per_item;
     r->steps_per_pass = pi.steps_per_pass;
+    r->max_registers = pi.max_registers;
     r->bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
     size_t flops = 0;
     if ((rc = cls_stencil_flops(w.st, &flops)) != CLS_SUCCESS) {
@@ -117,19 +120,19 @@ static const char *const csv_header =
     "gpoints_per_s,"
     "gbytes_per_s,gibytes_per_s,bytes_per_point,flops_per_point,gflops_per_s,"
     "percent_of_cube_transit,percent_of_cube_ghost_transit,effective_bytes_per_point,"
-    "steps_per_pass";
+    "steps_per_pass,max_registers";
 
 static void print_csv_row(const row *r, const char *kind, const char *size, const char *dtype,
                           const char *tile)
 {
     printf("%s,", kind);
     cli_csv_field(stdout, r->name);
-    printf(",%s,%s,%s,%s,%s,%s,%zu,%zu,%zu,%.9g,%.6g,%.6g,%.6g,%g,%g,%.6g,%.2f,%.2f,%.4g,%zu\n",
+    printf(",%s,%s,%s,%s,%s,%s,%zu,%zu,%zu,%.9g,%.6g,%.6g,%.6g,%g,%g,%.6g,%.2f,%.2f,%.4g,%zu,%zu\n",
            size, dtype, tile, r->schedule, r->loader, r->local, r->per_item, r->prefetch, r->rows,
            r->seconds,
            r->gpts, r->gbs,
            r->gibs, r->bytes_per_point, r->flops, r->gflops, r->pct_transit, r->pct_ghost,
-           r->effective_bytes, r->steps_per_pass);
+           r->effective_bytes, r->steps_per_pass, r->max_registers);
 }
 
 static void json_row(cli_json *j, const row *r)
@@ -144,6 +147,7 @@ static void json_row(cli_json *j, const row *r)
         cli_json_uint(j, "prefetch", r->prefetch);
         cli_json_uint(j, "rows_per_item", r->rows);
         cli_json_uint(j, "steps_per_pass", r->steps_per_pass);
+        cli_json_uint(j, "max_registers", r->max_registers);
         cli_json_num(j, "flops_per_point", r->flops);
         cli_json_num(j, "gflops_per_s", r->gflops);
     }
@@ -264,6 +268,13 @@ static int transit_main(const cli_command *self, int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_MAX_REGISTERS:
+            if (cli_parse_count(v, &popt.max_registers) != 0 || popt.max_registers < 16 ||
+                popt.max_registers > 255) {
+                ret = cli_usage_error(self, "invalid --max-registers '%s' (16..255)", v);
+                goto done;
+            }
+            break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:
             if (cli_parse_format(v, CLI_FORMAT_TEXT | CLI_FORMAT_CSV | CLI_FORMAT_JSON,
@@ -339,13 +350,16 @@ static int transit_main(const cli_command *self, int argc, char **argv)
         }
         for (size_t i = 0; i < n_stencils; i++) {
             const row *r = &rows[2 + i];
+            char cap[64] = "";
+            if (r->max_registers)
+                snprintf(cap, sizeof cap, ", at most %zu registers per item", r->max_registers);
             printf("%s: %s schedule%s%s, work-group %s, %zu per item, prefetch %zu, %zu "
                    "rows per item, %zu step%s per pass, %g flops/point, effectively %.2f "
-                   "bytes/point\n",
+                   "bytes/point%s\n",
                    r->name, r->schedule, strcmp(r->loader, "-") ? ", loader " : "",
                    strcmp(r->loader, "-") ? r->loader : "", r->local, r->per_item, r->prefetch,
                    r->rows, r->steps_per_pass, r->steps_per_pass == 1 ? "" : "s", r->flops,
-                   r->effective_bytes);
+                   r->effective_bytes, cap);
         }
     }
     ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
@@ -361,7 +375,8 @@ const cli_command cli_cmd_bench_transit = {
     "usage: clstencil bench transit [STENCIL...] [--size NXxNYxNZ] [--tile BXxBY]\n"
     "           [--dtype float|double] [--reps R] [--steps N] [--schedule S] [--loader L]\n"
     "           [--local-size LXxLY] [--points-per-item N] [--prefetch N]\n"
-    "           [--rows-per-item N] [--steps-per-pass K] [--boundary B] [--device SEL]\n"
+    "           [--rows-per-item N] [--steps-per-pass K] [--max-registers N]\n"
+    "           [--boundary B] [--device SEL]\n"
     "           [--format text|csv|json]",
     "Times the bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt on a cube: cube_transit\n"
     "(Listing 4: every work-item copies its column along z, 2 x element size bytes per point;\n"
@@ -392,6 +407,8 @@ const cli_command cli_cmd_bench_transit = {
     "  --steps-per-pass K  stream25d: time steps fused into one pass over z (temporal\n"
     "                      blocking, radius-1 bodies; 1: none; default: the ghost-zone\n"
     "                      model's choice on GPUs, 1 on CPUs)\n"
+    "  --max-registers N   registers per work-item the compiler may use (16..255; NVIDIA's\n"
+    "                      -cl-nv-maxrregcount, ignored elsewhere); default: the planner's\n"
     "  --boundary B        the stencils' boundary condition\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE)\n"
     "  --format F          text (default), csv (a header and one row per kernel) or json\n"

@@ -26,7 +26,7 @@ log=$out/h100-pipeline.txt
 t_all=$(date +%s)
 
 # 0. The device model: a fresh probe (under a minute; its allocation tables now run to 10^9 B
-# with a forced first write, lib/probe.c, a few seconds more); the runs below read it from the
+# with every byte filled inside the timed allocation, lib/probe.c, a few seconds more); the runs below read it from the
 # cache ($CLSTENCIL_CACHE_DIR, fresh from env.sh), which cls_model_match prefers to
 # devices/h100_probe.json.  `clstencil devices` records which model the device gets: its MODEL
 # column must say "(probe)", not "(file)" (a probe that timed out leaves the shipped file).
