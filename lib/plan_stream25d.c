@@ -482,6 +482,7 @@ int cls__stream25d_auto(cls_plan *p, const cls_plan_options *opt)
     f.radius1 = rd.r[0] <= 1 && rd.r[1] <= 1 && rd.r[2] <= 1;
     f.corners = rd.corners;
     f.n_aux = p->st->n_aux;
+    f.mirror = p->st->boundary == CLS_BOUNDARY_MIRROR;
     if (cls__stencil_parse(p->st, &e) == CLS_SUCCESS) f.plain = cls__expr_plain_arith(e);
     cls__expr_free(e);
     /* The model only where its answer matters: a plain radius-1 star without aux arrays. */

@@ -14,6 +14,10 @@
 
 #define TB_MAX_K 16  /* steps per pass accepted */
 #define TB_AUTO_K 8  /* steps per pass the model considers */
+/* A larger k must beat the best smaller one by 5 % in the model: the model leaves out costs
+ * that grow with k (registers, the stages' fix-ups and stores), and on the H100 its near-ties
+ * went to the smaller k (heat3d7 512^3: k = 3 465.6 GPoints/s, k = 4 420.7; doc/stream25d.md). */
+#define TB_MORE_K 0.95
 
 /* One fused configuration. */
 typedef struct tb_config {
@@ -161,7 +165,10 @@ static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config 
     d.sigma = 1;
     d.waves = 1;
     d.BlksPerSM = occ.groups_per_cu;
-    d.MemBandwidth /= (double)c->lw0 / computed_x * (1 + 2.0 * (double)c->k / (double)c->chunk);
+    /* Words moved per row: the aligned loader's whole segments; the classic loader's bx words
+     * start anywhere in a segment, so they touch (bx - 1) / sw + 1 segments on average. */
+    double moved = c->loader == CLS_LOADER_ALIGNED ? (double)c->lw0 : (double)c->bx - 1 + tm->sw;
+    d.MemBandwidth /= moved / computed_x * (1 + 2.0 * (double)c->k / (double)c->chunk);
     size_t per_step = 0;
     for (size_t i = 0; i < p->st->n_aux; i++) per_step += p->st->aux[i].per_step != 0;
     cls_gz_profile pr = {0};
@@ -173,7 +180,9 @@ static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config 
     pr.N = nx * ny;
     pr.x = (double)p->elem * nz;
     double per_warp = nz * pr.N / (d.WarpSize * d.M);
-    pr.InstsPerSM_IC = (tm->flops + 3 * tm->base_n + 4) * per_warp;
+    /* Every work-item computes: the aligned loader's tile is bx wide, its columns beyond the
+     * k-point halo of the segment-wide output are computed for nothing. */
+    pr.InstsPerSM_IC = (tm->flops + 3 * tm->base_n + 4) * per_warp * (double)c->bx / computed_x;
     pr.InstsPerSM_MC = (2 * nload / rows + 8) * per_warp;
     cls_gz_config g = {0};
     g.DataLength[0] = nx;
@@ -189,13 +198,15 @@ static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config 
     return cls_gz_CPL(&d, &pr, &g);
 }
 
-/* Planes per group: columns split until the groups fill the device about 8 times over (two
- * resident groups per compute unit, four waves), chunks of at least 32 planes and 4k. */
+/* Planes per group: columns split until the groups fill the device about 16 times over (two
+ * resident groups per compute unit, eight waves), chunks of at least 32 planes and 4k.  Shorter
+ * columns even out the groups' finishing times; on the H100 heat3d7 (k = 3, 512^3) ran 485
+ * GPoints/s at 96 planes, 450 at 128 and 171, 319 at 512 (doc/stream25d.md). */
 static size_t default_chunk(const cls_plan *p, const tb_config *c)
 {
     size_t nz = p->dims.n[2], cus = p->ctx->info.compute_units ? p->ctx->info.compute_units : 1;
     size_t cols = div_up(p->dims.n[0], c->out_x) * div_up(p->dims.n[1], c->out_y);
-    size_t parts = div_up(8 * cus, cols), least = 4 * c->k > 32 ? 4 * c->k : 32;
+    size_t parts = div_up(16 * cus, cols), least = 4 * c->k > 32 ? 4 * c->k : 32;
     if (parts > nz / least) parts = nz / least;
     return div_up(nz, parts ? parts : 1);
 }
@@ -209,26 +220,35 @@ static double search(const cls_plan *p, const tb_model *tm, const cls_plan_optio
     double bc = HUGE_VAL;
     tb_config t = *best;
     static const size_t rows_list[] = {1, 2, 4};
-    for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++)
-        for (t.bx = 32; t.bx <= 128; t.bx *= 2)
-            for (t.by = 1; t.by <= 32; t.by++)
-                for (size_t ri = 0; ri < 3; ri++) {
-                    t.rows = opt->rows_per_item ? opt->rows_per_item : rows_list[ri];
-                    if (opt->rows_per_item && ri) break;
-                    t.k = k;
-                    size_t items = t.bx * t.by;
-                    if (items < 64 || items > wgmax || items % 32 ||
-                        (d->max_work_item_sizes[1] && t.by > d->max_work_item_sizes[1]) ||
-                        !geometry(&t, (size_t)tm->sw) || t.out_y < 2 ||
-                        local_bytes(p, &t) > d->local_mem_bytes)
-                        continue;
-                    t.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &t);
-                    double cost = config_cpl(p, tm, &t);
-                    if (cost < bc * (1 - 1e-9)) {
-                        bc = cost;
-                        *best = t;
+    static const cls_loader loaders[] = {CLS_LOADER_CLASSIC, CLS_LOADER_ALIGNED};
+    /* Both loaders unless one was asked for; CPUs keep the classic one (on a CPU a segment is
+     * no transaction, doc/stream25d.md). */
+    const int one = opt->loader != CLS_LOADER_AUTO || d->type == CLS_DEVICE_CPU;
+    for (size_t li = 0; li < 2; li++) {
+        if (one && li) break;
+        t.loader = opt->loader != CLS_LOADER_AUTO ? opt->loader : loaders[li];
+        for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++)
+            for (t.bx = 32; t.bx <= 128; t.bx *= 2)
+                for (t.by = 1; t.by <= 32; t.by++)
+                    for (size_t ri = 0; ri < 3; ri++) {
+                        t.rows = opt->rows_per_item ? opt->rows_per_item : rows_list[ri];
+                        if (opt->rows_per_item && ri) break;
+                        t.k = k;
+                        size_t items = t.bx * t.by;
+                        if (items < 64 || items > wgmax || items % 32 ||
+                            (d->max_work_item_sizes[1] && t.by > d->max_work_item_sizes[1]) ||
+                            !geometry(&t, (size_t)tm->sw) || t.out_y < 2 ||
+                            local_bytes(p, &t) > d->local_mem_bytes)
+                            continue;
+                        t.chunk = opt->points_per_item ? opt->points_per_item
+                                                       : default_chunk(p, &t);
+                        double cost = config_cpl(p, tm, &t);
+                        if (cost < bc * (t.k > best->k && bc < HUGE_VAL ? TB_MORE_K : 1 - 1e-9)) {
+                            bc = cost;
+                            *best = t;
+                        }
                     }
-                }
+    }
     return bc;
 }
 
@@ -323,22 +343,30 @@ cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
         c.bx = opt->local_size[0] ? opt->local_size[0] : 1;
         c.by = opt->local_size[1] ? opt->local_size[1] : 1;
         c.rows = opt->rows_per_item ? opt->rows_per_item : 1;
-        if (!c.k) {
-            /* The user's tile, the model's k. */
-            for (size_t k = 1; k <= kcap; k++) {
-                tb_config t = c;
+        /* The user's tile; the model's k (unless given) and loader (unless given). */
+        size_t kfix = c.k;
+        tb_config u = c;
+        for (int li = 0; li < 2; li++) {
+            if (opt->loader != CLS_LOADER_AUTO && li) break;
+            tb_config t = u;
+            if (opt->loader == CLS_LOADER_AUTO && !is_cpu)
+                t.loader = li ? CLS_LOADER_ALIGNED : CLS_LOADER_CLASSIC;
+            for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++) {
                 t.k = k;
                 if (!geometry(&t, (size_t)tm.sw)) break;
                 t.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &t);
                 double f = config_cpl(p, &tm, &t);
-                if (k == 1) cpl1 = f;
-                if (f < cpl * (1 - 1e-9)) {
+                if (k == 1 && !li) cpl1 = f;
+                if (f < cpl * (k > c.k && cpl < HUGE_VAL ? TB_MORE_K : 1 - 1e-9)) {
                     cpl = f;
                     c.k = k;
+                    c.loader = t.loader;
                 }
             }
-            if (!c.k) c.k = 1;
         }
+        /* No k >= 2 fits the user's tile: one step per pass (the single-pass kernel), unless
+         * k was asked for (refused below). */
+        if (!kfix && c.k < 2) goto fail;
         if (!geometry(&c, (size_t)tm.sw))
             CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
                            "stream25d: %zu steps per pass shrink the tile by %zu points per "

@@ -22,3 +22,7 @@ TESTS += tests/test_pipeline_choice
 tests_test_pipeline_choice_SOURCES = tests/test_pipeline_choice.c
 tests_test_pipeline_choice_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_pipeline_choice_LDADD = $(TEST_LDADD)
+
+# `clstencil tune --pipeline` on PoCL: the sweep's CSV and the confirmation rounds.
+TESTS += tests/test_tune_pipeline.sh
+EXTRA_DIST += tests/test_tune_pipeline.sh

@@ -11,7 +11,7 @@
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_DEVICE, OPT_PIPELINE,
     OPT_SCHEMES, OPT_TILES, OPT_LAYOUTS, OPT_REPS, OPT_PINNED, OPT_MEMORY, OPT_CSV, OPT_CHECK,
-    OPT_EXHAUSTIVE
+    OPT_EXHAUSTIVE, OPT_CONFIRM, OPT_CONFIRM_TOP
 };
 
 static const cli_option options[] = {
@@ -20,7 +20,8 @@ static const cli_option options[] = {
     {"pipeline", 0, OPT_PIPELINE},   {"schemes", 1, OPT_SCHEMES}, {"tiles", 1, OPT_TILES},
     {"layouts", 1, OPT_LAYOUTS},     {"reps", 1, OPT_REPS},       {"pinned", 0, OPT_PINNED},
     {"device-memory", 1, OPT_MEMORY}, {"csv", 1, OPT_CSV},        {"check", 0, OPT_CHECK},
-    {"exhaustive", 0, OPT_EXHAUSTIVE}, {NULL, 0, 0},
+    {"exhaustive", 0, OPT_EXHAUSTIVE}, {"confirm", 1, OPT_CONFIRM},
+    {"confirm-top", 1, OPT_CONFIRM_TOP}, {NULL, 0, 0},
 };
 
 /* "1,2,5" into at most cap counts >= 1; returns how many, 0 on a bad list. */
@@ -36,10 +37,17 @@ static size_t parse_list(const char *s, size_t *out, size_t cap)
     return n;
 }
 
+/* The re-timing after each step count's sweep: copy-compute-copy, the pick and the fastest
+ * few tile rows, run in turn (A B C A B C ...) so that a transient slowdown of the device,
+ * which hits the consecutive runs of one row in the sweep, hits every row alike here. */
+#define MAX_CONFIRM 64
+#define MAX_CONFIRM_TOP 8
+#define MAX_TIMES (64 + MAX_CONFIRM)
+
 typedef struct ctx_t {
     cls_context *ctx;
     cli_workload *w;
-    size_t reps;
+    size_t reps, confirm, confirm_top;
     int pinned;
     double cap;
     void *expect; /* copy-compute-copy's result, for --check */
@@ -51,12 +59,22 @@ typedef struct meas {
     double predicted, min, median;
     int check; /* -1 not checked, 0 differs, 1 bitwise */
     cls_plan_info info;
+    double t[MAX_TIMES]; /* every timed run, the sweep's first, then the confirmation's */
+    size_t n;
 } meas;
+
+/* min and median of m's timings so far */
+static void summarize(meas *m)
+{
+    double s[MAX_TIMES];
+    memcpy(s, m->t, m->n * sizeof *s);
+    m->median = cli_median(s, m->n);
+    m->min = s[0];
+}
 
 static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
 {
     cls_plan *plan = NULL;
-    double t[64];
     int rc = cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, opt, &plan);
     if (rc != CLS_SUCCESS) return rc;
     cls_plan_describe(plan, &m->info);
@@ -65,39 +83,145 @@ static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
     for (size_t r = 0; r <= c->reps && rc == CLS_SUCCESS; r++) {
         cls_report rep;
         rc = cls_plan_run(plan, c->w->input, (const void *const *)c->w->aux, c->w->output, &rep);
-        if (r) t[r - 1] = rep.seconds_total;
+        if (r) m->t[r - 1] = rep.seconds_total;
     }
     cls_plan_release(plan);
     if (rc != CLS_SUCCESS) return rc;
-    cli_sort_doubles(t, c->reps);
-    m->min = t[0];
-    m->median = t[c->reps / 2];
+    m->n = c->reps;
+    summarize(m);
     m->check = -1;
     if (c->expect) m->check = memcmp(c->expect, c->w->output, bytes) == 0;
     return CLS_SUCCESS;
 }
 
-static void row(ctx_t *c, const char *kind, const meas *m, int dims)
+static void tile_text(char *tile, size_t len, const cls_plan_info *i, int dims)
 {
-    char tile[64] = "-";
-    const cls_plan_info *i = &m->info;
-    if (i->pipeline != CLS_PIPELINE_OFF) {
-        size_t n = 0;
+    size_t n = 0;
+    snprintf(tile, len, "-");
+    if (i->pipeline != CLS_PIPELINE_OFF)
         for (int d = 0; d < dims; d++)
-            n += (size_t)snprintf(tile + n, sizeof tile - n, "%s%zu", d ? "x" : "", i->pipeline_tile[d]);
-    }
+            n += (size_t)snprintf(tile + n, len - n, "%s%zu", d ? "x" : "", i->pipeline_tile[d]);
+}
+
+/* One table row.  role NULL: a sweep row (kind naive, pick or tile); otherwise a confirmation
+ * row (kind "confirmed", role naive, pick or tile), its min and median over all its runs and
+ * its error against the minimum, the figure the acceptance compares. */
+static void row(ctx_t *c, const char *kind, const char *role, const meas *m, int dims)
+{
+    char tile[64];
+    const cls_plan_info *i = &m->info;
+    tile_text(tile, sizeof tile, i, dims);
     const char *scheme = cls_pipeline_name(i->pipeline);
     const char *layout = i->pipeline == CLS_PIPELINE_OFF ? "-" : i->pipeline_rect ? "rect" : "merged";
-    printf("%-6s %-9s %-6s %-14s %6zu %5zu %12.3f %12.3f %12.3f %7.1f%% %s\n", kind, scheme, layout,
-           tile, i->pipeline_tiles, c->w->steps, m->predicted * 1e3, m->min * 1e3, m->median * 1e3,
-           m->predicted > 0 ? 100 * (m->predicted - m->median) / m->median : 0,
+    double ref = role ? m->min : m->median;
+    printf("%-6s %-9s %-6s %-14s %6zu %5zu %12.3f %12.3f %12.3f %7.1f%% %s", role ? role : kind,
+           scheme, layout, tile, i->pipeline_tiles, c->w->steps, m->predicted * 1e3, m->min * 1e3,
+           m->median * 1e3, m->predicted > 0 ? 100 * (m->predicted - ref) / ref : 0,
            m->check < 0 ? "" : m->check ? "bitwise" : "DIFFERS");
+    if (role) printf("%s%zu runs", m->check < 0 ? "" : ", ", m->n);
+    printf("\n");
     if (c->csv)
-        fprintf(c->csv, "%s,%s,%zu,%s,%s,%s,%s,%zu,%zu,%.9g,%.9g,%.9g,%s,%d,%.9g\n",
+        fprintf(c->csv, "%s,%s,%zu,%s,%s,%s,%s,%zu,%zu,%.9g,%.9g,%.9g,%s,%d,%.9g,%zu,%s\n",
                 cls_stencil_name(c->w->st), c->size_text, c->w->steps, kind, scheme, layout, tile,
                 i->pipeline_tiles, i->pipeline_steps, m->predicted, m->min, m->median,
-                m->check < 0 ? "" : m->check ? "bitwise" : "differs", c->pinned, c->cap);
+                m->check < 0 ? "" : m->check ? "bitwise" : "differs", c->pinned, c->cap, m->n,
+                role ? role : "");
     if (c->csv) fflush(c->csv);
+    fflush(stdout);
+}
+
+typedef struct cand {
+    cls_plan_options opt;
+    const char *role; /* naive, pick or tile */
+    meas m;           /* the sweep's row, its timings extended by the rounds */
+} cand;
+
+static int same_config(const cls_plan_info *a, const cls_plan_info *b)
+{
+    return a->pipeline == b->pipeline && a->pipeline_rect == b->pipeline_rect &&
+           a->pipeline_steps == b->pipeline_steps &&
+           !memcmp(a->pipeline_tile, b->pipeline_tile, sizeof a->pipeline_tile);
+}
+
+/* Keeps top[] (at most k, fastest first by the sweep's minimum) up to date with one tile row;
+ * a result that differs from the reference, or the pick's own configuration, is no candidate. */
+static void consider(cand *top, size_t *n, size_t k, const cand *pick, const cls_plan_options *opt,
+                     const meas *m)
+{
+    if (m->check == 0 || (pick && same_config(&pick->m.info, &m->info))) return;
+    size_t j = *n;
+    while (j > 0 && top[j - 1].m.min > m->min) j--;
+    if (j >= k) return;
+    size_t last = *n < k ? *n : k - 1;
+    memmove(&top[j + 1], &top[j], (last - j) * sizeof *top);
+    top[j].opt = *opt;
+    top[j].role = "tile";
+    top[j].m = *m;
+    if (*n < k) (*n)++;
+}
+
+/* The confirmation of one step count: every candidate's plan is created and warmed up once,
+ * then c->confirm rounds run each candidate once in turn; each row's minimum and median are
+ * over its sweep runs and its rounds. */
+/* One run of a candidate's plan; on failure the plan is dropped with a line saying why. */
+static int confirm_run(ctx_t *c, cand *cd, cls_plan **plan, cls_report *rep)
+{
+    int rc = cls_plan_run(*plan, c->w->input, (const void *const *)c->w->aux, c->w->output, rep);
+    if (rc != CLS_SUCCESS) {
+        printf("confirm %s: %s\n", cd->role, cls_last_error());
+        cls_plan_release(*plan);
+        *plan = NULL;
+    }
+    return rc;
+}
+
+static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
+{
+    cls_plan *plans[MAX_CONFIRM_TOP + 2] = {0};
+    size_t bytes = c->w->points * cls_dtype_size(cls_stencil_dtype(c->w->st));
+    cls_report rep;
+    for (size_t i = 0; i < n; i++) {
+        if (cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, &cs[i].opt, &plans[i]) !=
+            CLS_SUCCESS) {
+            printf("confirm %s: %s\n", cs[i].role, cls_last_error());
+            plans[i] = NULL;
+            continue;
+        }
+        confirm_run(c, &cs[i], &plans[i], &rep); /* warm-up */
+    }
+    for (size_t r = 0; r < c->confirm; r++)
+        for (size_t i = 0; i < n; i++) {
+            if (!plans[i] || confirm_run(c, &cs[i], &plans[i], &rep) != CLS_SUCCESS) continue;
+            cs[i].m.t[cs[i].m.n++] = rep.seconds_total;
+            /* the naive candidate is the reference itself */
+            if (c->expect && strcmp(cs[i].role, "naive") && memcmp(c->expect, c->w->output, bytes))
+                cs[i].m.check = 0;
+        }
+    for (size_t i = 0; i < n; i++) cls_plan_release(plans[i]);
+    printf("confirmed (%zu interleaved rounds of copy-compute-copy, the pick and the %zu fastest "
+           "tile rows, after a warm-up; min and median over the sweep's and the rounds' runs, "
+           "pred-min against the min):\n",
+           c->confirm, c->confirm_top);
+    const cand *best = NULL, *pick = NULL, *naive = NULL;
+    for (size_t i = 0; i < n; i++) {
+        summarize(&cs[i].m);
+        row(c, "confirmed", cs[i].role, &cs[i].m, dims);
+        if (!strcmp(cs[i].role, "naive")) naive = &cs[i];
+        else if (!best || cs[i].m.min < best->m.min) best = &cs[i];
+        if (!strcmp(cs[i].role, "pick")) pick = &cs[i];
+    }
+    if (pick && best) {
+        char tile[64];
+        tile_text(tile, sizeof tile, &best->m.info, dims);
+        if (best == pick)
+            printf("  confirmed pick vs fastest: the pick is the fastest (+0.0 %%)");
+        else
+            printf("  confirmed pick vs fastest (%s %s, %zu tiles): %+.1f %%",
+                   cls_pipeline_name(best->m.info.pipeline), tile, best->m.info.pipeline_tiles,
+                   100 * (pick->m.min / best->m.min - 1));
+        if (naive) printf("; speed-up over copy-compute-copy %.2fx", naive->m.min / pick->m.min);
+        printf(" (minima)\n");
+    }
     fflush(stdout);
 }
 
@@ -113,6 +237,8 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
     ctx_t c;
     memset(&c, 0, sizeof c);
     c.reps = 3;
+    c.confirm = 5;
+    c.confirm_top = 3;
     cli_workload w = {0};
     void *orig_in = NULL, *orig_out = NULL;
     cls_device_info dev;
@@ -175,6 +301,22 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
                 goto done;
             }
             break;
+        case OPT_CONFIRM:
+        case OPT_CONFIRM_TOP: {
+            size_t n = 0;
+            int top = id == OPT_CONFIRM_TOP, bad;
+            /* --confirm 0 turns the confirmation off */
+            if (!top && !strcmp(v, "0")) bad = 0;
+            else bad = cli_parse_count(v, &n) != 0 || n > (top ? MAX_CONFIRM_TOP : MAX_CONFIRM);
+            if (bad) {
+                ret = cli_usage_error(self, top ? "invalid --confirm-top '%s' (1..%d)"
+                                                : "invalid --confirm '%s' (0..%d)",
+                                      v, top ? MAX_CONFIRM_TOP : MAX_CONFIRM);
+                goto done;
+            }
+            *(top ? &c.confirm_top : &c.confirm) = n;
+            break;
+        }
         case OPT_MEMORY:
             if (cli_parse_bytes(v, &c.cap) != 0) {
                 ret = cli_usage_error(self, "invalid --device-memory '%s' (bytes, K/M/G suffixes)", v);
@@ -219,7 +361,8 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
     }
     if (c.csv)
         fprintf(c.csv, "stencil,size,steps,kind,scheme,layout,tile,tiles,steps_per_tile,"
-                       "predicted_s,measured_min_s,measured_median_s,check,pinned,cap_bytes\n");
+                       "predicted_s,measured_min_s,measured_median_s,check,pinned,cap_bytes,"
+                       "runs,role\n");
     if (cli_open_context(device, &c.ctx, &dev) != CLS_SUCCESS) goto done;
     c.w = &w;
     if ((rc = cli_workload_fill(&w)) != CLS_SUCCESS) {
@@ -256,12 +399,16 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         opt.host_pinned = c.pinned;
         opt.device_memory = c.cap;
         meas m;
+        cand cs[MAX_CONFIRM_TOP + 2], top[MAX_CONFIRM_TOP];
+        size_t n_cs = 0, n_top = 0;
+        const cand *pick = NULL;
         void *keep = c.expect;
         /* copy-compute-copy (when it fits the cap), its result the reference of --check */
         c.expect = NULL;
         opt.pipeline = CLS_PIPELINE_OFF;
         if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
-            row(&c, "naive", &m, dims);
+            row(&c, "naive", NULL, &m, dims);
+            cs[n_cs++] = (cand){opt, "naive", m};
             if (keep) memcpy(keep, w.output, bytes);
         } else {
             printf("naive: %s\n", cls_last_error());
@@ -277,8 +424,10 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         c.expect = keep;
         opt.pipeline = CLS_PIPELINE_AUTO;
         if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
-            row(&c, "pick", &m, dims);
+            row(&c, "pick", NULL, &m, dims);
             printf("  why: %s\n", m.info.pipeline_why);
+            cs[n_cs] = (cand){opt, "pick", m};
+            pick = &cs[n_cs++];
         } else {
             printf("pick: %s\n", cls_last_error());
         }
@@ -296,16 +445,19 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
                     opt.pipeline_tile[dims - 1] = len;
                     opt.pipeline_steps = w.steps;
                     opt.pipeline_rect = l;
-                    if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS)
-                        row(&c, "tile", &m, dims);
-                    else
+                    if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
+                        row(&c, "tile", NULL, &m, dims);
+                        consider(top, &n_top, c.confirm_top, pick, &opt, &m);
+                    } else
                         printf("%s %zu tiles: %s\n", cls_pipeline_name(opt.pipeline), tiles[t],
                                cls_last_error());
                 }
             }
         }
-        memset(opt.pipeline_tile, 0, sizeof opt.pipeline_tile);
-        opt.pipeline_steps = 0;
+        if (c.confirm && n_cs + n_top > 1) {
+            memcpy(&cs[n_cs], top, n_top * sizeof *top);
+            confirm(&c, cs, n_cs + n_top, dims);
+        }
     }
     ret = CLI_EXIT_OK;
 done:

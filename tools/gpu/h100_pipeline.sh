@@ -6,11 +6,15 @@
 # every tile count of every scheme (predicted and measured, results checked bitwise against
 # copy-compute-copy); rectangular against merged copies at one step; then a 640^3 Jacobi grid
 # (2.1 GB resident) under a 1 GiB --device-memory cap, checked bitwise against the uncapped
-# run.  Starts with `clstencil probe` (its overlap factor now measured with queued copy
+# run.  After each step count's sweep, copy-compute-copy, the pick and the 3 fastest tile rows
+# are re-timed in 5 interleaved rounds (`--confirm 5 --confirm-top 3`, the "confirmed" rows):
+# run 4 (2026-11-22) had picks measured 10-40 % above their neighbours' smooth curve, transients
+# during one row's back-to-back runs that the rounds spread over all candidates.  Starts with `clstencil probe` (its overlap factor now measured with queued copy
 # streams, lib/probe.c) into $OUT/h100_probe.json; the runs use that model (from the cache).
-# Binaries from package.sh (default .gpu-all, or $1); results to $OUT.  About 3 minutes
-# expected; the timeouts stop it at 4.9 minutes (the first run, 2026-11-21, took 279 s with
-# the buffered scheme at every step count and hit two timeouts; doc/pipeline.md).
+# Binaries from package.sh (default .gpu-all, or $1); results to $OUT.  About 2.6 minutes
+# expected (run 4 without the rounds: 132 s); the timeouts stop it at 5.7 minutes (the first
+# run, 2026-11-21, took 279 s with the buffered scheme at every step count and hit two
+# timeouts; doc/pipeline.md).
 set -u
 GPU_DIR=${1:-${GPU_DIR:-$PWD/.gpu-all}}
 . "$(dirname "$0")/env.sh"
@@ -44,8 +48,8 @@ for s in "moving_average 67108864" "emboss 8000x8000" "jacobi3d 400x400x400"; do
   set -- $s
   echo "== tune $1 --size $2 --pipeline (steps 1-5, merged)" >> "$log"
   t0=$(date +%s)
-  timeout 35 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1,2,3,4,5 \
-    --pinned --check --reps 3 --layouts merged --schemes basic,scalable \
+  timeout 45 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1,2,3,4,5 \
+    --pinned --check --reps 3 --confirm 5 --confirm-top 3 --layouts merged --schemes basic,scalable \
     --tiles 1,2,3,4,6,8,12,16,24,32,64,128 \
     --csv "$out/h100-pipeline-$1.csv" >> "$log" 2>&1
   rc=$?
@@ -57,16 +61,21 @@ done
 for s in "emboss 8000x8000" "jacobi3d 400x400x400"; do
   set -- $s
   echo "== tune $1 --size $2 --pipeline (1 step, rect)" >> "$log"
-  timeout 15 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1 --pinned \
-    --check --reps 3 --layouts rect --tiles 2,4,8,16,32,64 \
+  t0=$(date +%s)
+  timeout 20 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1 --pinned \
+    --check --reps 3 --confirm 5 --confirm-top 3 --layouts rect --tiles 2,4,8,16,32,64 \
     --csv "$out/h100-pipeline-$1-rect.csv" >> "$log" 2>&1
-  echo "== (rc $?)" >> "$log"
+  rc=$?
+  echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
 done
 echo "== tune moving_average buffered (1 step)" >> "$log"
-timeout 15 "$b/clstencil" tune moving_average --pipeline --exhaustive --size 67108864 \
-  --steps 1 --pinned --check --reps 2 --layouts merged --schemes buffered --tiles 4,16,64,128 \
+t0=$(date +%s)
+timeout 20 "$b/clstencil" tune moving_average --pipeline --exhaustive --size 67108864 \
+  --steps 1 --pinned --check --reps 2 --confirm 3 --confirm-top 2 --layouts merged \
+  --schemes buffered --tiles 4,16,64,128 \
   --csv "$out/h100-pipeline-moving_average-buffered.csv" >> "$log" 2>&1
-echo "== (rc $?)" >> "$log"
+rc=$?
+echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
 
 # 3. Above the memory budget: 640^3 floats are 1.05 GB per array (2.1 GB resident), the cap
 # 1 GiB; the planner must tile (scalable or buffered).  The check is bitwise against the
@@ -89,7 +98,10 @@ if cmp -s "$npy/capped.npy" "$npy/whole.npy"; then echo "capped: bitwise equal" 
 else echo "capped: DIFFERENT (or missing)" >> "$log"; fi
 rm -rf "$npy"
 echo "== tune jacobi3d 640^3 --device-memory 1G" >> "$log"
-timeout 25 "$b/clstencil" tune jacobi3d --pipeline --size 640x640x640 --steps 1 --pinned \
+t0=$(date +%s)
+timeout 30 "$b/clstencil" tune jacobi3d --pipeline --size 640x640x640 --steps 1 --pinned \
   --device-memory 1G --schemes scalable,buffered --tiles 4,8,16,32,64 --reps 2 \
-  --csv "$out/h100-pipeline-capped.csv" >> "$log" 2>&1
+  --confirm 5 --confirm-top 3 --csv "$out/h100-pipeline-capped.csv" >> "$log" 2>&1
+rc=$?
+echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
 echo "== done ($(($(date +%s) - t_all)) s)" >> "$log"
