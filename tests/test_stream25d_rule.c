@@ -40,32 +40,32 @@ int main(void)
     /* The measured cases (512^3, features as the planner derives them; model gains from
      * doc/stream25d.md's table of the ghost-zone model). */
     rule("heat3d7 float (k=3; measured fused 1.54x naive)",
-         (cls__s25_features){1, 0, 0, 1, 1.5, 3}, CLS__S25_FUSED);
+         (cls__s25_features){1, 0, 0, 1, 1.5, 3, 0}, CLS__S25_FUSED);
     rule("heat3d7 double (model 2.20 at k=3; fused 1.18x)",
-         (cls__s25_features){1, 0, 0, 1, 2.20, 3}, CLS__S25_FUSED);
+         (cls__s25_features){1, 0, 0, 1, 2.20, 3, 0}, CLS__S25_FUSED);
     rule("heat3d7 float on a mirror grid (fused 0.95x naive)",
          (cls__s25_features){1, 0, 0, 1, 1.69, 3, 1}, CLS__S25_NAIVE);
     rule("a plain star whose model gain is below the threshold",
-         (cls__s25_features){1, 0, 0, 1, 1.1, 2}, CLS__S25_NAIVE);
-    rule("heat3d27 float (single 1.36x, fused 0.78x)", (cls__s25_features){1, 1, 0, 1, 1.47, 3},
+         (cls__s25_features){1, 0, 0, 1, 1.1, 2, 0}, CLS__S25_NAIVE);
+    rule("heat3d27 float (single 1.36x, fused 0.78x)", (cls__s25_features){1, 1, 0, 1, 1.47, 3, 0},
          CLS__S25_SINGLE);
-    rule("heat3d27 double (single 1.18x)", (cls__s25_features){1, 1, 0, 1, 1.49, 2},
+    rule("heat3d27 double (single 1.18x)", (cls__s25_features){1, 1, 0, 1, 1.49, 2, 0},
          CLS__S25_SINGLE);
     rule("jacobi3d (a division: fused 0.84x, single 0.93x)",
-         (cls__s25_features){1, 0, 0, 0, 2.2, 4}, CLS__S25_NAIVE);
-    rule("cell3d (comparisons: fused 0.30x)", (cls__s25_features){1, 1, 0, 0, 0, 1},
+         (cls__s25_features){1, 0, 0, 0, 2.2, 4, 0}, CLS__S25_NAIVE);
+    rule("cell3d (comparisons: fused 0.30x)", (cls__s25_features){1, 1, 0, 0, 0, 1, 0},
          CLS__S25_NAIVE);
     /* The edges of the rule. */
-    rule("a plain star with an auxiliary array", (cls__s25_features){1, 0, 1, 1, 3.0, 4},
+    rule("a plain star with an auxiliary array", (cls__s25_features){1, 0, 1, 1, 3.0, 4, 0},
          CLS__S25_NAIVE);
-    rule("a plain box with an auxiliary array", (cls__s25_features){1, 1, 2, 1, 1.5, 2},
+    rule("a plain box with an auxiliary array", (cls__s25_features){1, 1, 2, 1, 1.5, 2, 0},
          CLS__S25_NAIVE);
-    rule("radius 2", (cls__s25_features){0, 1, 0, 1, 0, 1}, CLS__S25_NAIVE);
-    rule("model gain at the threshold", (cls__s25_features){1, 0, 0, 1, CLS__S25_FUSED_GAIN, 3},
+    rule("radius 2", (cls__s25_features){0, 1, 0, 1, 0, 1, 0}, CLS__S25_NAIVE);
+    rule("model gain at the threshold", (cls__s25_features){1, 0, 0, 1, CLS__S25_FUSED_GAIN, 3, 0},
          CLS__S25_FUSED);
-    rule("a large gain at k = 1 is no fusion", (cls__s25_features){1, 0, 0, 1, 3.0, 1},
+    rule("a large gain at k = 1 is no fusion", (cls__s25_features){1, 0, 0, 1, 3.0, 1, 0},
          CLS__S25_NAIVE);
-    rule("no model (gain 0)", (cls__s25_features){1, 0, 0, 1, 0, 1}, CLS__S25_NAIVE);
+    rule("no model (gain 0)", (cls__s25_features){1, 0, 0, 1, 0, 1, 0}, CLS__S25_NAIVE);
 
     /* The classification of the built-in bodies (lib/builtins.c) and a few others. */
     tap_ok(plain("IN(0, 0, 0) + alpha * (IN(0, 0, -1) + IN(0, -1, 0) + IN(-1, 0, 0) + "
