@@ -43,21 +43,16 @@ static inline void tap_diag(const char *fmt, ...)
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
-#include <time.h>
 #endif
 
 /* Prints the plan and returns the exit status for main().  Under AddressSanitizer the leak
  * check runs here, as a test of its own, while the OpenCL runtime's worker threads are idle:
  * LeakSanitizer's check at process exit can crash in its own tracer while PoCL tears its
- * threads down, so the test environment turns that one off (leak_check_at_exit=0).  Even here
- * its tracer crashed ("Tracer caught signal 11") in about one full suite of two on a loaded
- * 2-core machine, after tests that build programs: threads the compiler started were still
- * exiting.  A pause lets them finish first. */
+ * threads down, so the test environment turns that one off (leak_check_at_exit=0), and keeps
+ * the tracer out of thread-local storage (use_tls=0, tests/local.mk). */
 static inline int tap_done(void)
 {
 #if defined(__SANITIZE_ADDRESS__)
-    const struct timespec settle = {0, 300000000};
-    nanosleep(&settle, NULL);
     tap_ok(__lsan_do_recoverable_leak_check() == 0, "no leaks (LeakSanitizer)");
 #endif
     printf("1..%d\n", tap__n);
