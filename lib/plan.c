@@ -187,11 +187,10 @@ static cls_status register_cap(cls_plan *p, char **options)
         p->max_regs = 0;
         return CLS_SUCCESS;
     }
-    size_t len = strlen(*options), cap = len + 48;
-    char *o = realloc(*options, cap);
-    if (!o) return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "build options");
-    snprintf(o + len, cap - len, "%s-cl-nv-maxrregcount=%zu", len ? " " : "", p->max_regs);
-    *options = o;
+    size_t len = strlen(*options), cap = len + 1;
+    if (cls__appendf(options, &len, &cap, "%s-cl-nv-maxrregcount=%zu", len ? " " : "",
+                     p->max_regs) != 0)
+        return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "build options");
     return CLS_SUCCESS;
 }
 

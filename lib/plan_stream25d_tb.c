@@ -211,6 +211,24 @@ static size_t default_chunk(const cls_plan *p, const tb_config *c)
     return div_up(nz, parts ? parts : 1);
 }
 
+/* The i-th loader to try (i = 0, 1): the one asked for, else on GPUs classic then aligned, on
+ * CPUs classic only (a segment is no transaction there, doc/stream25d.md).  0 when there is
+ * no i-th. */
+static int loader_candidate(const cls_plan *p, const cls_plan_options *opt, int i,
+                            cls_loader *loader)
+{
+    if (opt->loader != CLS_LOADER_AUTO) {
+        *loader = opt->loader;
+        return i == 0;
+    }
+    if (p->ctx->info.type == CLS_DEVICE_CPU) {
+        *loader = CLS_LOADER_CLASSIC;
+        return i == 0;
+    }
+    *loader = i ? CLS_LOADER_ALIGNED : CLS_LOADER_CLASSIC;
+    return i < 2;
+}
+
 /* The best tile (and k when kfix is 0) by the model among work-groups of whole warps, 32..128
  * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's). */
 static double search(const cls_plan *p, const tb_model *tm, const cls_plan_options *opt,
@@ -220,13 +238,7 @@ static double search(const cls_plan *p, const tb_model *tm, const cls_plan_optio
     double bc = HUGE_VAL;
     tb_config t = *best;
     static const size_t rows_list[] = {1, 2, 4};
-    static const cls_loader loaders[] = {CLS_LOADER_CLASSIC, CLS_LOADER_ALIGNED};
-    /* Both loaders unless one was asked for; CPUs keep the classic one (on a CPU a segment is
-     * no transaction, doc/stream25d.md). */
-    const int one = opt->loader != CLS_LOADER_AUTO || d->type == CLS_DEVICE_CPU;
-    for (size_t li = 0; li < 2; li++) {
-        if (one && li) break;
-        t.loader = opt->loader != CLS_LOADER_AUTO ? opt->loader : loaders[li];
+    for (int li = 0; loader_candidate(p, opt, li, &t.loader); li++) {
         for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++)
             for (t.bx = 32; t.bx <= 128; t.bx *= 2)
                 for (t.by = 1; t.by <= 32; t.by++)
@@ -346,11 +358,8 @@ cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
         /* The user's tile; the model's k (unless given) and loader (unless given). */
         size_t kfix = c.k;
         tb_config u = c;
-        for (int li = 0; li < 2; li++) {
-            if (opt->loader != CLS_LOADER_AUTO && li) break;
+        for (int li = 0; loader_candidate(p, opt, li, &u.loader); li++) {
             tb_config t = u;
-            if (opt->loader == CLS_LOADER_AUTO && !is_cpu)
-                t.loader = li ? CLS_LOADER_ALIGNED : CLS_LOADER_CLASSIC;
             for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++) {
                 t.k = k;
                 if (!geometry(&t, (size_t)tm.sw)) break;

@@ -131,19 +131,26 @@ char *cls__cache_dir(void)
 }
 
 /* ------------------------------------------------------------------------------ build log */
-static cls_status build_failure(cls_context *ctx, cl_program prog, cl_int err)
+/* The program's build log on the context's device (malloc'd, NULL when the driver gives none). */
+static char *build_log(cls_context *ctx, cl_program prog)
 {
     size_t n = 0;
-    char *log = NULL;
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS &&
-        n > 0) {
-        log = malloc(n + 1);
-        if (log && clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) ==
-                       CL_SUCCESS)
-            log[n] = '\0';
-        else if (log)
-            log[0] = '\0';
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS ||
+        n == 0)
+        return NULL;
+    char *log = malloc(n + 1);
+    if (log && clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) !=
+                   CL_SUCCESS) {
+        free(log);
+        return NULL;
     }
+    if (log) log[n] = '\0';
+    return log;
+}
+
+static cls_status build_failure(cls_context *ctx, cl_program prog, cl_int err)
+{
+    char *log = build_log(ctx, prog);
     cls_status st = cls__fail(ctx, CLS_ERR_BUILD_FAILED,
                               "OpenCL build failed on %s (%s) with %s:\n%s", ctx->info.name,
                               ctx->info.platform_name, cls_status_string(err),
@@ -393,19 +400,12 @@ out:
 static void append_build_log(cls_context *ctx, cl_program prog, const char *options)
 {
     const char *path = getenv("CLSTENCIL_BUILD_LOG");
-    size_t n = 0;
     if (!path || !*path) return;
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS)
-        return;
-    char *log = malloc(n + 1);
-    if (!log) return;
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) == CL_SUCCESS) {
-        log[n] = '\0';
-        FILE *f = fopen(path, "a");
-        if (f) {
-            fprintf(f, "=== build on %s, options: %s\n%s\n", ctx->info.name, options, log);
-            fclose(f);
-        }
+    char *log = build_log(ctx, prog);
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "=== build on %s, options: %s\n%s\n", ctx->info.name, options, log ? log : "");
+        fclose(f);
     }
     free(log);
 }
