@@ -106,7 +106,11 @@ typedef enum cls_model_table {
     CLS_TABLE_HOST_TO_HOST = 4,
     CLS_TABLE_ALLOC_HOST = 5,  /* allocate + free one host buffer */
     CLS_TABLE_ALLOC_DEVICE = 6, /* allocate + free one device buffer */
-    CLS_TABLE_COUNT = 7
+    /* A pinned copy queued behind another on the same in-order queue: its marginal time in a
+     * stream of copies (not in 003; what a pipeline's copies after the first cost). */
+    CLS_TABLE_HOST_TO_DEVICE_QUEUED = 7,
+    CLS_TABLE_DEVICE_TO_HOST_QUEUED = 8,
+    CLS_TABLE_COUNT = 9
 } cls_model_table;
 
 typedef struct cls_model_point {

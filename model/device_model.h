@@ -116,7 +116,11 @@
     X(CLS_TABLE_HOST_TO_HOST, "transfer", "host_to_host",                                      \
       "copy between two page-locked host buffers")                                             \
     X(CLS_TABLE_ALLOC_HOST, "alloc", "host", "allocate and free one host buffer")              \
-    X(CLS_TABLE_ALLOC_DEVICE, "alloc", "device", "allocate and free one device buffer")
+    X(CLS_TABLE_ALLOC_DEVICE, "alloc", "device", "allocate and free one device buffer")        \
+    X(CLS_TABLE_HOST_TO_DEVICE_QUEUED, "transfer", "host_to_device_queued",                    \
+      "copy from page-locked host memory queued behind another (marginal time in a stream)")  \
+    X(CLS_TABLE_DEVICE_TO_HOST_QUEUED, "transfer", "device_to_host_queued",                    \
+      "copy to page-locked host memory queued behind another (marginal time in a stream)")
 
 #define CLS__CTYPE_CLS__INT int64_t
 #define CLS__CTYPE_CLS__REAL double

@@ -70,7 +70,10 @@ static const struct {
     {"alloc.device", "mallocFreeDevice (Sect. 6.4.1)"},
     {"alloc.host", "mallocFreeHost (Sect. 6.4.1, buffered scheme)"},
     {"memory.global_bytes", "the device-memory cap of the planner"},
-    {"sync.kernel_restart_cycles", "turnaround of a queued copy (queued_ns; not in 003)"},
+    {"transfer.host_to_device_queued", "a queued transferIn after the first (not in 003)"},
+    {"transfer.device_to_host_queued", "a queued transferOut after the first (not in 003)"},
+    {"sync.kernel_restart_cycles", "turnaround of a queued copy without the queued tables "
+                                   "(queued_ns; not in 003)"},
     {"compute.clock_mhz", "converts the restart cycles to ns"},
 };
 #define PIPE_NPARAMS (sizeof pipe_params / sizeof pipe_params[0])
@@ -168,6 +171,18 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
     if ((st = copy_table(m, CLS_TABLE_DEVICE_TO_HOST_PINNED, &d->d2h_staged, 1,
                          "pinned staging tiles", err, errlen)) != CLS_SUCCESS)
         return st;
+    /* The queued tables are measured with pinned host buffers (lib/probe.c probe_queued). */
+    if (host_pinned) {
+        if ((st = copy_table(m, CLS_TABLE_HOST_TO_DEVICE_QUEUED, &d->h2d_queued, 0,
+                             "queued copies", err, errlen)) != CLS_SUCCESS ||
+            (st = copy_table(m, CLS_TABLE_DEVICE_TO_HOST_QUEUED, &d->d2h_queued, 0,
+                             "queued copies", err, errlen)) != CLS_SUCCESS)
+            return st;
+        if (d->h2d_queued.n == 0 || d->d2h_queued.n == 0)
+            d->h2d_queued.n = d->d2h_queued.n = 0; /* both or neither */
+        else
+            d->queued_copies = 1;
+    }
     if ((st = copy_table(m, CLS_TABLE_ALLOC_DEVICE, &d->alloc_device, 1, "device buffers",
                          err, errlen)) != CLS_SUCCESS)
         return st;
@@ -209,14 +224,21 @@ double cls_pipe_curve_ns(const cls_pipe_curve *c, double bytes)
  * blocking copy at a time, so every entry holds the submission and completion latency of a
  * blocking call (16-17 us at 10 bytes on the H100).  The executor enqueues the whole pipeline
  * asynchronously on in-order queues joined by events (003 Sect. 6.5 does the same with CUDA
- * streams), so a copy queued behind the previous one of its direction starts when that one ends:
- * it pays the table's streaming part (its time less the first entry) and the device's turnaround
- * of a queued command, not the host's round trip.  Fitted to nothing: the table's first entry and
- * the probe's back-to-back launch time (doc/pipeline.md, "Queued copies", for the data). */
-double cls_pipe_queued_ns(const cls_pipe_device *d, const cls_pipe_curve *c, double bytes)
+ * streams), so a copy queued behind the previous one of its direction starts when that one ends.
+ * The probe's queued tables time exactly that: a copy's marginal cost in a stream of queued
+ * copies (doc/pipeline.md, "Sixth run").  Models without them (a file from an older probe)
+ * estimate it as the table's streaming part (its time less the first entry) plus the device's
+ * turnaround of a queued command, the back-to-back launch time (doc/pipeline.md, "Queued
+ * copies"), which the H100 data showed about 9 % high at 8 MB copies. */
+double cls_pipe_queued_ns(const cls_pipe_device *d, cls_pipe_dir dir, double bytes)
 {
+    if (!d || !(bytes > 0)) return 0.0;
+    const cls_pipe_curve *c = dir == CLS_PIPE_TO_DEVICE ? &d->h2d : &d->d2h;
+    const cls_pipe_curve *q = dir == CLS_PIPE_TO_DEVICE ? &d->h2d_queued : &d->d2h_queued;
     double t = cls_pipe_curve_ns(c, bytes);
-    if (!d || !d->queued_copies || !c || c->n == 0 || !(bytes > 0)) return t;
+    if (!d->queued_copies || c->n == 0) return t;
+    /* The probe's queued table measures this copy directly (lib/probe.c probe_queued). */
+    if (q->n >= 2) return cls_pipe_curve_ns(q, bytes);
     return dmax(0.0, t - c->ns[0]) + d->queued_ns;
 }
 
@@ -536,8 +558,8 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
          * Queued copies: each as queued behind another; exact_stage gives the first of each
          * direction back its table time. */
         if (queued_applies(ev)) {
-            s->in = nin * (double)xi->count * cls_pipe_queued_ns(d, &d->h2d, xi->bytes);
-            s->out = nout * (double)xo->count * cls_pipe_queued_ns(d, &d->d2h, xo->bytes);
+            s->in = nin * (double)xi->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, xi->bytes);
+            s->out = nout * (double)xo->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_HOST, xo->bytes);
         } else {
             s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);
             s->out = nout * (double)xo->count * cls_pipe_curve_ns(&d->d2h, xo->bytes);
@@ -583,8 +605,8 @@ static void exact_stage(size_t t, cls_pipe_stages *s, void *user)
         /* The first copy of each direction is queued behind nothing: its table time. */
         const cls_pipe_device *d = ev->d;
         double bi = ev->xin[key].bytes, bo = ev->xout[key].bytes;
-        s->in += cls_pipe_curve_ns(&d->h2d, bi) - cls_pipe_queued_ns(d, &d->h2d, bi);
-        s->out += cls_pipe_curve_ns(&d->d2h, bo) - cls_pipe_queued_ns(d, &d->d2h, bo);
+        s->in += cls_pipe_curve_ns(&d->h2d, bi) - cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, bi);
+        s->out += cls_pipe_curve_ns(&d->d2h, bo) - cls_pipe_queued_ns(d, CLS_PIPE_TO_HOST, bo);
     }
 }
 

@@ -61,18 +61,25 @@ typedef struct cls_pipe_device {
     double global_bytes;    /* memory.global_bytes (0: unknown, no cap from the model) */
     int queued_copies;      /* copies after the first of each direction are queued behind the
                                previous one on an in-order queue (the executor enqueues the whole
-                               pipeline with events): each pays its table time less the table's
-                               start-up (its first entry, the submission and completion of one
-                               blocking call) plus queued_ns.  EXACT padding, basic and scalable
-                               schemes only; 0: every copy costs its table time, as 003 Sect.
-                               6.4.3 counts it (the reproduction of its tables) */
-    double queued_ns;       /* the device's turnaround of a command queued behind another:
-                               sync.kernel_restart_cycles / compute.clock_mhz (back-to-back
-                               queued launches, the probe's only queued-command figure) */
+                               pipeline with events): each costs cls_pipe_queued_ns.  EXACT
+                               padding, basic and scalable schemes only; 0: every copy costs its
+                               table time, as 003 Sect. 6.4.3 counts it (the reproduction of
+                               its tables) */
+    cls_pipe_curve h2d_queued; /* a queued copy's measured marginal time in a stream, pinned
+                                  host arrays (transfer.host_to_device_queued; n == 0: not
+                                  measured, or pageable host arrays) */
+    cls_pipe_curve d2h_queued; /* ... device to host (transfer.device_to_host_queued) */
+    double queued_ns;       /* without a queued table: the device's turnaround of a command
+                               queued behind another, sync.kernel_restart_cycles /
+                               compute.clock_mhz (back-to-back queued launches) */
 } cls_pipe_device;
 
-/* Fills *d from a device model.  queued_copies is set, with queued_ns the kernel restart, when
- * the model's sync.kernel_restart_cycles is measured (a probe), not a family assumption.
+/* The direction of a copy. */
+typedef enum cls_pipe_dir { CLS_PIPE_TO_DEVICE = 0, CLS_PIPE_TO_HOST = 1 } cls_pipe_dir;
+
+/* Fills *d from a device model.  queued_copies is set when the model has the queued tables
+ * (with pinned host arrays) or a measured sync.kernel_restart_cycles (a probe, not a family
+ * assumption; queued_ns the restart).
  * host_pinned picks the pinned (1) or pageable (0) tables for
  * the direct transfers.  Needs the direct tables of that kind, the pinned ones and
  * alloc.device, each with at least two entries; host_to_host and alloc.host are optional
@@ -94,10 +101,12 @@ double cls_pipe_overlap_coeff(double overlap_factor);
  * their size: start-up plus bytes over bandwidth), or the last time when that line falls.
  * 0 bytes: 0 ns (no operation).  An empty table: 0. */
 double cls_pipe_curve_ns(const cls_pipe_curve *c, double bytes);
-/* A copy of `bytes` queued behind another copy on the same in-order queue (refines Sect. 6.4.3;
- * see queued_copies): max(0, cls_pipe_curve_ns(c, bytes) - c->ns[0]) + d->queued_ns; the table
- * time when d->queued_copies is 0.  0 bytes: 0. */
-double cls_pipe_queued_ns(const cls_pipe_device *d, const cls_pipe_curve *c, double bytes);
+/* A copy of `bytes` in direction dir queued behind another copy on the same in-order queue
+ * (refines Sect. 6.4.3; see queued_copies): the direction's queued table when measured
+ * (cls_pipe_curve_ns of h2d_queued or d2h_queued), otherwise
+ * max(0, table(bytes) - table's first entry) + d->queued_ns on the direct table (h2d or d2h);
+ * the direct table's time when d->queued_copies is 0.  0 bytes: 0. */
+double cls_pipe_queued_ns(const cls_pipe_device *d, cls_pipe_dir dir, double bytes);
 
 /* ------------------------------------------------------------------------------------------
  * Program: the program properties of Sect. 5.1 that the model reads.

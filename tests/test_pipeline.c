@@ -143,10 +143,11 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    /* 12: the 10 of 003's platform properties and the cap, plus the restart and clock that
-     * give a queued copy's turnaround (cls_pipe_queued_ns). */
-    tap_ok(n == 12 && cls_pipe_device_param(11, &sym) && strcmp(sym, "") != 0,
-           "cls_pipe_device_param lists the 12 parameters it reads");
+    /* 14: the 10 of 003's platform properties and the cap, plus the queued tables, and the
+     * restart and clock that give a queued copy's turnaround without them
+     * (cls_pipe_queued_ns). */
+    tap_ok(n == 14 && cls_pipe_device_param(13, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 14 parameters it reads");
 }
 
 /* ------------------------------------------------------------------ the pipeline (6.4.4) */
@@ -929,11 +930,13 @@ static void test_queued(void)
 {
     cls_pipe_device d = toy_queued();
     /* table(4e6) = 10000 + 0.1 (4e6 - 10) = 409999; queued: 409999 - 10000 + 2000 = 401999. */
-    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 4e6), 401999, "queued 4 MB: streaming part + 2 us");
-    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 5), 2000, "queued below the table: the turnaround");
-    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 0), 0, "queued 0 bytes: nothing");
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_DEVICE, 4e6), 401999,
+         "queued 4 MB: streaming part + 2 us");
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_HOST, 5), 2000,
+         "queued below the table: the turnaround");
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_DEVICE, 0), 0, "queued 0 bytes: nothing");
     d.queued_copies = 0;
-    NEAR(cls_pipe_queued_ns(&d, &d.h2d, 4e6), 409999, "not queued: the table time");
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_DEVICE, 4e6), 409999, "not queued: the table time");
     d.queued_copies = 1;
 
     /* 3M floats in 3 tiles of 1M (4 MB), no padding, no kernel, scalable.  Tile 0's copies are
@@ -975,6 +978,64 @@ static void test_queued(void)
     cls_pipe_kernel k1 = {1.0, 0, NULL, NULL}; /* 1 ns per point: 1 ms per tile */
     if (cls_pipe_estimate_config(&d, &g, &k1, &c, &e, err, sizeof err) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 409999 + 3e6 + 401999, "queued copies, kernel dominant: by hand");
+
+    /* Measured queued tables (lib/probe.c probe_queued) replace the estimate: 1 us + 0.09 ns/B
+     * to the device, 3 us + 0.08 ns/B back.  4 MB: 361000 in, 323000 out. */
+    cls_pipe_curve qin, qout;
+    memset(&qin, 0, sizeof qin);
+    memset(&qout, 0, sizeof qout);
+    qin.n = qout.n = 2;
+    qin.bytes[0] = qout.bytes[0] = 1e3;
+    qin.bytes[1] = qout.bytes[1] = 1e8;
+    qin.ns[0] = 1000 + 0.09 * 1e3, qin.ns[1] = 1000 + 0.09 * 1e8;
+    qout.ns[0] = 3000 + 0.08 * 1e3, qout.ns[1] = 3000 + 0.08 * 1e8;
+    d.h2d_queued = qin;
+    d.d2h_queued = qout;
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_DEVICE, 4e6), 361000, "queued table: 4 MB in");
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_HOST, 4e6), 323000, "queued table: 4 MB out");
+    NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_DEVICE, 2e8), 1000 + 0.09 * 2e8,
+         "queued table: beyond its end, the line through its last two entries");
+    /* 3 tiles of 4 MB, no kernel, scalable: in0 409999 (table); in1 361000; X(in2, out0) =
+     * max(361000, 409999) + 0.5 x min = 409999 + 180500 = 590499; out1 323000; out2 323000:
+     * 2007498. */
+    c.tile[0] = 1000000;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 2007498, "queued tables, 3 tiles, scalable: by hand");
+    d.queued_copies = 0;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 5.5 * 409999, "queued tables unused when queued_copies is 0");
+}
+
+/* cls_pipe_device_from_model reads the queued tables (pinned host arrays only, both or
+ * neither) and then costs copies as queued without a measured restart. */
+static void test_queued_tables_from_model(void)
+{
+    cls_model *m = NULL;
+    cls_pipe_device d;
+    char err[256] = "";
+    if (cls_model_from_name("c2050", &m) != CLS_SUCCESS) {
+        tap_skip("queued tables from a model", "no c2050 model");
+        return;
+    }
+    cls_model_point pts[2] = {{1e6, 20000, 0}, {1e7, 190000, 0}};
+    tap_ok(cls_model_set_table(m, CLS_TABLE_HOST_TO_DEVICE_QUEUED, pts, 2) == CLS_SUCCESS,
+           "set the host-to-device queued table");
+    if (cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS)
+        tap_ok(d.queued_copies == 0 && d.h2d_queued.n == 0 && d.d2h_queued.n == 0,
+               "one queued table alone is ignored (both directions or neither)");
+    tap_ok(cls_model_set_table(m, CLS_TABLE_DEVICE_TO_HOST_QUEUED, pts, 2) == CLS_SUCCESS,
+           "set the device-to-host queued table");
+    if (tap_ok(cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
+               "C2050 with queued tables (%s)", err)) {
+        tap_ok(d.queued_copies == 1 && d.queued_ns == 0 && d.h2d_queued.n == 2,
+               "queued tables: copies queued, no restart needed");
+        NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_HOST, 5.5e6), 20000 + 170000 * 0.5,
+             "the queued table interpolated linearly (Sect. 6.3)");
+    }
+    cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
+    tap_ok(d.h2d_queued.n == 0 && d.queued_copies == 0,
+           "pageable host arrays: the pinned queued tables are not used");
+    cls_model_release(m);
 }
 
 /* What the model says the H100 will do with 003's programs (doc/pipeline.md).  Two kernel
@@ -1038,6 +1099,7 @@ int main(void)
     test_closed_vs_steps();
     test_counting();
     test_queued();
+    test_queued_tables_from_model();
 
     cls_model *m = NULL;
     cls_pipe_device c2050;

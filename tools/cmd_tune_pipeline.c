@@ -161,8 +161,8 @@ static void consider(cand *top, size_t *n, size_t k, const cand *pick, const cls
 }
 
 /* The confirmation of one step count: every candidate's plan is created and warmed up once,
- * then c->confirm rounds run each candidate once in turn; each row's minimum and median are
- * over its sweep runs and its rounds. */
+ * then c->confirm rounds run each candidate once in turn, each round starting one candidate
+ * later; each row's minimum and median are over its sweep runs and its rounds. */
 /* One run of a candidate's plan; on failure the plan is dropped with a line saying why. */
 static int confirm_run(ctx_t *c, cand *cd, cls_plan **plan, cls_report *rep)
 {
@@ -189,8 +189,12 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
         }
         confirm_run(c, &cs[i], &plans[i], &rep); /* warm-up */
     }
+    /* Round r starts at candidate r mod n: no candidate always runs right after the same one
+     * (the fifth H100 run's picks, always run right after copy-compute-copy, had medians 10-20 %
+     * above their minima where the other rows had 2-5 %; doc/pipeline.md). */
     for (size_t r = 0; r < c->confirm; r++)
-        for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            size_t i = (j + r) % n;
             if (!plans[i] || confirm_run(c, &cs[i], &plans[i], &rep) != CLS_SUCCESS) continue;
             cs[i].m.t[cs[i].m.n++] = rep.seconds_total;
             /* the naive candidate is the reference itself */
