@@ -7,6 +7,7 @@
  * Build on the device machine: gcc -O2 -std=c11 xfer_diag.c -lOpenCL (no libclstencil). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include "diag_util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,33 +16,6 @@
 #define REPS 15
 #define CHUNKS 16
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-#define CHECK(e)                                                                               \
-    do {                                                                                       \
-        cl_int err_ = (e);                                                                     \
-        if (err_ != CL_SUCCESS) {                                                              \
-            fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #e, err_);                 \
-            return 1;                                                                          \
-        }                                                                                      \
-    } while (0)
 
 static cl_context ctx;
 static cl_command_queue q1, q2;
