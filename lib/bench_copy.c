@@ -121,7 +121,6 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
     if (!times) CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %zu timings", reps);
 
     for (long r = -1; r < (long)reps; r++) { /* r == -1: the warm-up */
-        cl_ulong t0 = 0, t1 = 0;
         CLS__CHECK_CL(ctx, st,
                       clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global,
                                              local ? &local : NULL, 0, NULL, &ev),
@@ -129,17 +128,9 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
         CLS__CHECK_CL(ctx, st, clWaitForEvents(1, &ev),
                       "waiting for the copy kernel failed (the device may have run out of "
                       "resources)");
-        if (r >= 0) {
-            CLS__CHECK_CL(ctx, st,
-                          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
-                                                  NULL),
-                          "clGetEventProfilingInfo(CL_PROFILING_COMMAND_START) failed");
-            CLS__CHECK_CL(ctx, st,
-                          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
-                                                  NULL),
-                          "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END) failed");
-            times[r] = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
-        }
+        if (r >= 0)
+            CLS__CHECK_CL(ctx, st, cls__event_seconds(ev, &times[r]),
+                          "clGetEventProfilingInfo (the kernel's start and end) failed");
         clReleaseEvent(ev);
         ev = NULL;
     }

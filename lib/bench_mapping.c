@@ -78,20 +78,15 @@ cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch *l, doub
         CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %zu timings", l->reps);
     /* One untimed launch first (004 Sect. 6 runs a dummy kernel before measuring). */
     for (long r = -1; r < (long)l->reps; r++) {
-        cl_ulong t0 = 0, t1 = 0;
         err = clEnqueueNDRangeKernel(ctx->queue, k, 2, NULL, l->global, l->local, 0, NULL, &ev);
         if (err != CL_SUCCESS)
             CLS__GOTO_FAIL(ctx, st, (cls_status)err,
                            "launching %s (%zux%zu work-items in groups of %zux%zu) failed",
                            l->kernel, l->global[0], l->global[1], l->local[0], l->local[1]);
         CLS__CHECK_CL(ctx, st, clWaitForEvents(1, &ev), "waiting for a benchmark kernel");
-        if (r >= 0) {
-            err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-            if (err == CL_SUCCESS)
-                err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-            CLS__CHECK_CL(ctx, st, err, "reading a benchmark kernel's profiling times");
-            times[r] = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
-        }
+        if (r >= 0)
+            CLS__CHECK_CL(ctx, st, cls__event_seconds(ev, &times[r]),
+                          "reading a benchmark kernel's profiling times");
         clReleaseEvent(ev);
         ev = NULL;
     }

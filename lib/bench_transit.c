@@ -20,24 +20,15 @@ static cls_status time_kernel(cls_context *ctx, cl_kernel k, const char *name,
     double *times = malloc(reps * sizeof *times);
     if (!times) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %zu timings", reps);
     for (long r = -1; r < (long)reps; r++) {
-        cl_ulong t0 = 0, t1 = 0;
         cl_int err = clEnqueueNDRangeKernel(ctx->queue, k, 2, NULL, global, local, 0, NULL, &ev);
         if (err != CL_SUCCESS)
             CLS__GOTO_FAIL(ctx, st, (cls_status)err,
                            "launching %s (%zux%zu work-items in groups of %zux%zu) failed", name,
                            global[0], global[1], local[0], local[1]);
         CLS__CHECK_CL(ctx, st, clWaitForEvents(1, &ev), "waiting for a transit kernel failed");
-        if (r >= 0) {
-            CLS__CHECK_CL(ctx, st,
-                          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
-                                                  NULL),
-                          "clGetEventProfilingInfo(CL_PROFILING_COMMAND_START) failed");
-            CLS__CHECK_CL(ctx, st,
-                          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
-                                                  NULL),
-                          "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END) failed");
-            times[r] = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
-        }
+        if (r >= 0)
+            CLS__CHECK_CL(ctx, st, cls__event_seconds(ev, &times[r]),
+                          "clGetEventProfilingInfo (the kernel's start and end) failed");
         clReleaseEvent(ev);
         ev = NULL;
     }

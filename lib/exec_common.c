@@ -57,6 +57,16 @@ cls_status cls__set_aux_args(cls_plan *p, cl_kernel k, cl_uint first, const cls_
     return CLS_SUCCESS;
 }
 
+cl_int cls__event_seconds(cl_event ev, double *seconds)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    cl_int err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    *seconds = err == CL_SUCCESS && t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
+    return err;
+}
+
 double cls__event_span(cl_event first, cl_event last)
 {
     cl_ulong t0 = 0, t1 = 0;

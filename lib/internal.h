@@ -36,6 +36,11 @@ cls_status cls__vfail(cls_context *ctx, cls_status st, const char *fmt, va_list 
         if (cls__e != CL_SUCCESS) CLS__GOTO_FAIL(ctx, stvar, (cls_status)cls__e, "%s", what);  \
     } while (0)
 
+/* One profiled command's device time (end - start, seconds; 0 when the clock did not move),
+ * from a queue with CL_QUEUE_PROFILING_ENABLE; the OpenCL error when the times are unreadable.
+ * (lib/exec_common.c) */
+cl_int cls__event_seconds(cl_event ev, double *seconds);
+
 /* Debug logging to stderr when CLSTENCIL_DEBUG is set (non-empty, not "0"). */
 void cls__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

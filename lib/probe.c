@@ -287,21 +287,6 @@ static cls_status op_launch_wait(probe *pr, void *arg)
     return st == CLS_SUCCESS ? finish(pr, "an empty kernel") : st;
 }
 
-/* The second in-order queue (the overlap test), created once. */
-static cls_status second_queue(probe *pr)
-{
-    cl_int err = CL_SUCCESS;
-    if (pr->q2) return CLS_SUCCESS;
-    pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, 0, &err);
-    if (err != CL_SUCCESS || !pr->q2) {
-        pr->q2 = NULL;
-        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
-                         "clCreateCommandQueue (the probe's second queue) failed on %s",
-                         pr->ctx->info.name);
-    }
-    return CLS_SUCCESS;
-}
-
 /* 000 Sect. 4.4 (Eq. 17) times "restarting a kernel function with 240 empty thread blocks",
  * the GTX 280's concurrent blocks (30 SMs x 8).  Here: compute units x 8 empty work-groups of
  * 64 work-items on GPUs, one single-item work-group per compute unit on CPUs, launched back to
@@ -963,8 +948,9 @@ static cls_status probe_queued(probe *pr)
 {
     static const cls_model_table tables[] = {CLS_TABLE_HOST_TO_DEVICE_QUEUED,
                                              CLS_TABLE_DEVICE_TO_HOST_QUEUED};
-    size_t nsizes = 0;
-    for (size_t bytes = 10; bytes <= pr->xfer_max && nsizes < 16; bytes *= 10) nsizes++;
+    size_t sizes[16], nsizes = 0;
+    for (size_t bytes = 10; bytes <= pr->xfer_max && nsizes < 16; bytes *= 10)
+        sizes[nsizes++] = bytes;
     for (size_t t = 0; t < 2; t++) {
         cls_model_point pts[16];
         const char *key = cls_model_table_key(tables[t]);
@@ -975,20 +961,19 @@ static cls_status probe_queued(probe *pr)
          * (doc/pipeline.md, "Sixth run"). */
         for (size_t pass = 0; pass < 2; pass++)
             for (size_t k = 0; k < nsizes; k++) {
-                size_t i = pass ? nsizes - 1 - k : k, bytes = 10;
-                for (size_t e = 0; e < i; e++) bytes *= 10;
-                queued x = {tables[t] == CLS_TABLE_HOST_TO_DEVICE_QUEUED, bytes};
+                size_t i = pass ? nsizes - 1 - k : k;
+                queued x = {tables[t] == CLS_TABLE_HOST_TO_DEVICE_QUEUED, sizes[i]};
                 char label[48];
                 double med = 0, spr = 0, warm = 0;
                 snprintf(label, sizeof label, "10^%zu B, %d queued, pass %zu", i + 1,
                          QUEUED_STREAM, pass + 1);
                 if ((st = step(pr, key, label)) != CLS_SUCCESS ||
                     (st = sample_queued(pr, &x, &warm)) != CLS_SUCCESS ||
-                    (st = measure(pr, key, label, "ns", (double)bytes, sample_queued, &x, &med,
-                                  &spr)) != CLS_SUCCESS)
+                    (st = measure(pr, key, label, "ns", (double)sizes[i], sample_queued, &x,
+                                  &med, &spr)) != CLS_SUCCESS)
                     return st;
                 if (pass == 0 || med < pts[i].ns)
-                    pts[i] = (cls_model_point){(double)bytes, med, spr * med};
+                    pts[i] = (cls_model_point){(double)sizes[i], med, spr * med};
             }
         if ((st = cls_model_set_table(pr->m, tables[t], pts, nsizes)) != CLS_SUCCESS) return st;
     }
@@ -1061,9 +1046,15 @@ static cls_status probe_overlap(probe *pr)
     size_t bytes = pr->xfer_max;
     double med = 0, spr = 0, warm = 0;
     char label[64];
+    cl_int err = CL_SUCCESS;
     cls_status st;
     long engines;
-    if ((st = second_queue(pr)) != CLS_SUCCESS) return st;
+    pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, 0, &err);
+    if (err != CL_SUCCESS || !pr->q2)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "clCreateCommandQueue (the second queue of the overlap test) failed "
+                         "on %s",
+                         pr->ctx->info.name);
     snprintf(label, sizeof label, "%zu x %zu B each way", overlap_chunks(bytes),
              bytes / overlap_chunks(bytes));
     if ((st = step(pr, "transfer.overlap_factor", label)) != CLS_SUCCESS ||
@@ -1177,6 +1168,7 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     if ((st = setup_transfers(pr)) != CLS_SUCCESS) goto fail;
     for (size_t b = 10; b <= pr->xfer_max; b *= 10) nsizes++;
     for (size_t b = 10; b <= alloc_max(pr); b *= 10) nallocs++;
+    /* per transfer size: 5 tables, and 2 queued tables in 2 passes each */
     pr->total = 2 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 9 * nsizes +
                 2 * nallocs + 1;
 

@@ -190,8 +190,7 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
         confirm_run(c, &cs[i], &plans[i], &rep); /* warm-up */
     }
     /* Round r starts at candidate r mod n: no candidate always runs right after the same one
-     * (the fifth H100 run's picks, always run right after copy-compute-copy, had medians 10-20 %
-     * above their minima where the other rows had 2-5 %; doc/pipeline.md). */
+     * (in the fifth H100 run the picks always followed copy-compute-copy; doc/pipeline.md). */
     for (size_t r = 0; r < c->confirm; r++)
         for (size_t j = 0; j < n; j++) {
             size_t i = (j + r) % n;
