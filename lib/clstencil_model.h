@@ -110,7 +110,10 @@ typedef enum cls_model_table {
      * stream of copies (not in 003; what a pipeline's copies after the first cost). */
     CLS_TABLE_HOST_TO_DEVICE_QUEUED = 7,
     CLS_TABLE_DEVICE_TO_HOST_QUEUED = 8,
-    CLS_TABLE_COUNT = 9
+    /* A pair of such copies, one each way on two queues, queued behind the previous pair: the
+     * marginal time of a pair (the overlap of the two directions per size; not in 003). */
+    CLS_TABLE_PAIR_QUEUED = 9,
+    CLS_TABLE_COUNT = 10
 } cls_model_table;
 
 typedef struct cls_model_point {

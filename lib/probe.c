@@ -20,7 +20,8 @@ typedef struct probe {
     cls_model *m;
     size_t done, total;           /* measurements, for the progress callback */
     double samples[PROBE_MAX_REPS];
-    cl_command_queue q2;          /* the second queue of the overlap test (003 Sect. 6.4.4) */
+    cl_command_queue q2;          /* device-to-host copies beside the context's queue: the
+                                     queued pairs and the overlap test (003 Sect. 6.4.4) */
     cl_program prog;
     cl_kernel k_transit, k_ghost, k_empty, k_barrier, k_stride;
     /* Transfer buffers: two device buffers, two pinned host buffers (CL_MEM_ALLOC_HOST_PTR,
@@ -320,6 +321,70 @@ static cls_status probe_launch(probe *pr)
         return st;
     /* Cycles of the model's clock, as 000's 3350. */
     return cls_model_set(pr->m, "sync.kernel_restart_cycles", ns * pr->m->p.clock_mhz / 1e3);
+}
+
+/* A pipeline's commands wait for events of the other queues (lib/exec_pipeline.c: a tile's
+ * read waits for its kernel, its kernel for its write): how much later does a command start when
+ * another queue's event releases it than when it follows on its own queue?  A sample runs
+ * QUEUE_CHAIN empty kernels alternating between the context's queue and the second one, each
+ * waiting for the one before, then the same number back to back on one queue without events;
+ * (t_chain - t_one) / QUEUE_CHAIN.  The H100 gave 15.7-16.0 us against 7.0-7.4 us a kernel
+ * (tools/gpu/pipe_diag.c C, doc/pipeline.md "Sixth run"). */
+#define QUEUE_CHAIN 32
+
+static cls_status sample_queue_wait(probe *pr, void *arg, double *ns)
+{
+    const launch *l = arg;
+    cl_command_queue q[2] = {pr->ctx->queue, pr->q2};
+    cl_event ev[QUEUE_CHAIN];
+    size_t made = 0;
+    double t0 = cls__now(), t1 = 0, t2 = 0;
+    cl_int err = CL_SUCCESS;
+    for (; made < QUEUE_CHAIN && err == CL_SUCCESS; made++) {
+        ev[made] = NULL;
+        err = clEnqueueNDRangeKernel(q[made % 2], pr->k_empty, 1, NULL, &l->global,
+                                     l->local ? &l->local : NULL, made ? 1 : 0,
+                                     made ? &ev[made - 1] : NULL, &ev[made]);
+    }
+    if (err == CL_SUCCESS) err = clFlush(q[0]);
+    if (err == CL_SUCCESS) err = clFlush(q[1]);
+    if (err == CL_SUCCESS) err = clFinish(q[0]);
+    if (err == CL_SUCCESS) err = clFinish(q[1]);
+    t1 = cls__now();
+    for (size_t i = 0; i < made; i++)
+        if (ev[i]) clReleaseEvent(ev[i]);
+    for (size_t i = 0; i < QUEUE_CHAIN && err == CL_SUCCESS; i++)
+        err = clEnqueueNDRangeKernel(q[0], pr->k_empty, 1, NULL, &l->global,
+                                     l->local ? &l->local : NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS) err = clFinish(q[0]);
+    t2 = cls__now();
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err,
+                         "a chain of %d empty kernels across two queues failed on %s",
+                         QUEUE_CHAIN, pr->ctx->info.name);
+    *ns = ((t1 - t0) - (t2 - t1)) * 1e9 / QUEUE_CHAIN;
+    if (*ns < 0) *ns = 0; /* no measurable delay */
+    return CLS_SUCCESS;
+}
+
+static cls_status probe_queue_wait(probe *pr)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    launch l = {pr->is_cpu ? 1 : 64, pr->is_cpu ? 1 : 64};
+    double med = 0, spr = 0, warm = 0;
+    char label[64];
+    cls_status st;
+    cl_mem none = NULL;
+    if (l.local > d->max_work_group_size) l.local = l.global = d->max_work_group_size;
+    if ((st = set_arg(pr, pr->k_empty, 0, sizeof none, &none, "cls_empty")) != CLS_SUCCESS)
+        return st;
+    snprintf(label, sizeof label, "%d kernels, two queues against one", QUEUE_CHAIN);
+    if ((st = step(pr, "sync.queue_wait", label)) != CLS_SUCCESS ||
+        (st = sample_queue_wait(pr, &l, &warm)) != CLS_SUCCESS ||
+        (st = measure(pr, "sync.queue_wait", label, "ns", 0, sample_queue_wait, &l, &med,
+                      &spr)) != CLS_SUCCESS)
+        return st;
+    return cls_model_set(pr->m, "sync.queue_wait_cycles", med * pr->m->p.clock_mhz / 1e3);
 }
 
 /* ------------------------------------------------------------------------ cube transits */
@@ -818,6 +883,14 @@ static cls_status setup_transfers(probe *pr)
     if ((st = touch(pr, pr->d1, pr->xfer_max)) != CLS_SUCCESS ||
         (st = touch(pr, pr->d2, pr->xfer_max)) != CLS_SUCCESS)
         return st;
+    /* The second queue, with profiling as the pipeline's queues: device-to-host copies while
+     * the context's queue copies the other way (the queued pairs and the overlap factor, 003
+     * Sect. 6.4.4) and the cross-queue event chain (sync.queue_wait). */
+    pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS || !pr->q2)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "clCreateCommandQueue (the probe's second transfer queue) failed on %s",
+                         d->name);
     return CLS_SUCCESS;
 }
 
@@ -906,37 +979,63 @@ static cls_status probe_tables(probe *pr)
  * (t_stream - t_one) / (QUEUED_STREAM - 1).  The copies reuse the same bytes at offset 0; the
  * queue is the context's (profiling on, as the pipeline's queues).  On the H100 this gave
  * 149-153 us for 8 MB where the blocking table less its latency plus a kernel restart gave
- * 163 us (doc/pipeline.md, "Sixth run"). */
+ * 163 us (doc/pipeline.md, "Sixth run").
+ *
+ * The pairs table does the same with one copy each way per element of the stream, host to
+ * device on the context's queue and device to host on the second queue, as a pipeline's steady
+ * state copies tile j + 1 in while tile j - 1 goes out: its marginal pair time over the two
+ * single-direction entries is the overlap per size, which one factor could not give (1.3 at
+ * 1 MB, 1.8 at 16 MB on the H100; doc/pipeline.md, "Seventh run"). */
 #define QUEUED_STREAM 16
 
+typedef enum queued_kind { QUEUED_IN, QUEUED_OUT, QUEUED_PAIR } queued_kind;
+
 typedef struct queued {
-    int to_device;
+    queued_kind kind;
     size_t bytes;
 } queued;
 
-static cl_int enqueue_copy(probe *pr, const queued *x)
+/* One element of a stream: a copy in, a copy out, or one of each on their own queues. */
+static cl_int enqueue_queued(probe *pr, const queued *x)
 {
-    cl_command_queue q = pr->ctx->queue;
-    return x->to_device
-               ? clEnqueueWriteBuffer(q, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0, NULL, NULL)
-               : clEnqueueReadBuffer(q, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0, NULL, NULL);
+    cl_int err = CL_SUCCESS;
+    if (x->kind != QUEUED_OUT)
+        err = clEnqueueWriteBuffer(pr->ctx->queue, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0,
+                                   NULL, NULL);
+    if (err == CL_SUCCESS && x->kind == QUEUED_OUT)
+        err = clEnqueueReadBuffer(pr->ctx->queue, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0,
+                                  NULL, NULL);
+    if (err == CL_SUCCESS && x->kind == QUEUED_PAIR)
+        err = clEnqueueReadBuffer(pr->q2, pr->d2, CL_FALSE, 0, x->bytes, pr->h2, 0, NULL, NULL);
+    return err;
+}
+
+static cl_int finish_queued(probe *pr, const queued *x)
+{
+    cl_int err = CL_SUCCESS;
+    if (x->kind == QUEUED_PAIR) err = clFlush(pr->q2);
+    if (err == CL_SUCCESS) err = clFinish(pr->ctx->queue);
+    if (err == CL_SUCCESS && x->kind == QUEUED_PAIR) err = clFinish(pr->q2);
+    return err;
 }
 
 static cls_status sample_queued(probe *pr, void *arg, double *ns)
 {
+    static const char *const what[] = {"host to device", "device to host",
+                                       "one each way on two queues"};
     const queued *x = arg;
     double t0 = cls__now(), t1 = 0;
-    cl_int err = enqueue_copy(pr, x);
-    if (err == CL_SUCCESS) err = clFinish(pr->ctx->queue);
+    cl_int err = enqueue_queued(pr, x);
+    if (err == CL_SUCCESS) err = finish_queued(pr, x);
     if (err == CL_SUCCESS) {
         t1 = cls__now();
-        for (int i = 0; i < QUEUED_STREAM && err == CL_SUCCESS; i++) err = enqueue_copy(pr, x);
-        if (err == CL_SUCCESS) err = clFinish(pr->ctx->queue);
+        for (int i = 0; i < QUEUED_STREAM && err == CL_SUCCESS; i++) err = enqueue_queued(pr, x);
+        if (err == CL_SUCCESS) err = finish_queued(pr, x);
     }
     if (err != CL_SUCCESS)
         return cls__fail(pr->ctx, (cls_status)err, "a stream of %d queued copies of %zu bytes "
-                         "(%s) failed on %s", QUEUED_STREAM, x->bytes,
-                         x->to_device ? "host to device" : "device to host", pr->ctx->info.name);
+                         "(%s) failed on %s", QUEUED_STREAM, x->bytes, what[x->kind],
+                         pr->ctx->info.name);
     double one = t1 - t0, stream = cls__now() - t1;
     /* a tiny copy's difference can fall within the noise: keep it positive */
     *ns = (stream - one) * 1e9 / (QUEUED_STREAM - 1);
@@ -947,22 +1046,26 @@ static cls_status sample_queued(probe *pr, void *arg, double *ns)
 static cls_status probe_queued(probe *pr)
 {
     static const cls_model_table tables[] = {CLS_TABLE_HOST_TO_DEVICE_QUEUED,
-                                             CLS_TABLE_DEVICE_TO_HOST_QUEUED};
+                                             CLS_TABLE_DEVICE_TO_HOST_QUEUED,
+                                             CLS_TABLE_PAIR_QUEUED};
+    static const queued_kind kinds[] = {QUEUED_IN, QUEUED_OUT, QUEUED_PAIR};
+    enum { NT = sizeof tables / sizeof tables[0] };
     size_t sizes[16], nsizes = 0;
+    cls_model_point pts[NT][16];
+    cls_status st;
     for (size_t bytes = 10; bytes <= pr->xfer_max && nsizes < 16; bytes *= 10)
         sizes[nsizes++] = bytes;
-    for (size_t t = 0; t < 2; t++) {
-        cls_model_point pts[16];
-        const char *key = cls_model_table_key(tables[t]);
-        cls_status st;
-        /* Two passes, up the sizes and down again, keeping the lower median of each size: the
-         * H100's first queued tables had two entries slowed 1.8x and 9x by a transient lasting
-         * a whole measurement (spread 0.1 %), which a second pass seconds later does not share
-         * (doc/pipeline.md, "Sixth run"). */
-        for (size_t pass = 0; pass < 2; pass++)
-            for (size_t k = 0; k < nsizes; k++) {
-                size_t i = pass ? nsizes - 1 - k : k;
-                queued x = {tables[t] == CLS_TABLE_HOST_TO_DEVICE_QUEUED, sizes[i]};
+    /* Two passes, up the sizes and down again, keeping the lower median of each size: the
+     * H100's first queued tables had two entries slowed 1.8x and 9x by a transient lasting
+     * a whole measurement (spread 0.1 %), which a second pass seconds later does not share
+     * (doc/pipeline.md, "Sixth run").  The three tables of a size are measured one after
+     * the other, so that the pairs' overlap compares copies of the same moment. */
+    for (size_t pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < nsizes; k++) {
+            size_t i = pass ? nsizes - 1 - k : k;
+            for (size_t t = 0; t < NT; t++) {
+                const char *key = cls_model_table_key(tables[t]);
+                queued x = {kinds[t], sizes[i]};
                 char label[48];
                 double med = 0, spr = 0, warm = 0;
                 snprintf(label, sizeof label, "10^%zu B, %d queued, pass %zu", i + 1,
@@ -972,11 +1075,13 @@ static cls_status probe_queued(probe *pr)
                     (st = measure(pr, key, label, "ns", (double)sizes[i], sample_queued, &x,
                                   &med, &spr)) != CLS_SUCCESS)
                     return st;
-                if (pass == 0 || med < pts[i].ns)
-                    pts[i] = (cls_model_point){(double)sizes[i], med, spr * med};
+                if (pass == 0 || med < pts[t][i].ns)
+                    pts[t][i] = (cls_model_point){(double)sizes[i], med, spr * med};
             }
-        if ((st = cls_model_set_table(pr->m, tables[t], pts, nsizes)) != CLS_SUCCESS) return st;
-    }
+        }
+    for (size_t t = 0; t < NT; t++)
+        if ((st = cls_model_set_table(pr->m, tables[t], pts[t], nsizes)) != CLS_SUCCESS)
+            return st;
     return CLS_SUCCESS;
 }
 
@@ -1046,15 +1151,8 @@ static cls_status probe_overlap(probe *pr)
     size_t bytes = pr->xfer_max;
     double med = 0, spr = 0, warm = 0;
     char label[64];
-    cl_int err = CL_SUCCESS;
     cls_status st;
     long engines;
-    pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, 0, &err);
-    if (err != CL_SUCCESS || !pr->q2)
-        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
-                         "clCreateCommandQueue (the second queue of the overlap test) failed "
-                         "on %s",
-                         pr->ctx->info.name);
     snprintf(label, sizeof label, "%zu x %zu B each way", overlap_chunks(bytes),
              bytes / overlap_chunks(bytes));
     if ((st = step(pr, "transfer.overlap_factor", label)) != CLS_SUCCESS ||
@@ -1168,13 +1266,14 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     if ((st = setup_transfers(pr)) != CLS_SUCCESS) goto fail;
     for (size_t b = 10; b <= pr->xfer_max; b *= 10) nsizes++;
     for (size_t b = 10; b <= alloc_max(pr); b *= 10) nallocs++;
-    /* per transfer size: 5 tables, and 2 queued tables in 2 passes each */
-    pr->total = 2 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 9 * nsizes +
+    /* per transfer size: 5 tables, and 3 queued tables in 2 passes each */
+    pr->total = 3 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
                 2 * nallocs + 1;
 
     cls__debug("probe %s: %s mode, transfers up to %zu bytes, allocations up to %zu",
                ctx->info.name, pr->quick ? "quick" : "full", pr->xfer_max, alloc_max(pr));
     if ((st = probe_launch(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_queue_wait(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_cubes(pr, cubes, ncubes)) != CLS_SUCCESS) goto fail;
     if ((st = probe_barrier(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_banks(pr, strides, nstrides)) != CLS_SUCCESS) goto fail;

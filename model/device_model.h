@@ -98,6 +98,9 @@
       "global synchronisation by ending and relaunching a kernel")                             \
     X(barrier_cycles_per_group, "sync", "barrier_cycles_per_group", CLS__REAL, "cycles", 0,     \
       1e12, 0, "in-kernel global barrier, cost per work-group")                                \
+    X(queue_wait_cycles, "sync", "queue_wait_cycles", CLS__REAL, "cycles", 0, 1e12, CLS__UNK,   \
+      "a command released by an event of another queue: its start delay beyond a same-queue "  \
+      "successor's")                                                                           \
     X(copy_engines, "transfer", "copy_engines", CLS__INT, "count", 0, 64, 0,                   \
       "DMA copy engines (0: the host copies)")                                                 \
     X(overlap_factor, "transfer", "overlap_factor", CLS__REAL, "ratio", 0, 4, CLS__GT0,        \
@@ -120,7 +123,9 @@
     X(CLS_TABLE_HOST_TO_DEVICE_QUEUED, "transfer", "host_to_device_queued",                    \
       "copy from page-locked host memory queued behind another (marginal time in a stream)")  \
     X(CLS_TABLE_DEVICE_TO_HOST_QUEUED, "transfer", "device_to_host_queued",                    \
-      "copy to page-locked host memory queued behind another (marginal time in a stream)")
+      "copy to page-locked host memory queued behind another (marginal time in a stream)")  \
+    X(CLS_TABLE_PAIR_QUEUED, "transfer", "pair_queued",                                        \
+      "one queued copy each way on two queues, both sizes the same (marginal time of a pair)")
 
 #define CLS__CTYPE_CLS__INT int64_t
 #define CLS__CTYPE_CLS__REAL double

@@ -72,6 +72,10 @@ static const struct {
     {"memory.global_bytes", "the device-memory cap of the planner"},
     {"transfer.host_to_device_queued", "a queued transferIn after the first (not in 003)"},
     {"transfer.device_to_host_queued", "a queued transferOut after the first (not in 003)"},
+    {"transfer.pair_queued", "a queued transferIn and transferOut at once: the 0.57 of "
+                             "Sect. 6.4.4 per size"},
+    {"sync.queue_wait_cycles", "the start delay of a transferOut released by the kernel's "
+                               "queue (not in 003)"},
     {"sync.kernel_restart_cycles", "turnaround of a queued copy without the queued tables "
                                    "(queued_ns; not in 003)"},
     {"compute.clock_mhz", "converts the restart cycles to ns"},
@@ -157,6 +161,10 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
         d->queued_copies = 1;
         d->queued_ns = restart / clock * 1e3;
     }
+    double wait = 0;
+    if (cls_model_get(m, "sync.queue_wait_cycles", &wait) == CLS_SUCCESS && wait > 0 &&
+        clock > 0 && isfinite(wait / clock))
+        d->queue_wait_ns = wait / clock * 1e3;
 
     const char *kind = host_pinned ? "pinned host arrays" : "pageable host arrays";
     cls_model_table th = host_pinned ? CLS_TABLE_HOST_TO_DEVICE_PINNED
@@ -178,8 +186,11 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
             (st = copy_table(m, CLS_TABLE_DEVICE_TO_HOST_QUEUED, &d->d2h_queued, 0,
                              "queued copies", err, errlen)) != CLS_SUCCESS)
             return st;
+        if ((st = copy_table(m, CLS_TABLE_PAIR_QUEUED, &d->pair_queued, 0, "queued copies",
+                             err, errlen)) != CLS_SUCCESS)
+            return st;
         if (d->h2d_queued.n == 0 || d->d2h_queued.n == 0)
-            d->h2d_queued.n = d->d2h_queued.n = 0; /* both or neither */
+            d->h2d_queued.n = d->d2h_queued.n = d->pair_queued.n = 0; /* all or none */
         else
             d->queued_copies = 1;
     }
@@ -380,11 +391,40 @@ double cls_pipe_overlap_ns(const cls_pipe_device *d, double in, double out)
     return in + out;
 }
 
+double cls_pipe_overlap_coeff_at(const cls_pipe_device *d, double bytes)
+{
+    if (d->pair_queued.n < 2 || d->h2d_queued.n < 2 || d->d2h_queued.n < 2 || !(bytes > 0))
+        return d->overlap_coeff;
+    /* Sect. 6.4.4's "max(transferIn, transferOut) + 0.57 * min(...)" at this size, solved for
+     * the coefficient; the H100 gave 1.3x at 1 MB and 1.8x at 16 MB for both directions at
+     * once over one (doc/pipeline.md, "Seventh run"), where one factor gave 1.70 for all. */
+    double a = cls_pipe_curve_ns(&d->h2d_queued, bytes);
+    double b = cls_pipe_curve_ns(&d->d2h_queued, bytes);
+    double pair = cls_pipe_curve_ns(&d->pair_queued, bytes);
+    if (!(dmin(a, b) > 0) || !isfinite(pair)) return d->overlap_coeff;
+    double c = (pair - dmax(a, b)) / dmin(a, b);
+    return c < 0 ? 0 : c > 1 ? 1 : c;
+}
+
+double cls_pipe_copies_ns(const cls_pipe_device *d, const cls_pipe_stages *a)
+{
+    if (d->copy_engines < 2) return cls_pipe_overlap_ns(d, a->in, a->out);
+    double bytes = a->in <= a->out ? a->in_bytes : a->out_bytes;
+    double c = bytes > 0 ? cls_pipe_overlap_coeff_at(d, bytes) : d->overlap_coeff;
+    double A = a->in, B = a->out, w = a->out_wait;
+    if (!(w > 0) || !(A > 0) || !(B > 0)) return dmax(A, B) + c * dmin(A, B);
+    /* transferIn alone for w, then both at once (each 1 + c slower), then the rest of the
+     * longer alone (doc/pipeline.md, "Eighth run"). */
+    if (A <= w) return w + B;
+    if (A - w >= B) return A + c * B;
+    return B + w + c * (A - w);
+}
+
 double cls_pipe_step_ns(const cls_pipe_device *d, const cls_pipe_stages *a)
 {
     if (d->copy_engines <= 0) return a->buf_in + a->in + a->kernel + a->out + a->buf_out;
     double host = a->buf_in + a->buf_out;
-    double copy = cls_pipe_overlap_ns(d, a->in, a->out);
+    double copy = cls_pipe_copies_ns(d, a);
     return dmax(host, dmax(copy, a->kernel));
 }
 
@@ -403,8 +443,10 @@ static double stage_of(const cls_pipe_stages *s, int buffered, int k)
     return k == 0 ? s->in : k == 1 ? s->kernel : s->out;
 }
 
-static void set_stage(cls_pipe_stages *s, int buffered, int k, double v)
+/* Sets stage k of *s from tile stages *from, the copy sizes going with the copies. */
+static void set_stage(cls_pipe_stages *s, int buffered, int k, const cls_pipe_stages *from)
 {
+    double v = stage_of(from, buffered, k);
     if (buffered) {
         double *p[5] = {&s->buf_in, &s->in, &s->kernel, &s->out, &s->buf_out};
         *p[k] = v;
@@ -412,6 +454,8 @@ static void set_stage(cls_pipe_stages *s, int buffered, int k, double v)
         double *p[3] = {&s->in, &s->kernel, &s->out};
         *p[k] = v;
     }
+    if (k == (buffered ? 1 : 0)) s->in_bytes = from->in_bytes;
+    if (k == (buffered ? 3 : 2)) s->out_bytes = from->out_bytes, s->out_wait = from->out_wait;
 }
 
 double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
@@ -424,10 +468,10 @@ double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
     double total = 0.0;
     for (size_t j = 0; j + 1 < n + (size_t)S; j++) {
         if (j < n) stage(j, &ring[j % (size_t)S], user);
-        cls_pipe_stages a = {0, 0, 0, 0, 0};
+        cls_pipe_stages a = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int s = 0; s < S; s++) {
             if (j < (size_t)s || j - (size_t)s >= n) continue;
-            set_stage(&a, buffered, s, stage_of(&ring[(j - (size_t)s) % (size_t)S], buffered, s));
+            set_stage(&a, buffered, s, &ring[(j - (size_t)s) % (size_t)S]);
         }
         total += cls_pipe_step_ns(d, &a);
     }
@@ -445,7 +489,7 @@ double cls_pipe_run_uniform(const cls_pipe_device *d, int buffered, const cls_pi
 {
     if (n == 0) return 0.0;
     double in = s->in, k = s->kernel, out = s->out;
-    double X = cls_pipe_overlap_ns(d, in, out);
+    double X = cls_pipe_copies_ns(d, s);
     if (d->copy_engines >= 1 && !buffered && n >= 2) {
         /* Sect. 6.4.4 (single copy engine, and dual with X = max + 0.57 min):
          *   transferIn + max(transferIn, kernel)
@@ -560,6 +604,11 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
         if (queued_applies(ev)) {
             s->in = nin * (double)xi->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, xi->bytes);
             s->out = nout * (double)xo->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_HOST, xo->bytes);
+            /* Queued copies overlap as the probe's queued pairs of their size; the read waits
+             * for the kernel's event (lib/exec_pipeline.c). */
+            s->in_bytes = xi->bytes;
+            s->out_bytes = xo->bytes;
+            s->out_wait = d->queue_wait_ns;
         } else {
             s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);
             s->out = nout * (double)xo->count * cls_pipe_curve_ns(&d->d2h, xo->bytes);

@@ -69,6 +69,13 @@ typedef struct cls_pipe_device {
                                   host arrays (transfer.host_to_device_queued; n == 0: not
                                   measured, or pageable host arrays) */
     cls_pipe_curve d2h_queued; /* ... device to host (transfer.device_to_host_queued) */
+    double queue_wait_ns;   /* a command released by another queue's event starts this much
+                               later than one following on its own queue
+                               (sync.queue_wait_cycles / compute.clock_mhz; 0: unknown): the
+                               out_wait of the executor's queued steps */
+    cls_pipe_curve pair_queued; /* one queued copy each way on two queues, their marginal time
+                                   as a pair (transfer.pair_queued): the overlap per size,
+                                   cls_pipe_overlap_coeff_at (n == 0: the single factor) */
     double queued_ns;       /* without a queued table: the device's turnaround of a command
                                queued behind another, sync.kernel_restart_cycles /
                                compute.clock_mhz (back-to-back queued launches) */
@@ -190,6 +197,13 @@ void cls_pipe_count(const cls_pipe_grid *g, const cls_pipe_config *c,
  * bufferOut (the buffer stages are 0 outside the buffered scheme). */
 typedef struct cls_pipe_stages {
     double buf_in, in, kernel, out, buf_out;
+    /* The size of one copy of transferIn and of transferOut, for the overlap per size
+     * (cls_pipe_overlap_coeff_at); 0: the device's single overlap factor. */
+    double in_bytes, out_bytes;
+    /* How long after the step's transferIn starts its transferOut can start: the executor's
+     * read waits for an event of the kernel's queue (cls_pipe_device queue_wait_ns); 0: the
+     * two start together, as in 003's lock-step pipeline. */
+    double out_wait;
 } cls_pipe_stages;
 
 typedef enum cls_pipe_stage {
@@ -203,15 +217,28 @@ typedef enum cls_pipe_stage {
 /* Sect. 6.4.4: transferIn and transferOut at once.  Dual engines:
  * max(in, out) + overlap_coeff x min(in, out); one engine (or none): in + out. */
 double cls_pipe_overlap_ns(const cls_pipe_device *d, double in, double out);
+/* The overlap coefficient for copies of this size: from the queued pairs (pair_queued, with
+ * a = h2d_queued, b = d2h_queued at that size, the document's X = max + c min solved for c:
+ * (pair - max(a, b)) / min(a, b), clamped to [0, 1]), or overlap_coeff without them. */
+double cls_pipe_overlap_coeff_at(const cls_pipe_device *d, double bytes);
+/* transferIn and transferOut of *a at once: cls_pipe_overlap_ns with the coefficient at the
+ * copy size of the shorter of the two (a->in_bytes or a->out_bytes; 0: overlap_coeff), the
+ * transfer that runs beside the other throughout.  With dual engines, both copies present and
+ * a->out_wait = w > 0, transferOut starts w later and transferIn runs alone meanwhile (in = A,
+ * out = B, coefficient c, each slowed by 1 + c while both run):
+ *   A <= w:       w + B
+ *   A - w >= B:   A + c B          (the wait hides in the longer transferIn)
+ *   otherwise:    B + w + c (A - w)   (A = B: A (1 + c) + w (1 - c)). */
+double cls_pipe_copies_ns(const cls_pipe_device *d, const cls_pipe_stages *a);
 /* One step of the pipeline: the operations in *a run at once, each engine doing its own in
  * turn, so the step lasts as long as the busiest engine: the host (bufferIn + bufferOut),
- * the copy engine(s) (cls_pipe_overlap_ns of in and out), the kernel engine.  Without copy
+ * the copy engine(s) (cls_pipe_copies_ns of in and out), the kernel engine.  Without copy
  * engines (copy_engines 0) the host does everything: the sum of all five. */
 double cls_pipe_step_ns(const cls_pipe_device *d, const cls_pipe_stages *a);
 
 /* The run time of n tiles of equal stages, Sect. 6.4.4.  Three-stage schemes (buffered 0),
  * n >= 2:
- *   in + max(in, k) + (n - 2) x max(X, k) + max(k, out) + out,   X = cls_pipe_overlap_ns
+ *   in + max(in, k) + (n - 2) x max(X, k) + max(k, out) + out,   X = cls_pipe_copies_ns
  * (the single-engine formula with X = in + out, the dual one with max + 0.57 min).  The
  * buffered scheme, n >= 4:
  *   bIn + max(bIn, in) + max(bIn, in, k) + max(bIn, X, k)

@@ -33,7 +33,7 @@ static cls_pipe_device toy_engines(int engines)
 
 static cls_pipe_stages st3(double in, double k, double out)
 {
-    cls_pipe_stages s = {0, in, k, out, 0};
+    cls_pipe_stages s = {0, in, k, out, 0, 0, 0, 0};
     return s;
 }
 
@@ -143,11 +143,11 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    /* 14: the 10 of 003's platform properties and the cap, plus the queued tables, and the
-     * restart and clock that give a queued copy's turnaround without them
-     * (cls_pipe_queued_ns). */
-    tap_ok(n == 14 && cls_pipe_device_param(13, &sym) && strcmp(sym, "") != 0,
-           "cls_pipe_device_param lists the 14 parameters it reads");
+    /* 16: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
+     * the cross-queue wait, and the restart and clock that give a queued copy's turnaround
+     * without the tables (cls_pipe_queued_ns). */
+    tap_ok(n == 16 && cls_pipe_device_param(15, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 16 parameters it reads");
 }
 
 /* ------------------------------------------------------------------ the pipeline (6.4.4) */
@@ -223,7 +223,7 @@ static void test_pipeline_hand(void)
      *   2 tiles, the steps: bIn1 = 1 | bIn2, in1: 4 | in2, k1: 4 | k2, out1: 3 |
      *            out2, bOut1: 3 | bOut2: 1  = 16
      * Two engines, X = 4 + 0.5 x 3 = 5.5: 4 tiles: 1 + 4 + 4 + 5.5 + 5.5 + 3 + 3 + 1 = 27. */
-    cls_pipe_stages bf = {1, 4, 2, 3, 1};
+    cls_pipe_stages bf = {1, 4, 2, 3, 1, 0, 0, 0};
     check_run(&one, 1, bf, 4, 30, "buffered, one engine");
     check_run(&one, 1, bf, 6, 44, "buffered, one engine");
     check_run(&one, 1, bf, 1, 11, "buffered, one engine");
@@ -231,16 +231,35 @@ static void test_pipeline_hand(void)
     check_run(&two, 1, bf, 4, 27, "buffered, two engines");
     /* Host staging dominant: bufferIn 5, bufferOut 5, the rest 1 (one engine):
      *   4 tiles: 5 + 5 + 5 + 5 + 0 + 5 + 5 + 5 + 5 = 40;  5 tiles: 40 + max(10, 2, 1) = 50 */
-    cls_pipe_stages bh = {5, 1, 1, 1, 5};
+    cls_pipe_stages bh = {5, 1, 1, 1, 5, 0, 0, 0};
     check_run(&one, 1, bh, 4, 40, "buffered, host staging dominant");
     check_run(&one, 1, bh, 5, 50, "buffered, host staging dominant");
 
     /* One step: the busiest engine. */
-    cls_pipe_stages s = {1, 4, 2, 3, 1};
+    cls_pipe_stages s = {1, 4, 2, 3, 1, 0, 0, 0};
     NEAR(cls_pipe_step_ns(&two, &s), 5.5, "one step, two engines: max(1 + 1, 4 + 0.5 x 3, 2)");
     NEAR(cls_pipe_step_ns(&one, &s), 7, "one step, one engine: max(2, 4 + 3, 2)");
     NEAR(cls_pipe_step_ns(&none, &s), 11, "one step, no engine: 1 + 4 + 2 + 3 + 1");
     NEAR(cls_pipe_overlap_ns(&two, 3, 4), 5.5, "overlapped transfers max + 0.5 min");
+
+    /* The read starts w after the write (the executor's cross-queue wait), c = 0.5:
+     *   in 100, out 100, w 10: the write alone for 10, then both: 100 + 10 + 0.5 x 90 = 155;
+     *   in 130, out 100: the wait hides in the longer write: 130 + 0.5 x 100 = 180;
+     *   in 5, out 100: the write done before the read starts: 10 + 100 = 110;
+     *   in 100, out 130: 130 + 10 + 0.5 x 90 = 185;  one engine: 100 + 100 = 200. */
+    cls_pipe_stages wv = {0, 100, 0, 100, 0, 0, 0, 10};
+    NEAR(cls_pipe_copies_ns(&two, &wv), 155, "read waits 10: equal copies, 100 + 10 + 0.5 x 90");
+    wv.in = 130;
+    NEAR(cls_pipe_copies_ns(&two, &wv), 180, "read waits 10: hidden in a write longer by 30");
+    wv.in = 5;
+    NEAR(cls_pipe_copies_ns(&two, &wv), 110, "read waits 10: the write of 5 done before it");
+    wv.in = 100, wv.out = 130;
+    NEAR(cls_pipe_copies_ns(&two, &wv), 185, "read waits 10: read longer, 130 + 10 + 0.5 x 90");
+    wv.out = 100;
+    NEAR(cls_pipe_copies_ns(&one, &wv), 200, "read waits 10, one engine: the copies add up");
+    /* 4 equal tiles, no kernel: 100 + 100 + 2 x 155 + 100 + 100 (the wait only where both
+     * copies run) */
+    check_run(&two, 0, wv, 4, 710, "read waits 10, two engines");
     NEAR(cls_pipe_run_uniform(&two, 0, &a, 0), 0, "no tiles: 0");
 }
 
@@ -266,8 +285,9 @@ static void test_closed_vs_steps(void)
             for (int trial = 0; trial < 40; trial++)
                 for (size_t n = 1; n <= 12; n++) {
                     cls_pipe_device d = toy_engines(engines);
+                    /* every other trial with the read's wait for the kernel's event */
                     cls_pipe_stages s = {buffered ? lcg() : 0, lcg(), lcg(), lcg(),
-                                         buffered ? lcg() : 0};
+                                         buffered ? lcg() : 0, 0, 0, trial % 2 ? lcg() : 0};
                     double u = cls_pipe_run_uniform(&d, buffered, &s, n);
                     double w = cls_pipe_run_steps(&d, buffered, n, const_stage, &s);
                     cases++;
@@ -1001,6 +1021,44 @@ static void test_queued(void)
     c.tile[0] = 1000000;
     if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 2007498, "queued tables, 3 tiles, scalable: by hand");
+
+    /* The queued pairs give the overlap per size: X = max + c min solved for c at the size.
+     * Entries: 1 kB both copies in full (c = 1: 3080 + 1090), 4 MB c = 0.25 (361000 + 0.25 x
+     * 323000), 100 MB c = 0.25. */
+    cls_pipe_curve pair;
+    memset(&pair, 0, sizeof pair);
+    pair.n = 3;
+    pair.bytes[0] = 1e3, pair.ns[0] = 3080 + 1090;
+    pair.bytes[1] = 4e6, pair.ns[1] = 361000 + 0.25 * 323000;
+    pair.bytes[2] = 1e8, pair.ns[2] = 9001000 + 0.25 * 8003000;
+    NEAR(cls_pipe_overlap_coeff_at(&d, 4e6), 0.5, "no pairs table: the single coefficient");
+    d.pair_queued = pair;
+    NEAR(cls_pipe_overlap_coeff_at(&d, 4e6), 0.25, "pairs: (pair - max) / min at 4 MB");
+    NEAR(cls_pipe_overlap_coeff_at(&d, 1e3), 1.0, "pairs: 1 kB copies add up");
+    NEAR(cls_pipe_overlap_coeff_at(&d, 0), 0.5, "pairs: no size, the single coefficient");
+    d.pair_queued.ns[1] = 300000; /* faster than the longer copy alone */
+    NEAR(cls_pipe_overlap_coeff_at(&d, 4e6), 0.0, "pairs: clamped at 0");
+    d.pair_queued = pair;
+    cls_pipe_stages sa = {0, 361000, 0, 409999, 0, 4e6, 0, 0};
+    NEAR(cls_pipe_copies_ns(&d, &sa), 409999 + 0.25 * 361000,
+         "copies at once: the coefficient at the shorter copy's size");
+    sa.in_bytes = 0;
+    NEAR(cls_pipe_copies_ns(&d, &sa), 409999 + 0.5 * 361000,
+         "copies at once, size unknown: the single coefficient");
+    /* The same 3 tiles: X(in2, out0) = 409999 + 0.25 x 361000 = 500249; 409999 + 361000 +
+     * 500249 + 323000 + 323000 = 1917248. */
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 1917248, "queued pairs, 3 tiles, scalable: by hand");
+    /* The buffered scheme and DOCUMENT counting do not queue: the single factor, as before. */
+    c.padding = CLS_PIPE_DOCUMENT;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 5.5 * 409999, "queued pairs unused with DOCUMENT padding");
+    c.padding = CLS_PIPE_EXACT;
+    d.copy_engines = 1;
+    NEAR(cls_pipe_copies_ns(&d, &sa), 409999 + 361000, "one copy engine: the copies add up");
+    d.copy_engines = 2;
+    d.pair_queued.n = 0;
+
     d.queued_copies = 0;
     if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 5.5 * 409999, "queued tables unused when queued_copies is 0");
@@ -1018,11 +1076,14 @@ static void test_queued_tables_from_model(void)
         return;
     }
     cls_model_point pts[2] = {{1e6, 20000, 0}, {1e7, 190000, 0}};
-    tap_ok(cls_model_set_table(m, CLS_TABLE_HOST_TO_DEVICE_QUEUED, pts, 2) == CLS_SUCCESS,
-           "set the host-to-device queued table");
+    cls_model_point pairs[2] = {{1e6, 30000, 0}, {1e7, 220000, 0}};
+    tap_ok(cls_model_set_table(m, CLS_TABLE_HOST_TO_DEVICE_QUEUED, pts, 2) == CLS_SUCCESS &&
+               cls_model_set_table(m, CLS_TABLE_PAIR_QUEUED, pairs, 2) == CLS_SUCCESS,
+           "set the host-to-device queued table and the pairs");
     if (cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS)
-        tap_ok(d.queued_copies == 0 && d.h2d_queued.n == 0 && d.d2h_queued.n == 0,
-               "one queued table alone is ignored (both directions or neither)");
+        tap_ok(d.queued_copies == 0 && d.h2d_queued.n == 0 && d.d2h_queued.n == 0 &&
+                   d.pair_queued.n == 0,
+               "one queued table alone is ignored, the pairs with it (all or none)");
     tap_ok(cls_model_set_table(m, CLS_TABLE_DEVICE_TO_HOST_QUEUED, pts, 2) == CLS_SUCCESS,
            "set the device-to-host queued table");
     if (tap_ok(cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
@@ -1031,6 +1092,16 @@ static void test_queued_tables_from_model(void)
                "queued tables: copies queued, no restart needed");
         NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_HOST, 5.5e6), 20000 + 170000 * 0.5,
              "the queued table interpolated linearly (Sect. 6.3)");
+        /* pairs 30000 against 20000 each way at 1 MB: (30000 - 20000) / 20000 */
+        NEAR(cls_pipe_overlap_coeff_at(&d, 1e6), 0.5, "the pairs table read: c = 0.5 at 1 MB");
+        tap_ok(d.queue_wait_ns == 0, "no sync.queue_wait_cycles: no read wait");
+    }
+    double clock = 0;
+    cls_model_get(m, "compute.clock_mhz", &clock);
+    if (tap_ok(cls_model_set(m, "sync.queue_wait_cycles", 8.6 * clock) == CLS_SUCCESS &&
+                   cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
+               "C2050 with sync.queue_wait_cycles (%s)", err)) {
+        NEAR(d.queue_wait_ns, 8600, "the queue wait in ns: cycles / clock");
     }
     cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
     tap_ok(d.h2d_queued.n == 0 && d.queued_copies == 0,

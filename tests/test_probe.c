@@ -1,4 +1,5 @@
 /* test_probe.c: the quick probe on the test device: a loadable, plausible, cached model. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@ typedef struct seen {
     int order_ok;      /* done never exceeds total and never goes back */
     size_t last_done;
     int cancel_at;     /* cancel at this progress call (0: never) */
+    double queue_wait_ns; /* the sync.queue_wait result (-1: none reported) */
 } seen;
 
 static int on_progress(const char *what, size_t done, size_t total, void *user)
@@ -31,6 +33,7 @@ static void on_result(const cls_probe_stat *st, void *user)
     seen *s = user;
     s->results++;
     if (st->note) s->skipped++;
+    if (strcmp(st->key, "sync.queue_wait") == 0) s->queue_wait_ns = st->median;
 }
 
 static double get(const cls_model *m, const char *key)
@@ -88,7 +91,7 @@ int main(void)
     cls_device_info info;
     cls_model *m = NULL, *back = NULL, *matched = NULL;
     cls_probe_options opt;
-    seen s = {0, 0, 0, 0, 1, 0, 0};
+    seen s = {0, 0, 0, 0, 1, 0, 0, -1};
     cls_status st;
 
     /* A cache of its own: other tests matching the same device must not see this result. */
@@ -151,6 +154,14 @@ int main(void)
     tap_ok(get(m, "sync.kernel_restart_cycles") > 0 &&
                !cls_model_is_assumed(m, "sync.kernel_restart_cycles"),
            "kernel restart %.0f cycles, measured", get(m, "sync.kernel_restart_cycles"));
+    /* 0 is a valid result (PoCL: no delay measurable), so the check is that it was reported
+     * and stored as reported, in cycles of the model's clock */
+    tap_ok(s.queue_wait_ns >= 0 &&
+               fabs(get(m, "sync.queue_wait_cycles") -
+                    s.queue_wait_ns * get(m, "compute.clock_mhz") / 1e3) <=
+                   1e-6 * (1 + get(m, "sync.queue_wait_cycles")),
+           "cross-queue wait %.0f ns reported, stored as %.0f cycles", s.queue_wait_ns,
+           get(m, "sync.queue_wait_cycles"));
     tap_ok(get(m, "sync.barrier_cycles_per_group") >= 0 &&
                !cls_model_is_assumed(m, "sync.barrier_cycles_per_group"),
            "global barrier %.1f cycles per work-group, measured",
