@@ -14,7 +14,8 @@ if [ ! -x "$CLI" ]; then
 fi
 
 # ---------------------------------------------------------------- usage errors (no device)
-for bad in "--confirm 65" "--confirm -1" "--confirm x" "--confirm-top 0" "--confirm-top 9"; do
+for bad in "--confirm 65" "--confirm -1" "--confirm x" "--confirm-top 0" "--confirm-top 9" \
+    "--confirm-gap -1" "--confirm-gap 11" "--confirm-gap x"; do
     # shellcheck disable=SC2086
     cli tune moving_average --pipeline --size 64 $bad
     [ $rc -eq 2 ] && err_has 'confirm'
@@ -25,7 +26,7 @@ cli devices
 if [ $rc -ne 0 ]; then
     for t in "sweep with confirmation" "confirmed rows in the text" "csv columns" \
         "confirmed rows in the csv" "confirmed tile rows are the sweep's fastest" \
-        "confirmed minima are over the sweep's runs too" "--confirm 0"; do
+        "confirmed minima are over the sweep's runs too" "--confirm 0" "--confirm-gap"; do
         skip "$t" "no usable OpenCL device"
     done
     echo "1..$n"
@@ -93,6 +94,14 @@ cli tune moving_average --pipeline --size 4096 --tiles 1,2 --schemes scalable --
     --csv "$tmp/q.csv"
 [ $rc -eq 0 ] && ! out_has '^confirmed' && ! grep -q ',confirmed,' "$tmp/q.csv" && out_has '^tile '
 verdict $? "--confirm 0: the sweep alone"
+
+# Rounds spread in time: 3 rounds 1 s apart take at least 2 s.
+t0=$(date +%s)
+cli tune moving_average --pipeline --size 4096 --tiles 1,2 --schemes scalable --reps 1 \
+    --confirm 3 --confirm-top 1 --confirm-gap 1
+t1=$(date +%s)
+[ $rc -eq 0 ] && out_has '^confirmed (3 interleaved rounds.* 1 s apart' && [ $((t1 - t0)) -ge 2 ]
+verdict $? "--confirm-gap 1: the header says so and 3 rounds take at least 2 s"
 
 echo "1..$n"
 exit $failed

@@ -368,8 +368,8 @@ const cli_command cli_cmd_tune = {
     "           [--csv FILE]\n"
     "       clstencil tune STENCIL --pipeline [--exhaustive] [--size S] [--steps N1,N2,...]\n"
     "           [--schemes basic,scalable,buffered] [--layouts merged,rect] [--tiles T1,T2,...]\n"
-    "           [--reps R] [--confirm C] [--confirm-top K] [--pinned] [--check]\n"
-    "           [--device-memory SIZE] [--csv FILE]",
+    "           [--reps R] [--confirm C] [--confirm-top K] [--confirm-gap SECONDS]\n"
+    "           [--pinned] [--check] [--device-memory SIZE] [--csv FILE]",
     "With --pipeline: host-resident runs (doc/pipeline.md, 003_9039035f5da401ab.txt Figs.\n"
     "7.1-7.9): for each step count (steps per tile), copy-compute-copy, the transfer model's\n"
     "pick and every scheme x layout x tile count along the slowest axis (default 1 .. 256),\n"
@@ -381,6 +381,8 @@ const cli_command cli_cmd_tune = {
     "at most 64, 0: none) after a warm-up; the \"confirmed\" rows give each one's min and median\n"
     "over all its runs, the pick against the fastest and the speed-up over copy-compute-copy:\n"
     "a transient slowdown during one row's consecutive runs does not survive them.\n"
+    "--confirm-gap pauses that long between two rounds (default 0, at most 10 s), so that a\n"
+    "slow spell of the machine lasting seconds cannot cover every round.\n"
     "\n"
     "Measures (or reads from the cache) the stencil's ghost-zone profile on the device, then\n"
     "prints what the planner picks for a run of N steps on the grid: the schedule\n"

@@ -5,13 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_DEVICE, OPT_PIPELINE,
     OPT_SCHEMES, OPT_TILES, OPT_LAYOUTS, OPT_REPS, OPT_PINNED, OPT_MEMORY, OPT_CSV, OPT_CHECK,
-    OPT_EXHAUSTIVE, OPT_CONFIRM, OPT_CONFIRM_TOP
+    OPT_EXHAUSTIVE, OPT_CONFIRM, OPT_CONFIRM_TOP, OPT_CONFIRM_GAP
 };
 
 static const cli_option options[] = {
@@ -21,7 +22,7 @@ static const cli_option options[] = {
     {"layouts", 1, OPT_LAYOUTS},     {"reps", 1, OPT_REPS},       {"pinned", 0, OPT_PINNED},
     {"device-memory", 1, OPT_MEMORY}, {"csv", 1, OPT_CSV},        {"check", 0, OPT_CHECK},
     {"exhaustive", 0, OPT_EXHAUSTIVE}, {"confirm", 1, OPT_CONFIRM},
-    {"confirm-top", 1, OPT_CONFIRM_TOP}, {NULL, 0, 0},
+    {"confirm-top", 1, OPT_CONFIRM_TOP}, {"confirm-gap", 1, OPT_CONFIRM_GAP}, {NULL, 0, 0},
 };
 
 /* "1,2,5" into at most cap counts >= 1; returns how many, 0 on a bad list. */
@@ -48,6 +49,7 @@ typedef struct ctx_t {
     cls_context *ctx;
     cli_workload *w;
     size_t reps, confirm, confirm_top;
+    double confirm_gap; /* seconds between two rounds */
     int pinned;
     double cap;
     void *expect; /* copy-compute-copy's result, for --check */
@@ -189,22 +191,41 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
         }
         confirm_run(c, &cs[i], &plans[i], &rep); /* warm-up */
     }
-    /* Round r starts at candidate r mod n: no candidate always runs right after the same one
-     * (in the fifth H100 run the picks always followed copy-compute-copy; doc/pipeline.md). */
-    for (size_t r = 0; r < c->confirm; r++)
+    /* Each round runs the candidates in its own shuffled order, so that no candidate always
+     * runs right after the same one.  Copy-compute-copy frees two whole-grid buffers, and the
+     * run after it is slower: in the fifth H100 run the picks always followed it, and merely
+     * rotating the order (runs 7-11) kept that adjacency in every round but one in n
+     * (doc/pipeline.md, "Runs 8-11"). */
+    unsigned long long lcg = 0x2545F4914F6CDD1DULL;
+    size_t order[MAX_CONFIRM_TOP + 2];
+    for (size_t r = 0; r < c->confirm; r++) {
+        for (size_t j = 0; j < n; j++) order[j] = j;
+        for (size_t j = n; j > 1; j--) { /* Fisher-Yates with a fixed-seed LCG: reproducible */
+            lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t k = (size_t)(lcg >> 33) % j, x = order[j - 1];
+            order[j - 1] = order[k], order[k] = x;
+        }
+        /* The H100's slow spells last seconds (doc/pipeline.md, "Seventh run"): rounds run
+         * back to back (a few tens of ms) can all fall into one; a gap spreads them. */
+        if (r > 0 && c->confirm_gap > 0) {
+            struct timespec ts = {(time_t)c->confirm_gap,
+                                  (long)((c->confirm_gap - (double)(time_t)c->confirm_gap) * 1e9)};
+            nanosleep(&ts, NULL);
+        }
         for (size_t j = 0; j < n; j++) {
-            size_t i = (j + r) % n;
+            size_t i = order[j];
             if (!plans[i] || confirm_run(c, &cs[i], &plans[i], &rep) != CLS_SUCCESS) continue;
             cs[i].m.t[cs[i].m.n++] = rep.seconds_total;
             /* the naive candidate is the reference itself */
             if (c->expect && strcmp(cs[i].role, "naive") && memcmp(c->expect, c->w->output, bytes))
                 cs[i].m.check = 0;
         }
+    }
     for (size_t i = 0; i < n; i++) cls_plan_release(plans[i]);
     printf("confirmed (%zu interleaved rounds of copy-compute-copy, the pick and the %zu fastest "
-           "tile rows, after a warm-up; min and median over the sweep's and the rounds' runs, "
-           "pred-min against the min):\n",
-           c->confirm, c->confirm_top);
+           "tile rows, after a warm-up, %g s apart; min and median over the sweep's and the "
+           "rounds' runs, pred-min against the min):\n",
+           c->confirm, c->confirm_top, c->confirm_gap);
     const cand *best = NULL, *pick = NULL, *naive = NULL;
     for (size_t i = 0; i < n; i++) {
         summarize(&cs[i].m);
@@ -320,6 +341,13 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             *(top ? &c.confirm_top : &c.confirm) = n;
             break;
         }
+        case OPT_CONFIRM_GAP:
+            if (cli_parse_double(v, &c.confirm_gap) != 0 || c.confirm_gap < 0 ||
+                c.confirm_gap > 10) {
+                ret = cli_usage_error(self, "invalid --confirm-gap '%s' (0..10 seconds)", v);
+                goto done;
+            }
+            break;
         case OPT_MEMORY:
             if (cli_parse_bytes(v, &c.cap) != 0) {
                 ret = cli_usage_error(self, "invalid --device-memory '%s' (bytes, K/M/G suffixes)", v);
