@@ -49,9 +49,13 @@ typedef struct run {
     dbuf in[3][17]; /* per set: state, then aux (basic: one set, full arrays) */
     dbuf out[3];    /* per set: the tile's result buffer (basic: the full output) */
     dbuf tmp[2];    /* basic with h > 1: ping-pong boxes */
+    dbuf pp[3];     /* scalable with halo reuse and h > 1: per set, the ping-pong box that
+                       otherwise is the input buffer, which the next tile's halo copy reads */
     cl_mem stage_in[3][17], stage_out[3];
     void *map_in[3][17], *map_out[3];
     cl_event *ev_w, *ev_k0, *ev_k, *ev_r;
+    cl_event *ev_d;  /* scalable halo reuse: tile t's device copy out of set t - 1 */
+    int reuse;       /* the axis along which consecutive input boxes overlap (halo reuse), -1 */
     size_t n_arrays; /* 1 + aux */
     double kernel_seconds;
 } run;
@@ -164,7 +168,7 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
         a = r->tmp[0], b = r->tmp[1];
         a.geo = b.geo = inb;
     } else {
-        a = r->out[set], b = r->in[set][0];
+        a = r->out[set], b = r->pp[set].mem ? r->pp[set] : r->in[set][0];
         a.geo = b.geo = inb;
     }
     cl_uint na = (cl_uint)(r->n_arrays - 1);
@@ -183,7 +187,7 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
         if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1) dst.geo = inb;
         if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h == 1) dst.geo = *tb;
         if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1 && q->h % 2 == 0)
-            dst = r->in[set][0], dst.geo = inb; /* even h ends in the input box */
+            dst = b, dst.geo = inb; /* even h ends in the second ping-pong box */
         box reg = widen(r, tb, q->h - j);
         cl_int step = (cl_int)(step0 + j - 1);
         cl_int ro[6] = {(cl_int)reg.lo[0], (cl_int)reg.lo[1], (cl_int)reg.lo[2],
@@ -220,7 +224,8 @@ static dbuf result_of(const run *r, size_t t, const box *tb)
     const struct cls__pipe *q = r->q;
     if (q->scheme == CLS_PIPE_BASIC) return r->out[0];
     size_t set = t % r->sets;
-    dbuf d = q->h > 1 && q->h % 2 == 0 ? r->in[set][0] : r->out[set];
+    dbuf d = q->h > 1 && q->h % 2 == 0 ? (r->pp[set].mem ? r->pp[set] : r->in[set][0])
+                                         : r->out[set];
     d.geo = q->h > 1 ? widen(r, tb, q->h) : *tb;
     return d;
 }
@@ -261,6 +266,12 @@ static cls_status alloc_buffers(run *r)
             if ((s = new_buffer(r, inb, i ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
                                 &r->in[k][i].mem, "a tile input buffer")) != CLS_SUCCESS)
                 return s;
+        /* halo reuse: the next tile's copy reads this set's input box, so the tile's steps
+         * must not ping-pong through it */
+        if (q->h > 1 && q->scheme == CLS_PIPE_SCALABLE && r->reuse >= 0 &&
+            (s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->pp[k].mem, "a ping-pong tile box")) !=
+                CLS_SUCCESS)
+            return s;
         if ((s = new_buffer(r, q->h > 1 ? inb : tile, CL_MEM_READ_WRITE, &r->out[k].mem,
                             "a tile output buffer")) != CLS_SUCCESS)
             return s;
@@ -306,12 +317,13 @@ static void release_all(run *r)
             clReleaseMemObject(r->stage_out[k]);
         }
         if (r->out[k].mem) clReleaseMemObject(r->out[k].mem);
+        if (r->pp[k].mem) clReleaseMemObject(r->pp[k].mem);
     }
     clFinish(r->q->q[0]);
     for (int i = 0; i < 2; i++)
         if (r->tmp[i].mem) clReleaseMemObject(r->tmp[i].mem);
-    cl_event *lists[4] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r};
-    for (int l = 0; l < 4; l++) {
+    cl_event *lists[5] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r, r->ev_d};
+    for (int l = 0; l < 5; l++) {
         for (size_t t = 0; lists[l] && t < r->nt; t++)
             if (lists[l][t]) clReleaseEvent(lists[l][t]);
         free(lists[l]);
@@ -325,6 +337,66 @@ static cl_int flush_all(run *r)
     return err;
 }
 
+/* Halo reuse (basic and scalable): when every dimension but the slowest has one tile, tile
+ * t - 1 precedes tile t along that axis and both input boxes span the grid in the others, so
+ * their overlap is whole planes (rows in 2D), one contiguous range in either buffer.  -1:
+ * no reuse (the buffered scheme stages whole boxes through its host tiles). */
+static int reuse_axis(const run *r, int dims)
+{
+    int s = dims - 1;
+    if (r->q->scheme == CLS_PIPE_BUFFERED || r->nt < 2 || s < 0 || s > 2) return -1;
+    for (int d = 0; d < 3; d++) {
+        if (d != s && r->q->ntiles[d] != 1) return -1;
+        if (d > s && ext(&r->grid, d) != 1) return -1;
+    }
+    return s;
+}
+
+/* The overlap *ov of tile t's input box *inb with tile t - 1's (*pinb); 0 when there is none
+ * to reuse. */
+static int reuse_overlap(const run *r, size_t t, const box *inb, box *pinb, box *ov)
+{
+    int s = r->reuse;
+    if (s < 0 || t == 0) return 0;
+    box pt = tile_box(r, t - 1);
+    *pinb = widen(r, &pt, r->q->h);
+    if (pinb->hi[s] <= inb->lo[s]) return 0;
+    *ov = *inb;
+    ov->hi[s] = pinb->hi[s];
+    /* the boxes span the other dimensions: one range in both buffers (checked, not assumed) */
+    if (!contiguous(ov, pinb) || !contiguous(ov, inb)) return 0;
+    return 1;
+}
+
+/* Scalable halo reuse: tile t's overlap with tile t - 1's input box, copied from set t - 1's
+ * input buffers into set t's on the kernel queue, right before tile t's kernels.  It waits for
+ * tile t's write, so that no two queues write set t's buffers at once (undefined in OpenCL;
+ * PoCL mixed them up) and set t - 1's are complete (the write queue is in order).  Set t - 1's
+ * input stays intact until then: its kernels ping-pong through r->pp, and the write that
+ * refills it waits for this copy (ev_d).  On the H100 the same copies on the write queue cost
+ * 20-30 us a tile in the host-to-device stream (doc/pipeline.md, "Runs 8-14"). */
+static cls_status halo_copy(run *r, size_t t)
+{
+    struct cls__pipe *q = r->q;
+    box tb = tile_box(r, t), inb = widen(r, &tb, q->h), ov, pinb;
+    if (q->scheme != CLS_PIPE_SCALABLE || !reuse_overlap(r, t, &inb, &pinb, &ov))
+        return CLS_SUCCESS;
+    size_t e = r->elem;
+    size_t off_s = index_in(&pinb, ov.lo[0], ov.lo[1], ov.lo[2]) * e;
+    size_t off_d = index_in(&inb, ov.lo[0], ov.lo[1], ov.lo[2]) * e;
+    for (size_t a = 0; a < r->n_arrays; a++) {
+        int first = a == 0, last = a + 1 == r->n_arrays;
+        cl_int err = clEnqueueCopyBuffer(q->q[1], r->in[(t - 1) % r->sets][a].mem,
+                                         r->in[t % r->sets][a].mem, off_s, off_d,
+                                         box_points(&ov) * e, first ? 1 : 0,
+                                         first ? &r->ev_w[t] : NULL, last ? &r->ev_d[t] : NULL);
+        if (err != CL_SUCCESS)
+            return cls__fail(r->ctx, (cls_status)err,
+                             "copying tile %zu's halo overlap on the device", t);
+    }
+    return CLS_SUCCESS;
+}
+
 /* One sweep: h steps of every tile from host array src (and the aux arrays) into dst. */
 static cls_status sweep(run *r, const void *src, const void *const *aux, void *dst, size_t step0)
 {
@@ -334,8 +406,8 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
     cl_int err;
     int buffered = q->scheme == CLS_PIPE_BUFFERED, basic = q->scheme == CLS_PIPE_BASIC;
     for (size_t t = 0; t < r->nt; t++) {
-        cl_event *ls[4] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r};
-        for (int l = 0; l < 4; l++)
+        cl_event *ls[5] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r, r->ev_d};
+        for (int l = 0; l < 5; l++)
             if (ls[l][t]) clReleaseEvent(ls[l][t]), ls[l][t] = NULL;
     }
     /* Step i of the pipeline (Sect. 6.4.4): write i, kernels i - 1, read i - 2, in that order;
@@ -345,24 +417,37 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
         if (i < r->nt) {
             size_t t = i, set = basic ? 0 : t % r->sets;
             box tb = tile_box(r, t), inb = widen(r, &tb, q->h);
-            /* a set is free again once the tile that used it three tiles ago is read out */
+            /* a set is free again once the tile that used it three tiles ago is read out,
+             * and the halo copy of the tile after that one has read it (halo reuse) */
             cl_uint nw = !basic && t >= r->sets ? 1 : 0;
-            cl_event *wait = nw ? &r->ev_r[t - r->sets] : NULL;
+            cl_event wl[2] = {nw ? r->ev_r[t - r->sets] : NULL,
+                              nw ? r->ev_d[t - r->sets + 1] : NULL};
+            if (wl[1]) nw = 2;
+            cl_event *wait = nw ? wl : NULL;
             /* the staging tiles are free once the writes from them are done */
             if (buffered && nw && (err = clWaitForEvents(1, &r->ev_w[t - r->sets])) != CL_SUCCESS)
                 return cls__fail(ctx, (cls_status)err, "waiting for a staging tile");
+            /* Halo reuse: the part of the input box that the previous tile's box holds
+             * already does not cross the bus again; only hb comes from the host (scalable:
+             * the overlap is copied on the device, halo_copy). */
+            box hb = inb, ov, pinb;
+            if (reuse_overlap(r, t, &inb, &pinb, &ov)) hb.lo[r->reuse] = ov.hi[r->reuse];
             for (size_t a = 0; a < r->n_arrays; a++) {
                 const void *h = a ? aux[a - 1] : src;
                 dbuf dev = r->in[set][a];
                 if (!basic) dev.geo = inb;
-                cl_event *ev = a + 1 == r->n_arrays ? &r->ev_w[t] : NULL;
-                if (buffered) {
+                int last = a + 1 == r->n_arrays;
+                cl_event *ev = last ? &r->ev_w[t] : NULL;
+                if (box_points(&hb) == 0) {
+                    /* nothing new (a thin last tile): a marker stands for the write */
+                    err = last ? clEnqueueMarkerWithWaitList(q->q[0], nw, wait, ev) : CL_SUCCESS;
+                } else if (buffered) {
                     pack(r, 1, (void *)h, r->map_in[set][a], &inb);
                     err = clEnqueueWriteBuffer(q->q[0], dev.mem, CL_FALSE, 0,
                                                box_points(&inb) * r->elem, r->map_in[set][a], nw,
                                                wait, ev);
                 } else {
-                    err = copy_box(r, 1, &dev, (void *)h, &r->grid, &inb, nw, wait, ev);
+                    err = copy_box(r, 1, &dev, (void *)h, &r->grid, &hb, nw, wait, ev);
                 }
                 if (err != CL_SUCCESS)
                     return cls__fail(ctx, (cls_status)err, "copying tile %zu's input to the device", t);
@@ -372,6 +457,8 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
         if (i >= 1 && i - 1 < r->nt) {
             size_t t = i - 1;
             box tb = tile_box(r, t);
+            /* the halo copy on the kernel queue: the write queue streams host data only */
+            if ((s = halo_copy(r, t)) != CLS_SUCCESS) return s;
             if ((s = kernels(r, t, &tb, step0, 1, &r->ev_w[t])) != CLS_SUCCESS) return s;
         }
         if (i >= 2 && i - 2 < r->nt) {
@@ -430,10 +517,12 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
     r.ev_k0 = calloc(r.nt, sizeof *r.ev_k0);
     r.ev_k = calloc(r.nt, sizeof *r.ev_k);
     r.ev_r = calloc(r.nt, sizeof *r.ev_r);
-    if (!r.ev_w || !r.ev_k0 || !r.ev_k || !r.ev_r) {
+    r.ev_d = calloc(r.nt, sizeof *r.ev_d);
+    if (!r.ev_w || !r.ev_k0 || !r.ev_k || !r.ev_r || !r.ev_d) {
         s = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "pipeline events for %zu tiles", r.nt);
         goto done;
     }
+    r.reuse = reuse_axis(&r, p->st->dims);
     if ((s = alloc_buffers(&r)) != CLS_SUCCESS) goto done;
 
     /* Sweeps of h steps through host arrays: the last one writes `output`; the first never

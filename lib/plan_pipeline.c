@@ -76,9 +76,14 @@ double cls__pipe_device_bytes(const cls_plan *p, cls_pipe_scheme scheme, const s
     /* basic: full input, aux and output arrays, plus a ping-pong pair of boxes for h > 1 */
     if (scheme == CLS_PIPE_BASIC) return (n_in + 1) * grid + (h > 1 ? 2 * in_box : 0);
     /* scalable, buffered: up to three sets of input boxes and one output buffer (a box when
-     * the tile's steps ping-pong) */
+     * the tile's steps ping-pong); scalable with halo reuse and h > 1 ping-pongs through a
+     * box of its own, since the next tile's halo copy reads the input box
+     * (lib/exec_pipeline.c) */
     double sets = nt < 3 ? (double)nt : 3;
-    return sets * (n_in * in_box + (h > 1 ? in_box : out));
+    int reuse = scheme == CLS_PIPE_SCALABLE && h > 1 && nt >= 2;
+    for (int d = 0; d < 3; d++)
+        if (d != (int)p->st->dims - 1 && (p->dims.n[d] + tile[d] - 1) / tile[d] != 1) reuse = 0;
+    return sets * (n_in * in_box + (h > 1 ? in_box : out) + (reuse ? in_box : 0));
 }
 
 /* ---------------------------------------------------------------- the kernel model */
@@ -148,6 +153,7 @@ static void model_grid(const cls_plan *p, size_t h, cls_pipe_grid *g)
     }
     g->n_in = 1 + (unsigned)p->st->n_aux;
     g->n_out = 1;
+    g->steps_per_tile = h;
 }
 
 /* The candidate steps per sweep: those given, else 1, 2, 4, ... and the run's steps. */

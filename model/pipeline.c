@@ -79,6 +79,8 @@ static const struct {
     {"sync.kernel_restart_cycles", "turnaround of a queued copy without the queued tables "
                                    "(queued_ns; not in 003)"},
     {"compute.clock_mhz", "converts the restart cycles to ns"},
+    {"memory.bandwidth_measured_gbs", "device-to-device copy of the halo overlap (scalable "
+                                      "scheme; not in 003)"},
 };
 #define PIPE_NPARAMS (sizeof pipe_params / sizeof pipe_params[0])
 
@@ -150,6 +152,9 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
     d->overlap_coeff = cls_pipe_overlap_coeff(v);
     if (cls_model_get(m, "memory.global_bytes", &v) == CLS_SUCCESS && v > 0)
         d->global_bytes = v;
+    if (cls_model_get(m, "memory.bandwidth_measured_gbs", &v) == CLS_SUCCESS && v > 0 &&
+        isfinite(v))
+        d->copy_gbs = v;
     d->host_pinned = host_pinned ? 1 : 0;
     /* Queued copies (see cls_pipe_queued_ns): only with a measured restart, so that 003's
      * C2050 (no such measurement) keeps its tables as the document used them. */
@@ -336,6 +341,9 @@ static void tile_span(const cls_pipe_grid *g, const cls_pipe_config *c, int dim,
     *in = in_hi - in_lo;
 }
 
+static void box_xfer(const cls_pipe_grid *g, const cls_pipe_config *c,
+                     const size_t e[CLS_PIPE_MAX_DIMS], cls_pipe_xfer *x);
+
 void cls_pipe_count(const cls_pipe_grid *g, const cls_pipe_config *c,
                     const size_t idx[CLS_PIPE_MAX_DIMS], int input, cls_pipe_xfer *x)
 {
@@ -348,7 +356,19 @@ void cls_pipe_count(const cls_pipe_grid *g, const cls_pipe_config *c,
             tile_span(g, c, dim, idx ? idx[dim] : 0, &o, &in);
         }
         e[dim] = input ? in : o;
-        x->ext[dim] = e[dim];
+    }
+    box_xfer(g, c, e, x);
+}
+
+/* The transfers of a box of extents e (Sect. 6.4.3). */
+static void box_xfer(const cls_pipe_grid *g, const cls_pipe_config *c,
+                     const size_t e[CLS_PIPE_MAX_DIMS], cls_pipe_xfer *x)
+{
+    for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) x->ext[dim] = e[dim];
+    if (e[0] * e[1] * e[2] == 0) {
+        x->count = 0; /* an empty box: nothing to move */
+        x->bytes = 0;
+        return;
     }
     /* Sect. 6.4.3: logical (x, y, z) is physical x + X (y + Y z), so only runs along x are
      * contiguous: Y' Z' transfers of X' elements.  Merged (Sect. 6.2.3): a box as wide as
@@ -543,6 +563,7 @@ typedef struct pipe_eval {
     cls_pipe_stages cache[64];
     cls_pipe_xfer xin[64], xout[64];
     unsigned char have[64];
+    int reuse; /* halo reuse along this (the slowest) dimension, -1: none */
     cls_status st;
     char *err;
     size_t errlen;
@@ -617,6 +638,63 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
     s->kernel = kernel_ns(ev, xo->ext, xi->ext);
 }
 
+/* Tile i's input range [lo, hi) along dim, EXACT padding (tile_span's clipped box). */
+static void in_range(const cls_pipe_grid *g, const cls_pipe_config *c, int dim, size_t i,
+                     size_t *lo, size_t *hi)
+{
+    size_t N = g->size[dim], start = i * c->tile[dim], end = zmin(start + c->tile[dim], N);
+    *lo = start >= g->pad_lo[dim] ? start - g->pad_lo[dim] : 0;
+    *hi = N - end >= g->pad_hi[dim] ? end + g->pad_hi[dim] : N;
+}
+
+/* Halo reuse (not in 003; lib/exec_pipeline.c): the part of tile idx's input box that comes
+ * from the host (*xh, per array: the planes beyond the previous tile's box) and the overlap's
+ * bytes per array (*ov).  0 when nothing is reused: no reuse, the first tile along the axis,
+ * or boxes that do not meet.  Per tile, not per class: near the grid's ends the clipped
+ * boxes make middle tiles differ. */
+static int reuse_part(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_pipe_xfer *xh,
+                      double *ov)
+{
+    int s = ev->reuse;
+    if (s < 0 || idx[s] == 0) return 0;
+    size_t lo, hi, plo, phi;
+    in_range(ev->g, ev->c, s, idx[s], &lo, &hi);
+    in_range(ev->g, ev->c, s, idx[s] - 1, &plo, &phi);
+    if (phi <= lo) return 0;
+    cls_pipe_xfer full;
+    cls_pipe_count(ev->g, ev->c, idx, 1, &full);
+    size_t e[CLS_PIPE_MAX_DIMS];
+    double plane = (double)ev->g->elem_bytes;
+    for (int d = 0; d < CLS_PIPE_MAX_DIMS; d++) {
+        e[d] = full.ext[d];
+        if (d != s) plane *= (double)e[d];
+    }
+    *ov = plane * (double)(phi - lo);
+    e[s] = hi - phi;
+    box_xfer(ev->g, ev->c, e, xh);
+    return 1;
+}
+
+/* transferIn of tile idx with halo reuse: its new part from the host (queued when copies
+ * queue).  Scalable: one device copy per input array on the kernel queue before the tile's
+ * kernels (lib/exec_pipeline.c halo_copy), a queued command plus the overlap read and written
+ * at the device's copy bandwidth, added to the kernel stage. */
+static void reuse_stage(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS],
+                        cls_pipe_stages *s)
+{
+    cls_pipe_xfer xh;
+    double ov = 0;
+    if (!reuse_part(ev, idx, &xh, &ov)) return;
+    const cls_pipe_device *d = ev->d;
+    double nin = ev->g->n_in;
+    double one = queued_applies(ev) ? cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, xh.bytes)
+                                    : cls_pipe_curve_ns(&d->h2d, xh.bytes);
+    s->in = nin * (double)xh.count * one;
+    s->in_bytes = xh.bytes;
+    if (ev->c->scheme == CLS_PIPE_SCALABLE)
+        s->kernel += nin * (d->queued_ns + (d->copy_gbs > 0 ? 2.0 * ov / d->copy_gbs : 0.0));
+}
+
 static int class_key(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS])
 {
     int key = 0;
@@ -657,6 +735,7 @@ static void exact_stage(size_t t, cls_pipe_stages *s, void *user)
         s->in += cls_pipe_curve_ns(&d->h2d, bi) - cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, bi);
         s->out += cls_pipe_curve_ns(&d->d2h, bo) - cls_pipe_queued_ns(d, CLS_PIPE_TO_HOST, bo);
     }
+    reuse_stage(ev, idx, s);
 }
 
 static cls_pipe_stage dominant_stage(const cls_pipe_stages *s)
@@ -712,6 +791,7 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
 
     pipe_eval ev;
     memset(&ev, 0, sizeof ev);
+    ev.reuse = -1;
     ev.d = d;
     ev.g = g;
     ev.k = k;
@@ -751,6 +831,16 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
     e->n_tiles = cls_pipe_tiles(g, c->tile, ev.per_dim);
     memcpy(e->tiles_per_dim, ev.per_dim, sizeof ev.per_dim);
     int buffered = c->scheme == CLS_PIPE_BUFFERED;
+    /* Halo reuse: what the executor does (EXACT; basic, scalable; tiles only along the
+     * slowest dimension). */
+    ev.reuse = -1;
+    if (c->padding == CLS_PIPE_EXACT &&
+        (c->scheme == CLS_PIPE_BASIC || c->scheme == CLS_PIPE_SCALABLE)) {
+        int s = g->dims - 1, ok = ev.per_dim[s] >= 2;
+        for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++)
+            if (dim != s && ev.per_dim[dim] != 1) ok = 0;
+        if (ok) ev.reuse = s;
+    }
 
     /* Per tile class: stages, bytes and commands, buffer sizes (the largest tile). */
     double in_buf = 0, out_buf = 0;
@@ -776,12 +866,30 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
         in_buf = dmax(in_buf, (double)xi->count * xi->bytes);
         out_buf = dmax(out_buf, (double)xo->count * xo->bytes);
     }
+    /* Halo reuse: tiles after the first move only their new part. */
+    for (size_t i = 1; ev.reuse >= 0 && i < ev.per_dim[ev.reuse]; i++) {
+        size_t idx[CLS_PIPE_MAX_DIMS] = {0, 0, 0};
+        idx[ev.reuse] = i;
+        cls_pipe_xfer xh;
+        double ov = 0;
+        if (!reuse_part(&ev, idx, &xh, &ov)) continue;
+        /* what the class loop counted for this tile (its class's box), replaced by the new
+         * part */
+        int key = class_key(&ev, idx);
+        class_stages(&ev, key);
+        const cls_pipe_xfer whole = ev.xin[key];
+        double nin = (double)g->n_in;
+        e->bytes_moved -= nin * ((double)whole.count * whole.bytes - (double)xh.count * xh.bytes);
+        e->transfers -= nin * ((double)whole.count - (double)xh.count);
+        e->reused_bytes += nin * ov;
+    }
 
     /* The reported tile: an interior one (a middle tile wherever there are three or more). */
     size_t rep[CLS_PIPE_MAX_DIMS];
     for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++) rep[dim] = ev.per_dim[dim] >= 3 ? 1 : 0;
     int rkey = class_key(&ev, rep);
     e->tile = *class_stages(&ev, rkey);
+    reuse_stage(&ev, rep, &e->tile);
     e->xin = ev.xin[rkey];
     e->xout = ev.xout[rkey];
     if (ev.st != CLS_SUCCESS) return ev.st;
@@ -810,6 +918,12 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
                     (double)g->n_out * cls_pipe_curve_ns(&d->alloc_device, out_buf);
         e->device_bytes = (double)sets * ((double)g->n_in * in_buf + (double)g->n_out * out_buf);
         e->largest_buffer = dmax(in_buf, out_buf);
+        if (c->scheme == CLS_PIPE_SCALABLE && ev.reuse >= 0 && g->steps_per_tile > 1) {
+            /* halo reuse: the tile's steps ping-pong through a box of their own, since the next
+             * tile's halo copy reads the input box */
+            ns += cls_pipe_curve_ns(&d->alloc_device, in_buf);
+            e->device_bytes += (double)sets * in_buf;
+        }
         if (buffered) {
             ns += (double)g->n_in * cls_pipe_curve_ns(&d->alloc_host, in_buf) +
                   (double)g->n_out * cls_pipe_curve_ns(&d->alloc_host, out_buf);

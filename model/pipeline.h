@@ -79,6 +79,10 @@ typedef struct cls_pipe_device {
     double queued_ns;       /* without a queued table: the device's turnaround of a command
                                queued behind another, sync.kernel_restart_cycles /
                                compute.clock_mhz (back-to-back queued launches) */
+    double copy_gbs;        /* device-to-device copy bandwidth, bytes read plus written per
+                               ns (memory.bandwidth_measured_gbs; 0: unknown, a copy then costs
+                               its command, queued_ns, alone): the scalable scheme's halo
+                               reuse (not in 003) */
 } cls_pipe_device;
 
 /* The direction of a copy. */
@@ -127,6 +131,9 @@ typedef struct cls_pipe_grid {
                                          tile computes; 0 beyond dims) */
     size_t pad_hi[CLS_PIPE_MAX_DIMS]; /* ... and above; PX = pad_lo + pad_hi (Sect. 6.4.3) */
     unsigned n_in, n_out;             /* input and output arrays, all of the grid's size */
+    size_t steps_per_tile;            /* the steps a tile computes (0: one); with halo reuse
+                                         and more than one, each scalable set holds a
+                                         ping-pong box of its own (lib/exec_pipeline.c) */
 } cls_pipe_grid;
 
 /* The schemes of Sect. 6.2. */
@@ -294,14 +301,24 @@ typedef struct cls_pipe_estimate {
     double largest_buffer;  /* the largest single device buffer */
     int fits;               /* device_bytes and largest_buffer within the planner's caps (1
                                outside the planner) */
-    cls_pipe_stages tile;   /* the stages of an interior tile (the whole grid for naive) */
-    cls_pipe_xfer xin, xout;/* its transfers, per array */
+    cls_pipe_stages tile;   /* the stages of an interior tile (the whole grid for naive); with
+                               halo reuse its transferIn moves only the new part */
+    cls_pipe_xfer xin, xout;/* its transfers, per array (xin: the whole input box) */
     cls_pipe_stage dominant;/* its longest stage (Sect. 6.4.4, "dominant operation") */
     double bytes_moved;     /* host<->device bytes over all tiles and arrays */
     double transfers;       /* host<->device copy commands over all tiles and arrays */
+    double reused_bytes;    /* halo reuse: input bytes not moved again, over all tiles and
+                               arrays (scalable: copied on the device instead) */
 } cls_pipe_estimate;
 
-/* Predicts one configuration.  Fails with CLS_ERR_INVALID_ARGUMENT / CLS_ERR_INVALID_SIZE for
+/* Halo reuse (EXACT padding, basic and scalable schemes, one tile in every dimension but the
+ * slowest, as the executor does it): tile t >= 1 along the slowest axis moves from the host
+ * only the part of its input box beyond tile t - 1's (whole planes: counted by the layout like
+ * a box); the overlap is on the device already (basic: the full-size array) or, scalable, one
+ * device-to-device copy per input array: queued_ns + 2 x overlap bytes / copy_gbs.  The first
+ * tile moves its whole box; DOCUMENT padding and the buffered scheme are unchanged.
+ *
+ * Predicts one configuration.  Fails with CLS_ERR_INVALID_ARGUMENT / CLS_ERR_INVALID_SIZE for
  * a bad grid, tile or kernel model (a kernel time that is negative or not finite names the
  * box), CLS_ERR_UNSUPPORTED for the buffered scheme on a device without the host_to_host or
  * alloc.host table; the sentence goes to err. */

@@ -123,6 +123,7 @@ static void test_device_from_model(void)
         /* Queued copies: the probe measured the restart, 10078.1 cycles at 1980 MHz. */
         tap_ok(d.queued_copies == 1, "H100: copies costed as queued (measured restart)");
         NEAR(d.queued_ns, 10078.1 / 1980.0 * 1e3, "H100 queued-copy turnaround 5.09 us");
+        NEAR(d.copy_gbs, 2566.11, "H100 device copies at memory.bandwidth_measured_gbs");
         st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
         tap_ok(st == CLS_SUCCESS && d.h2d.ns[7] == 14046400.0 && d.h2d_staged.ns[7] == 1949970.0,
                "H100 pageable: direct copies from the pageable table, staged from the pinned");
@@ -143,11 +144,11 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    /* 16: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
-     * the cross-queue wait, and the restart and clock that give a queued copy's turnaround
-     * without the tables (cls_pipe_queued_ns). */
-    tap_ok(n == 16 && cls_pipe_device_param(15, &sym) && strcmp(sym, "") != 0,
-           "cls_pipe_device_param lists the 16 parameters it reads");
+    /* 17: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
+     * the cross-queue wait, the restart and clock that give a queued copy's turnaround
+     * without the tables (cls_pipe_queued_ns), and the device's copy bandwidth (halo reuse). */
+    tap_ok(n == 17 && cls_pipe_device_param(16, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 17 parameters it reads");
 }
 
 /* ------------------------------------------------------------------ the pipeline (6.4.4) */
@@ -914,29 +915,41 @@ static void test_planner_document(const cls_pipe_device *d)
     for (int i = 0; i < 3; i++) {
         cls_pipe_kernel k = {p[i].nspp, 0, NULL, NULL};
         cls_status st = cls_pipe_plan(d, &p[i].g, &k, NULL, &r, err, sizeof err);
-        tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_SCALABLE &&
-                   fabs(r.best.total_ns / 1e6 - p[i].doc_ms) / p[i].doc_ms < 0.03 &&
-                   r.speedup > 1.35,
+        /* 003's executor moved every tile's whole box; with halo reuse (not in 003) the
+         * model may be below its optimum by what the reused planes save: for Jacobi's tiles
+         * of 10 planes 2 of 12 input planes (71 ms against 75), for the other two little. */
+        double rel = (r.best.total_ns / 1e6 - p[i].doc_ms) / p[i].doc_ms;
+        double below = r.best.reused_bytes > 0 ? 0.10 : 0.03;
+        tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_SCALABLE && rel < 0.03 &&
+                   rel > -below && r.speedup > 1.35,
                "planner, %s on the C2050: %s %zux%zux%zu (%zu tiles), %.1f ms (003's optimum "
-               "%.0f), naive %.1f ms, %.2fx%s%s",
+               "%.0f; %.0f MB reused), naive %.1f ms, %.2fx%s%s",
                p[i].name, cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
                r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
-               r.best.total_ns / 1e6, p[i].doc_ms, r.naive.total_ns / 1e6, r.speedup,
-               st == CLS_SUCCESS ? "" : ": ", st == CLS_SUCCESS ? "" : err);
+               r.best.total_ns / 1e6, p[i].doc_ms, r.best.reused_bytes / 1e6,
+               r.naive.total_ns / 1e6, r.speedup, st == CLS_SUCCESS ? "" : ": ",
+               st == CLS_SUCCESS ? "" : err);
     }
 }
 
 /* Queued copies (cls_pipe_queued_ns, doc/pipeline.md "Queued copies"), by hand.  Affine tables
  * of 10 us + 0.1 ns/B (first entry 10 B at 10 us), allocation 50 us, dual engines with
  * coefficient 0.5, a queued command's turnaround 2 us. */
+/* A two-entry table: (b0, t0) and (b1, t1). */
+static cls_pipe_curve line2(double b0, double t0, double b1, double t1)
+{
+    cls_pipe_curve c;
+    memset(&c, 0, sizeof c);
+    c.n = 2;
+    c.bytes[0] = b0, c.ns[0] = t0;
+    c.bytes[1] = b1, c.ns[1] = t1;
+    return c;
+}
+
 static cls_pipe_device toy_queued(void)
 {
     cls_pipe_device d = toy_engines(2);
-    cls_pipe_curve lin;
-    memset(&lin, 0, sizeof lin);
-    lin.n = 2;
-    lin.bytes[0] = 10, lin.ns[0] = 10000;
-    lin.bytes[1] = 1e9 + 10, lin.ns[1] = 10000 + 1e8;
+    cls_pipe_curve lin = line2(10, 10000, 1e9 + 10, 10000 + 1e8);
     d.h2d = d.d2h = d.h2d_staged = d.d2h_staged = lin;
     d.alloc_device.n = 2;
     d.alloc_device.bytes[0] = 10, d.alloc_device.ns[0] = 50000;
@@ -1064,6 +1077,152 @@ static void test_queued(void)
         NEAR(e.pipeline_ns, 5.5 * 409999, "queued tables unused when queued_copies is 0");
 }
 
+/* ------------------------------------------------------------------ halo reuse */
+
+/* One copy engine (the copies add up), affine copies of 1000 ns + 1 ns/B both ways, not
+ * queued, a device command 200 ns, device copies at 2 B/ns (read plus written). */
+static cls_pipe_device toy_reuse(void)
+{
+    cls_pipe_device d = toy_engines(1);
+    cls_pipe_curve lin = line2(1, 1001, 1e9 + 1, 1001 + 1e9);
+    d.h2d = d.d2h = d.h2d_staged = d.d2h_staged = lin;
+    d.alloc_device = lin;
+    d.queued_ns = 200;
+    d.copy_gbs = 2;
+    return d;
+}
+
+/* Tile stages listed by hand, for cls_pipe_run_steps. */
+typedef struct listed {
+    const double *in, *out, *kernel; /* kernel NULL: no kernel time */
+} listed;
+
+static void listed_stage(size_t t, cls_pipe_stages *s, void *user)
+{
+    const listed *l = user;
+    memset(s, 0, sizeof *s);
+    s->in = l->in[t];
+    s->out = l->out[t];
+    s->kernel = l->kernel ? l->kernel[t] : 0;
+}
+
+static void test_halo_reuse(void)
+{
+    cls_pipe_device d = toy_reuse();
+    cls_pipe_kernel k0 = {0, 0, NULL, NULL};
+    cls_pipe_estimate e;
+    char err[256] = "";
+
+    /* 1D, 100 floats, padding 2, tiles of 25, scalable.  Inputs: tile 0 [0, 27): 27 elements
+     * = 108 B from the host, 1108 ns.  Tile 1 [23, 52): [23, 27) on the device already (4
+     * elements, 16 B), copied on the kernel queue (200 + 2 x 16 / 2 = 216 ns, the kernel
+     * stage), [27, 52) from the host (100 B, 1100 ns).  Tile 2 [48, 77) the same.  Tile 3
+     * [73, 100): 23 elements (92 B, 1092) + the device copy, 216.  Outputs 100 B each, 1100.
+     * Host to device: 27 + 25 + 25 + 23 = 100 elements, each once.  Steps (one copy engine:
+     * max(in + out, kernel)): 1108; 1100; 1100 + 1100; 1092 + 1100; 1100; 1100: 8800, the
+     * device copies hidden behind the transfers. */
+    cls_pipe_grid g = grid1(100, 2);
+    cls_pipe_config c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 25, 1, 1);
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
+               "halo reuse: 1D scalable estimate (%s)", err)) {
+        NEAR(e.pipeline_ns, 8800, "halo reuse, 1D scalable, 4 tiles: by hand");
+        NEAR(e.bytes_moved, 800, "halo reuse, 1D: 100 elements in and 100 out, each once");
+        NEAR(e.transfers, 8, "halo reuse, 1D: one copy per tile each way");
+        NEAR(e.reused_bytes, 3 * 16, "halo reuse, 1D: 4 elements reused by tiles 1-3");
+        NEAR(e.tile.in, 1100, "halo reuse, 1D: the reported tile's transferIn (the new part)");
+        NEAR(e.tile.kernel, 216, "halo reuse, 1D: the device copy in the kernel stage");
+        tap_ok(xfer_is(&e.xin, 29, 1, 1, 1, 116), "halo reuse: xin stays the whole box");
+    }
+    /* Two steps per tile: each of the 3 sets gets a ping-pong box of the largest input box
+     * (29 elements, 116 B; allocation 1000 + bytes ns): alloc 3 x (1116 + 1100) + 3 x 1116. */
+    g.steps_per_tile = 2;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+        NEAR(e.alloc_ns, 3 * (1116 + 1100) + 3 * 1116, "halo reuse, 2 steps: ping-pong boxes");
+        NEAR(e.device_bytes, 3 * (116 + 100) + 3 * 116, "halo reuse, 2 steps: their bytes");
+    }
+    g.steps_per_tile = 0;
+    /* Basic: the overlap is in the full-size array already; no device copy. */
+    c.scheme = CLS_PIPE_BASIC;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+        NEAR(e.pipeline_ns, 8800, "halo reuse, 1D basic: no device copies");
+        NEAR(e.bytes_moved, 800, "halo reuse, 1D basic: each element once");
+        NEAR(e.tile.in, 1100, "halo reuse, 1D basic: transferIn is the new part alone");
+    }
+    /* DOCUMENT padding (003's counting) is unchanged: every tile 29 in (116 B, 1116), 25 out
+     * (1100); n = 4, one engine: 1116 + 1116 + 2 x 2216 + 1100 + 1100 = 8864. */
+    c.scheme = CLS_PIPE_SCALABLE;
+    c.padding = CLS_PIPE_DOCUMENT;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+        NEAR(e.pipeline_ns, 8864, "DOCUMENT padding: no halo reuse");
+        NEAR(e.bytes_moved, 4 * (116 + 100), "DOCUMENT padding: every box moved in full");
+        NEAR(e.reused_bytes, 0, "DOCUMENT padding: nothing reused");
+    }
+    /* The buffered scheme stages whole boxes: no reuse. */
+    c.padding = CLS_PIPE_EXACT;
+    c.scheme = CLS_PIPE_BUFFERED;
+    d.h2h = d.alloc_host = d.h2d;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.bytes_moved, (27 + 29 + 29 + 27 + 100) * 4, "buffered: whole boxes");
+
+    /* 3D 8x6x10, padding 1, tiles 8x6x4 (z: [0, 4), [4, 8), [8, 10)), planes of 48 floats
+     * = 192 B, scalable, merged.  Tile 0: z [0, 5), 960 B, 1960 ns; out 768 B, 1768.  Tile
+     * 1: z [3, 9), planes 3-4 reused (384 B: device copy 200 + 384 = 584, kernel stage), 5-8
+     * from the host (768 B, 1768); out 1768.  Tile 2: z [7, 10), planes 7-8 reused (584), 9
+     * from the host (192 B, 1192); out 2 planes, 1384.  Steps: 1960; max(1768, 0); max(1192
+     * + 1768, 584); max(1768, 584); 1384: 9840.  In: 10 planes, 1920 B; out 1920 B. */
+    cls_pipe_grid g3 = grid3(8, 1);
+    g3.size[1] = 6, g3.size[2] = 10;
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 8, 6, 4);
+    if (tap_ok(cls_pipe_estimate_config(&d, &g3, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
+               "halo reuse: 3D estimate (%s)", err)) {
+        NEAR(e.pipeline_ns, 9840, "halo reuse, 3D scalable, 3 tiles (last partial): by hand");
+        NEAR(e.bytes_moved, 3840, "halo reuse, 3D: every plane in once, out once");
+        NEAR(e.reused_bytes, 768, "halo reuse, 3D: two planes reused by tiles 1 and 2");
+    }
+    /* Rows: tile 0 moves 5 x 6 rows, tile 1 4 x 6, tile 2 1 x 6; out 24 + 24 + 12. */
+    c.layout = CLS_PIPE_ROWS;
+    if (cls_pipe_estimate_config(&d, &g3, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.transfers, 30 + 24 + 6 + 60, "halo reuse, 3D rows: the new planes' rows");
+    /* Tiles split in y as well: no reuse, whole boxes (x: 8, y: [0, 3) [3, 6) boxes 4 rows). */
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 8, 3, 4);
+    if (cls_pipe_estimate_config(&d, &g3, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.reused_bytes, 0, "tiles split in y too: no halo reuse");
+
+    /* A tile thinner than the overlap: 1D, 20 floats, tiles of 2, padding 3 (halo 1 x h 3).
+     * Input boxes [max(0, 2i - 3), min(20, 2i + 5)): tile 0 [0, 5); tile 1 [0, 7), 5
+     * reused, 2 new; tiles 2-7 6 reused (O is 6 elements, 3 x the tile), 2 new; tile 8 [13,
+     * 20) 6 reused, 1 new; tile 9 [15, 20), 5 reused, nothing new.  Host to device 5 + 7 x 2
+     * + 1 = 20 elements.  Scalable transferIn: tile 0 1020; 1-7 1008; 8 1004; 9 0.  Device
+     * copies (kernel stage): tile 1 200 + 20 = 220; 2-8 224; 9 220.  Out 8 B each, 1008. */
+    g = grid1(20, 3);
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 2, 1, 1);
+    static const double in[10] = {1020, 1008, 1008, 1008, 1008, 1008, 1008, 1008, 1004, 0};
+    static const double out[10] = {1008, 1008, 1008, 1008, 1008, 1008, 1008, 1008, 1008, 1008};
+    static const double dev[10] = {0, 220, 224, 224, 224, 224, 224, 224, 224, 220};
+    listed l = {in, out, dev};
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
+               "halo reuse: thin tiles (%s)", err)) {
+        NEAR(e.pipeline_ns, cls_pipe_run_steps(&d, 0, 10, listed_stage, &l),
+             "halo reuse, thin tiles: the steps of the stages listed by hand");
+        NEAR(e.bytes_moved, 160, "halo reuse, thin tiles: each element in once");
+        NEAR(e.transfers, 9 + 10, "halo reuse, thin tiles: the last tile moves nothing in");
+        NEAR(e.reused_bytes, (5 + 7 * 6 + 5) * 4, "halo reuse, thin tiles: 52 elements reused");
+        NEAR(e.tile.in, 1008, "halo reuse, thin tiles: the reported tile (tile 1)");
+        NEAR(e.tile.kernel, 220, "halo reuse, thin tiles: tile 1's device copy");
+    }
+    /* Basic: the same without the device copies (tile 9: nothing, 0). */
+    c.scheme = CLS_PIPE_BASIC;
+    listed lb = {in, out, NULL};
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, cls_pipe_run_steps(&d, 0, 10, listed_stage, &lb),
+             "halo reuse, thin tiles, basic: no device copy costs");
+    /* Without the copy bandwidth a device copy costs its command alone: tile 1 200. */
+    c.scheme = CLS_PIPE_SCALABLE;
+    d.copy_gbs = 0;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.tile.kernel, 200, "halo reuse, copy bandwidth unknown: the command alone");
+}
+
 /* cls_pipe_device_from_model reads the queued tables (pinned host arrays only, both or
  * neither) and then costs copies as queued without a measured restart. */
 static void test_queued_tables_from_model(void)
@@ -1170,6 +1329,7 @@ int main(void)
     test_closed_vs_steps();
     test_counting();
     test_queued();
+    test_halo_reuse();
     test_queued_tables_from_model();
 
     cls_model *m = NULL;

@@ -1,8 +1,9 @@
 /* test_pipeline_exec.c: the tiled transfer/compute pipeline (lib/exec_pipeline.c) on PoCL:
  * every scheme bitwise equal to the host reference for 1D, 2D and 3D stencils, auxiliary
  * arrays, several steps per tile and several sweeps, edge tiles, contiguous and rectangular
- * copies, tiles split in every dimension, in-place runs, a grid above a device-memory cap,
- * and the errors of impossible requests. */
+ * copies, tiles split in every dimension, in-place runs, halo reuse between consecutive
+ * tiles (thin tiles included), a grid above a device-memory cap, and the errors of
+ * impossible requests. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,18 @@ int main(void)
         check(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 2, (req){sc, {37, 29, 1}, 2, 0, 0, 0}, sc);
         check(ctx, "moving_average", CLS_BOUNDARY_CLAMP, d1, 2, (req){sc, {600, 1, 1}, 1, 0, 0, 0},
               sc);
+        /* halo reuse (basic, scalable; tiles along the slowest axis only): auxiliary arrays
+         * with ping-pong steps; tiles thinner than the overlap (2 x halo x h), so that the
+         * last tiles bring nothing new; rect copies of the new planes; 1D, 2D and 3D */
+        check(ctx, "hotspot", CLS_BOUNDARY_CLAMP, d2, 4, (req){sc, {37, 5, 1}, 2, 0, 0, 0}, sc);
+        check(ctx, "hotspot", CLS_BOUNDARY_MIRROR, d2, 3, (req){sc, {37, 2, 1}, 3, 1, 0, 0}, sc);
+        check(ctx, "emboss", CLS_BOUNDARY_MIRROR, d2, 3, (req){sc, {37, 2, 1}, 3, 0, 0, 0}, sc);
+        check(ctx, "jacobi3d", CLS_BOUNDARY_CONSTANT, d3, 4, (req){sc, {13, 11, 1}, 2, 1, 0, 0},
+              sc);
+        check(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, d3, 5, (req){sc, {13, 11, 2}, 4, 0, 0, 1}, sc);
+        check(ctx, "moving_average", CLS_BOUNDARY_CLAMP, d1, 5, (req){sc, {10, 1, 1}, 3, 0, 0, 0},
+              sc);
+        check(ctx, "jacobi3d", CLS_BOUNDARY_MIRROR, d3, 2, (req){sc, {13, 11, 5}, 2, 0, 0, 0}, sc);
     }
     /* Above the memory cap: the whole grid needs 2 x 64^3 x 4 = 2 MiB; a 1 MiB cap leaves the
      * tiles (the planner's own choice: scalable, by rule on PoCL, which has no transfer

@@ -51,6 +51,13 @@ static double at(const cls_model_point *pts, size_t n, double bytes)
     return -1;
 }
 
+static double spread_at(const cls_model_point *pts, size_t n, double bytes)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].bytes == bytes) return pts[i].spread_ns;
+    return 0;
+}
+
 static void check_tables(const cls_model *m)
 {
     static const cls_model_table transfers[] = {
@@ -69,15 +76,20 @@ static void check_tables(const cls_model *m)
     for (size_t k = 0; k < sizeof transfers / sizeof transfers[0]; k++) {
         const cls_model_point *pts = NULL;
         size_t n = 0;
-        double t5, t6, gbs;
+        double t5, t6, s5, s6, gbs;
         cls_model_get_table(m, transfers[k], &pts, &n);
         t5 = at(pts, n, 1e5);
         t6 = at(pts, n, 1e6);
+        s5 = spread_at(pts, n, 1e5);
+        s6 = spread_at(pts, n, 1e6);
         gbs = t6 > 0 ? 1e6 / t6 : 0; /* bytes per ns = GB/s */
         /* Small sizes are all latency and noise; from 10^5 bytes on, ten times the bytes
-         * must not take less time. */
-        tap_ok(t5 > 0 && t6 >= t5, "%s: 10^6 bytes (%.0f ns) take no less than 10^5 (%.0f ns)",
-               cls_model_table_key(transfers[k]), t6, t5);
+         * must not take less time, beyond what the two measurements' own spreads allow (a
+         * loaded machine inflated a 10^5 B median 8x while the suite ran 16 jobs). */
+        tap_ok(t5 > 0 && (t6 >= t5 || t5 - t6 <= s5 + s6),
+               "%s: 10^6 bytes (%.0f ns, spread %.0f) take no less than 10^5 (%.0f ns, spread "
+               "%.0f)",
+               cls_model_table_key(transfers[k]), t6, s6, t5, s5);
         tap_ok(gbs > 0.1, "%s: %.2f GB/s at 10^6 bytes (> 0.1)",
                cls_model_table_key(transfers[k]), gbs);
     }
