@@ -374,7 +374,7 @@ static int reuse_overlap(const run *r, size_t t, const box *inb, box *pinb, box 
  * PoCL mixed them up) and set t - 1's are complete (the write queue is in order).  Set t - 1's
  * input stays intact until then: its kernels ping-pong through r->pp, and the write that
  * refills it waits for this copy (ev_d).  On the H100 the same copies on the write queue cost
- * 20-30 us a tile in the host-to-device stream (doc/pipeline.md, "Runs 8-14"). */
+ * 20-30 us a tile in the host-to-device stream (doc/pipeline.md, "Runs 8-15"). */
 static cls_status halo_copy(run *r, size_t t)
 {
     struct cls__pipe *q = r->q;

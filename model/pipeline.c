@@ -911,6 +911,11 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
         e->alloc_ns = arrays * cls_pipe_curve_ns(&d->alloc_device, full);
         e->device_bytes = arrays * full;
         e->largest_buffer = full;
+        if (c->padding == CLS_PIPE_EXACT && g->steps_per_tile > 1) {
+            /* the executor's two ping-pong boxes for the intermediate steps (input-box sized) */
+            e->alloc_ns += 2 * cls_pipe_curve_ns(&d->alloc_device, in_buf);
+            e->device_bytes += 2 * in_buf;
+        }
     } else {
         size_t sets = c->padding == CLS_PIPE_DOCUMENT ? 3 : zmin(3, e->n_tiles);
         e->buffer_sets = sets;

@@ -1140,6 +1140,14 @@ static void test_halo_reuse(void)
         NEAR(e.alloc_ns, 3 * (1116 + 1100) + 3 * 1116, "halo reuse, 2 steps: ping-pong boxes");
         NEAR(e.device_bytes, 3 * (116 + 100) + 3 * 116, "halo reuse, 2 steps: their bytes");
     }
+    /* Basic allocates two ping-pong boxes for the intermediate steps: alloc 2 x (1000 + 400)
+     * for the full arrays + 2 x 1116. */
+    c.scheme = CLS_PIPE_BASIC;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+        NEAR(e.alloc_ns, 2 * 1400 + 2 * 1116, "basic, 2 steps: the two ping-pong boxes");
+        NEAR(e.device_bytes, 2 * 400 + 2 * 116, "basic, 2 steps: their bytes");
+    }
+    c.scheme = CLS_PIPE_SCALABLE;
     g.steps_per_tile = 0;
     /* Basic: the overlap is in the full-size array already; no device copy. */
     c.scheme = CLS_PIPE_BASIC;

@@ -195,7 +195,7 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
      * runs right after the same one.  Copy-compute-copy frees two whole-grid buffers, and the
      * run after it is slower: in the fifth H100 run the picks always followed it, and merely
      * rotating the order (runs 7-11) kept that adjacency in every round but one in n
-     * (doc/pipeline.md, "Runs 8-14"). */
+     * (doc/pipeline.md, "Runs 8-15"). */
     unsigned long long lcg = 0x2545F4914F6CDD1DULL;
     size_t order[MAX_CONFIRM_TOP + 2];
     for (size_t r = 0; r < c->confirm; r++) {
