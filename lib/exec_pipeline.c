@@ -343,13 +343,7 @@ static cl_int flush_all(run *r)
  * no reuse (the buffered scheme stages whole boxes through its host tiles). */
 static int reuse_axis(const run *r, int dims)
 {
-    int s = dims - 1;
-    if (r->q->scheme == CLS_PIPE_BUFFERED || r->nt < 2 || s < 0 || s > 2) return -1;
-    for (int d = 0; d < 3; d++) {
-        if (d != s && r->q->ntiles[d] != 1) return -1;
-        if (d > s && ext(&r->grid, d) != 1) return -1;
-    }
-    return s;
+    return r->q->scheme == CLS_PIPE_BUFFERED ? -1 : cls_pipe_reuse_axis(dims, r->q->ntiles);
 }
 
 /* The overlap *ov of tile t's input box *inb with tile t - 1's (*pinb); 0 when there is none

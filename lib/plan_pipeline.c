@@ -70,8 +70,8 @@ double cls__pipe_device_bytes(const cls_plan *p, cls_pipe_scheme scheme, const s
     double elem = (double)p->elem, grid = (double)p->points * elem;
     double in_box = box_points(p, tile, h, 1) * elem, out = box_points(p, tile, h, 0) * elem;
     double n_in = 1 + (double)p->st->n_aux;
-    size_t nt = 1;
-    for (int d = 0; d < 3; d++) nt *= (p->dims.n[d] + tile[d] - 1) / tile[d];
+    size_t per_dim[3], nt = 1;
+    for (int d = 0; d < 3; d++) nt *= per_dim[d] = (p->dims.n[d] + tile[d] - 1) / tile[d];
     if (scheme == CLS_PIPE_NAIVE) return (n_in + 1) * grid;
     /* basic: full input, aux and output arrays, plus a ping-pong pair of boxes for h > 1 */
     if (scheme == CLS_PIPE_BASIC) return (n_in + 1) * grid + (h > 1 ? 2 * in_box : 0);
@@ -80,9 +80,8 @@ double cls__pipe_device_bytes(const cls_plan *p, cls_pipe_scheme scheme, const s
      * box of its own, since the next tile's halo copy reads the input box
      * (lib/exec_pipeline.c) */
     double sets = nt < 3 ? (double)nt : 3;
-    int reuse = scheme == CLS_PIPE_SCALABLE && h > 1 && nt >= 2;
-    for (int d = 0; d < 3; d++)
-        if (d != (int)p->st->dims - 1 && (p->dims.n[d] + tile[d] - 1) / tile[d] != 1) reuse = 0;
+    int reuse = scheme == CLS_PIPE_SCALABLE && h > 1 &&
+                cls_pipe_reuse_axis((int)p->st->dims, per_dim) >= 0;
     return sets * (n_in * in_box + (h > 1 ? in_box : out) + (reuse ? in_box : 0));
 }
 

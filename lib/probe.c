@@ -998,13 +998,10 @@ typedef struct queued {
 /* One element of a stream: a copy in, a copy out, or one of each on their own queues. */
 static cl_int enqueue_queued(probe *pr, const queued *x)
 {
-    cl_int err = CL_SUCCESS;
-    if (x->kind != QUEUED_OUT)
-        err = clEnqueueWriteBuffer(pr->ctx->queue, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0,
-                                   NULL, NULL);
-    if (err == CL_SUCCESS && x->kind == QUEUED_OUT)
-        err = clEnqueueReadBuffer(pr->ctx->queue, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0,
-                                  NULL, NULL);
+    cl_command_queue q = pr->ctx->queue;
+    if (x->kind == QUEUED_OUT)
+        return clEnqueueReadBuffer(q, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0, NULL, NULL);
+    cl_int err = clEnqueueWriteBuffer(q, pr->d1, CL_FALSE, 0, x->bytes, pr->h1, 0, NULL, NULL);
     if (err == CL_SUCCESS && x->kind == QUEUED_PAIR)
         err = clEnqueueReadBuffer(pr->q2, pr->d2, CL_FALSE, 0, x->bytes, pr->h2, 0, NULL, NULL);
     return err;

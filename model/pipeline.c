@@ -638,6 +638,15 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
     s->kernel = kernel_ns(ev, xo->ext, xi->ext);
 }
 
+int cls_pipe_reuse_axis(int dims, const size_t tiles_per_dim[CLS_PIPE_MAX_DIMS])
+{
+    int s = dims - 1;
+    if (s < 0 || s >= CLS_PIPE_MAX_DIMS || tiles_per_dim[s] < 2) return -1;
+    for (int d = 0; d < CLS_PIPE_MAX_DIMS; d++)
+        if (d != s && tiles_per_dim[d] != 1) return -1;
+    return s;
+}
+
 /* Tile i's input range [lo, hi) along dim, EXACT padding (tile_span's clipped box). */
 static void in_range(const cls_pipe_grid *g, const cls_pipe_config *c, int dim, size_t i,
                      size_t *lo, size_t *hi)
@@ -833,14 +842,9 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
     int buffered = c->scheme == CLS_PIPE_BUFFERED;
     /* Halo reuse: what the executor does (EXACT; basic, scalable; tiles only along the
      * slowest dimension). */
-    ev.reuse = -1;
     if (c->padding == CLS_PIPE_EXACT &&
-        (c->scheme == CLS_PIPE_BASIC || c->scheme == CLS_PIPE_SCALABLE)) {
-        int s = g->dims - 1, ok = ev.per_dim[s] >= 2;
-        for (int dim = 0; dim < CLS_PIPE_MAX_DIMS; dim++)
-            if (dim != s && ev.per_dim[dim] != 1) ok = 0;
-        if (ok) ev.reuse = s;
-    }
+        (c->scheme == CLS_PIPE_BASIC || c->scheme == CLS_PIPE_SCALABLE))
+        ev.reuse = cls_pipe_reuse_axis(g->dims, ev.per_dim);
 
     /* Per tile class: stages, bytes and commands, buffer sizes (the largest tile). */
     double in_buf = 0, out_buf = 0;

@@ -224,6 +224,10 @@ typedef enum cls_pipe_stage {
 /* Sect. 6.4.4: transferIn and transferOut at once.  Dual engines:
  * max(in, out) + overlap_coeff x min(in, out); one engine (or none): in + out. */
 double cls_pipe_overlap_ns(const cls_pipe_device *d, double in, double out);
+/* Halo reuse (not in 003; lib/exec_pipeline.c): the axis along which consecutive tiles'
+ * input boxes overlap in whole planes, the grid's slowest (dims - 1), when it has two tiles or
+ * more and every other dimension one; -1 otherwise.  Which schemes reuse is the caller's. */
+int cls_pipe_reuse_axis(int dims, const size_t tiles_per_dim[CLS_PIPE_MAX_DIMS]);
 /* The overlap coefficient for copies of this size: from the queued pairs (pair_queued, with
  * a = h2d_queued, b = d2h_queued at that size, the document's X = max + c min solved for c:
  * (pair - max(a, b)) / min(a, b), clamped to [0, 1]), or overlap_coeff without them. */

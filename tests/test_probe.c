@@ -43,19 +43,12 @@ static double get(const cls_model *m, const char *key)
     return v;
 }
 
-/* Time of the table entry for `bytes`, or -1. */
-static double at(const cls_model_point *pts, size_t n, double bytes)
+/* The table entry for `bytes`: its time (-1 when missing) and spread (0). */
+static double at(const cls_model_point *pts, size_t n, double bytes, double *spread)
 {
     for (size_t i = 0; i < n; i++)
-        if (pts[i].bytes == bytes) return pts[i].ns;
-    return -1;
-}
-
-static double spread_at(const cls_model_point *pts, size_t n, double bytes)
-{
-    for (size_t i = 0; i < n; i++)
-        if (pts[i].bytes == bytes) return pts[i].spread_ns;
-    return 0;
+        if (pts[i].bytes == bytes) return *spread = pts[i].spread_ns, pts[i].ns;
+    return *spread = 0, -1;
 }
 
 static void check_tables(const cls_model *m)
@@ -78,10 +71,8 @@ static void check_tables(const cls_model *m)
         size_t n = 0;
         double t5, t6, s5, s6, gbs;
         cls_model_get_table(m, transfers[k], &pts, &n);
-        t5 = at(pts, n, 1e5);
-        t6 = at(pts, n, 1e6);
-        s5 = spread_at(pts, n, 1e5);
-        s6 = spread_at(pts, n, 1e6);
+        t5 = at(pts, n, 1e5, &s5);
+        t6 = at(pts, n, 1e6, &s6);
         gbs = t6 > 0 ? 1e6 / t6 : 0; /* bytes per ns = GB/s */
         /* Small sizes are all latency and noise; from 10^5 bytes on, ten times the bytes
          * must not take less time, beyond what the two measurements' own spreads allow (a
