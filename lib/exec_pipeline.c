@@ -55,6 +55,8 @@ typedef struct run {
     void *map_in[3][17], *map_out[3];
     cl_event *ev_w, *ev_k0, *ev_k, *ev_r;
     cl_event *ev_d;  /* scalable halo reuse: tile t's device copy out of set t - 1 */
+    cl_event *ev_all; /* $CLSTENCIL_PIPE_TRACE: every kernel, tile t's step j at t * h + j - 1 */
+    size_t h_all;     /* ... its h */
     int reuse;       /* the axis along which consecutive input boxes overlap (halo reuse), -1 */
     size_t n_arrays; /* 1 + aux */
     double kernel_seconds;
@@ -205,8 +207,14 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
         for (int d = 0; d < 3; d++)
             global[d] = (ext(&reg, d) + q->local[d] - 1) / q->local[d] * q->local[d];
         cl_event *ev = j == q->h ? &r->ev_k[t] : j == 1 ? &r->ev_k0[t] : NULL;
+        if (r->ev_all) ev = &r->ev_all[t * r->h_all + j - 1];
         err = clEnqueueNDRangeKernel(q->q[1], k, 3, NULL, global, q->local, j == 1 ? nwait : 0,
                                      j == 1 ? wait : NULL, ev);
+        if (err == CL_SUCCESS && r->ev_all && (j == q->h || j == 1)) {
+            cl_event *keep = j == q->h ? &r->ev_k[t] : &r->ev_k0[t];
+            *keep = *ev;
+            clRetainEvent(*ev);
+        }
         if (err != CL_SUCCESS)
             return cls__fail(ctx, (cls_status)err,
                              "launching the tile kernel (tile %zu, region %zux%zux%zu, "
@@ -328,6 +336,9 @@ static void release_all(run *r)
             if (lists[l][t]) clReleaseEvent(lists[l][t]);
         free(lists[l]);
     }
+    for (size_t i = 0; r->ev_all && i < r->nt * r->h_all; i++)
+        if (r->ev_all[i]) clReleaseEvent(r->ev_all[i]);
+    free(r->ev_all);
 }
 
 static cl_int flush_all(run *r)
@@ -391,6 +402,32 @@ static cls_status halo_copy(run *r, size_t t)
     return CLS_SUCCESS;
 }
 
+/* $CLSTENCIL_PIPE_TRACE: the sweep's commands, tile by tile (lib/pipe_trace.c). */
+static void trace(const run *r, size_t sweep_index)
+{
+    size_t cap = r->nt * (3 + r->h_all), n = 0;
+    cl_event *ev = malloc(cap * sizeof *ev);
+    size_t *tile = malloc(cap * sizeof *tile), *index = malloc(cap * sizeof *index);
+    const char **what = malloc(cap * sizeof *what);
+    if (ev && tile && index && what) {
+        for (size_t t = 0; t < r->nt; t++) {
+            cl_event one[3] = {r->ev_w[t], r->ev_d[t], r->ev_r[t]};
+            static const char *names[3] = {"write", "halo_copy", "read"};
+            for (int k = 0; k < 3; k++) {
+                if (k == 2)
+                    for (size_t j = 0; j < r->q->h; j++)
+                        if (r->ev_all[t * r->h_all + j])
+                            ev[n] = r->ev_all[t * r->h_all + j], tile[n] = t, index[n] = j + 1,
+                            what[n++] = "kernel";
+                if (one[k]) ev[n] = one[k], tile[n] = t, index[n] = 0, what[n++] = names[k];
+            }
+        }
+        cls__pipe_trace_events te = {n, ev, tile, index, what};
+        cls__pipe_trace_write(r->q, sweep_index, &te);
+    }
+    free(ev), free(tile), free(index), free(what);
+}
+
 /* One sweep: h steps of every tile from host array src (and the aux arrays) into dst. */
 static cls_status sweep(run *r, const void *src, const void *const *aux, void *dst, size_t step0)
 {
@@ -404,6 +441,8 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
         for (int l = 0; l < 5; l++)
             if (ls[l][t]) clReleaseEvent(ls[l][t]), ls[l][t] = NULL;
     }
+    for (size_t i = 0; r->ev_all && i < r->nt * r->h_all; i++)
+        if (r->ev_all[i]) clReleaseEvent(r->ev_all[i]), r->ev_all[i] = NULL;
     /* Step i of the pipeline (Sect. 6.4.4): write i, kernels i - 1, read i - 2, in that order;
      * the buffered scheme's host copies around them (pack before the write, unpack after its
      * read completes). */
@@ -486,6 +525,7 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
             return cls__fail(ctx, (cls_status)err, "waiting for the pipeline");
     for (size_t t = 0; t < r->nt; t++)
         r->kernel_seconds += cls__event_span(r->ev_k0[t] ? r->ev_k0[t] : r->ev_k[t], r->ev_k[t]);
+    if (r->ev_all) trace(r, step0 / r->h_all);
     return CLS_SUCCESS;
 }
 
@@ -512,7 +552,11 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
     r.ev_k = calloc(r.nt, sizeof *r.ev_k);
     r.ev_r = calloc(r.nt, sizeof *r.ev_r);
     r.ev_d = calloc(r.nt, sizeof *r.ev_d);
-    if (!r.ev_w || !r.ev_k0 || !r.ev_k || !r.ev_r || !r.ev_d) {
+    if (cls__pipe_trace_on()) {
+        r.h_all = r.q->h;
+        r.ev_all = calloc(r.nt * r.h_all, sizeof *r.ev_all);
+    }
+    if (!r.ev_w || !r.ev_k0 || !r.ev_k || !r.ev_r || !r.ev_d || (r.h_all && !r.ev_all)) {
         s = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "pipeline events for %zu tiles", r.nt);
         goto done;
     }

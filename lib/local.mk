@@ -26,7 +26,8 @@ libclstencil_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_p
 CL_FILES += cl/mapping_bench.cl
 # Host-resident grids: the tiled transfer/compute pipeline (003_9039035f5da401ab.txt Sect. 6)
 # and pinned host arrays.
-libclstencil_la_SOURCES += lib/pipe.h lib/plan_pipeline.c lib/exec_pipeline.c lib/host_alloc.c
+libclstencil_la_SOURCES += lib/pipe.h lib/plan_pipeline.c lib/exec_pipeline.c lib/host_alloc.c \
+	lib/pipe_trace.c
 CL_FILES += cl/pipeline.cl
 # Convergent solvers with chaotic relaxation, images, and their applications
 # (002_a5724ce8c3a8ee6c.txt).

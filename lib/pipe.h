@@ -28,4 +28,14 @@ double cls__pipe_device_bytes(const cls_plan *p, cls_pipe_scheme scheme, const s
  * copy-compute-copy) when either is unknown (0). */
 double cls__pipe_resident_ns(double xfer_ns, double naive_ns, double predicted_seconds);
 
+/* $CLSTENCIL_PIPE_TRACE (lib/pipe_trace.c): the profiled commands of one sweep. */
+typedef struct cls__pipe_trace_events {
+    size_t n;
+    const cl_event *ev;
+    const size_t *tile, *index;
+    const char *const *what;
+} cls__pipe_trace_events;
+int cls__pipe_trace_on(void);
+void cls__pipe_trace_write(const struct cls__pipe *q, size_t sweep, const cls__pipe_trace_events *ev);
+
 #endif /* CLS_PIPE_H */

@@ -22,6 +22,7 @@ typedef struct probe {
     double samples[PROBE_MAX_REPS];
     cl_command_queue q2;          /* device-to-host copies beside the context's queue: the
                                      queued pairs and the overlap test (003 Sect. 6.4.4) */
+    cl_command_queue q3;          /* the third queue of the enqueue pattern (sync.enqueue) */
     cl_program prog;
     cl_kernel k_transit, k_ghost, k_empty, k_barrier, k_stride;
     /* Transfer buffers: two device buffers, two pinned host buffers (CL_MEM_ALLOC_HOST_PTR,
@@ -385,6 +386,88 @@ static cls_status probe_queue_wait(probe *pr)
                       &spr)) != CLS_SUCCESS)
         return st;
     return cls_model_set(pr->m, "sync.queue_wait_cycles", med * pr->m->p.clock_mhz / 1e3);
+}
+
+/* The host's own cost of a pipeline's commands (lib/exec_pipeline.c enqueues every tile's
+ * write, kernels and read ahead of the device, each with an event, on three in-order profiling
+ * queues, and flushes the three once per pipeline step).  At many small tiles the host, not the
+ * device, sets the pace: the H100's trace measured 16-18 us between consecutive enqueues
+ * (doc/pipeline.md, "Run 16").  A sample enqueues ENQUEUE_TILES tiles of the executor's pattern:
+ * a 64-byte write from pinned memory waiting for the previous tile's read, an empty kernel
+ * waiting for the write, a read waiting for the kernel, on three queues, each with its event;
+ * the host time of the enqueue calls alone per command (sync.enqueue), or with the three queues
+ * flushed after each tile, less the commands, per flush (sync.flush). */
+#define ENQUEUE_TILES 32
+
+typedef struct enqueue_pattern {
+    launch l;
+    int flush;        /* flush the three queues after each tile */
+    double per_cmd;   /* with flush: the enqueue cost per command measured without */
+} enqueue_pattern;
+
+static cls_status sample_enqueue(probe *pr, void *arg, double *ns)
+{
+    const enqueue_pattern *x = arg;
+    cl_command_queue q[3] = {pr->ctx->queue, pr->q2, pr->q3};
+    cl_event ev[3 * ENQUEUE_TILES];
+    size_t bytes = pr->xfer_max < 64 ? pr->xfer_max : 64;
+    cl_int err = CL_SUCCESS;
+    memset(ev, 0, sizeof ev);
+    double t0 = cls__now();
+    for (size_t i = 0; i < ENQUEUE_TILES && err == CL_SUCCESS; i++) {
+        cl_event *w = &ev[3 * i];
+        err = clEnqueueWriteBuffer(q[0], pr->d1, CL_FALSE, 0, bytes, pr->h1, i ? 1 : 0,
+                                   i ? w - 1 : NULL, w);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(q[1], pr->k_empty, 1, NULL, &x->l.global,
+                                         x->l.local ? &x->l.local : NULL, 1, w, w + 1);
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(q[2], pr->d1, CL_FALSE, 0, bytes, pr->h2, 1, w + 1, w + 2);
+        for (int j = 0; x->flush && j < 3 && err == CL_SUCCESS; j++) err = clFlush(q[j]);
+    }
+    double t1 = cls__now();
+    for (int j = 0; j < 3 && err == CL_SUCCESS; j++) err = clFinish(q[j]);
+    for (size_t i = 0; i < 3 * ENQUEUE_TILES; i++)
+        if (ev[i]) clReleaseEvent(ev[i]);
+    if (err != CL_SUCCESS)
+        return cls__fail(pr->ctx, (cls_status)err,
+                         "enqueueing %d tiles of write, kernel and read on three queues failed "
+                         "on %s", ENQUEUE_TILES, pr->ctx->info.name);
+    double per = (t1 - t0) * 1e9 / (3.0 * ENQUEUE_TILES);
+    *ns = x->flush ? per - x->per_cmd : per; /* three commands and three flushes per tile */
+    if (*ns < 0) *ns = 0;
+    return CLS_SUCCESS;
+}
+
+static cls_status probe_enqueue(probe *pr)
+{
+    const cls_device_info *d = &pr->ctx->info;
+    enqueue_pattern x = {{pr->is_cpu ? 1 : 64, pr->is_cpu ? 1 : 64}, 0, 0};
+    double med = 0, spr = 0, warm = 0, flush = 0;
+    char label[80];
+    cls_status st;
+    cl_mem none = NULL;
+    if (x.l.local > d->max_work_group_size) x.l.local = x.l.global = d->max_work_group_size;
+    if ((st = set_arg(pr, pr->k_empty, 0, sizeof none, &none, "cls_empty")) != CLS_SUCCESS)
+        return st;
+    snprintf(label, sizeof label, "%d x (write, kernel, read), three queues, events",
+             ENQUEUE_TILES);
+    if ((st = step(pr, "sync.enqueue", label)) != CLS_SUCCESS ||
+        (st = sample_enqueue(pr, &x, &warm)) != CLS_SUCCESS ||
+        (st = measure(pr, "sync.enqueue", label, "ns", 0, sample_enqueue, &x, &med, &spr)) !=
+            CLS_SUCCESS)
+        return st;
+    x.flush = 1;
+    x.per_cmd = med;
+    snprintf(label, sizeof label, "the same, three queues flushed per tile");
+    if ((st = step(pr, "sync.flush", label)) != CLS_SUCCESS ||
+        (st = measure(pr, "sync.flush", label, "ns", 0, sample_enqueue, &x, &flush, &spr)) !=
+            CLS_SUCCESS)
+        return st;
+    if ((st = cls_model_set(pr->m, "sync.enqueue_cycles", med * pr->m->p.clock_mhz / 1e3)) !=
+        CLS_SUCCESS)
+        return st;
+    return cls_model_set(pr->m, "sync.flush_cycles", flush * pr->m->p.clock_mhz / 1e3);
 }
 
 /* ------------------------------------------------------------------------ cube transits */
@@ -891,6 +974,10 @@ static cls_status setup_transfers(probe *pr)
         return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
                          "clCreateCommandQueue (the probe's second transfer queue) failed on %s",
                          d->name);
+    pr->q3 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS || !pr->q3)
+        return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
+                         "clCreateCommandQueue (the probe's third queue) failed on %s", d->name);
     return CLS_SUCCESS;
 }
 
@@ -1219,6 +1306,7 @@ static void release(probe *pr)
     if (pr->pin2) clReleaseMemObject(pr->pin2);
     free(pr->pageable);
     if (pr->q2) clReleaseCommandQueue(pr->q2);
+    if (pr->q3) clReleaseCommandQueue(pr->q3);
     if (pr->k_transit) clReleaseKernel(pr->k_transit);
     if (pr->k_ghost) clReleaseKernel(pr->k_ghost);
     if (pr->k_empty) clReleaseKernel(pr->k_empty);
@@ -1264,13 +1352,14 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     for (size_t b = 10; b <= pr->xfer_max; b *= 10) nsizes++;
     for (size_t b = 10; b <= alloc_max(pr); b *= 10) nallocs++;
     /* per transfer size: 5 tables, and 3 queued tables in 2 passes each */
-    pr->total = 3 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
+    pr->total = 5 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
                 2 * nallocs + 1;
 
     cls__debug("probe %s: %s mode, transfers up to %zu bytes, allocations up to %zu",
                ctx->info.name, pr->quick ? "quick" : "full", pr->xfer_max, alloc_max(pr));
     if ((st = probe_launch(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_queue_wait(pr)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_enqueue(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_cubes(pr, cubes, ncubes)) != CLS_SUCCESS) goto fail;
     if ((st = probe_barrier(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_banks(pr, strides, nstrides)) != CLS_SUCCESS) goto fail;

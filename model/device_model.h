@@ -101,6 +101,10 @@
     X(queue_wait_cycles, "sync", "queue_wait_cycles", CLS__REAL, "cycles", 0, 1e12, CLS__UNK,   \
       "a command released by an event of another queue: its start delay beyond a same-queue "  \
       "successor's")                                                                           \
+    X(enqueue_cycles, "sync", "enqueue_cycles", CLS__REAL, "cycles", 0, 1e12, CLS__UNK,         \
+      "host time to enqueue one command with its event on a profiling queue")                  \
+    X(flush_cycles, "sync", "flush_cycles", CLS__REAL, "cycles", 0, 1e12, CLS__UNK,             \
+      "host time of one clFlush of a queue holding new commands")                              \
     X(copy_engines, "transfer", "copy_engines", CLS__INT, "count", 0, 64, 0,                   \
       "DMA copy engines (0: the host copies)")                                                 \
     X(overlap_factor, "transfer", "overlap_factor", CLS__REAL, "ratio", 0, 4, CLS__GT0,        \

@@ -76,6 +76,9 @@ static const struct {
                              "Sect. 6.4.4 per size"},
     {"sync.queue_wait_cycles", "the start delay of a transferOut released by the kernel's "
                                "queue (not in 003)"},
+    {"sync.enqueue_cycles", "the host's time per enqueued command: a pipeline step starts once "
+                            "its commands are enqueued (not in 003)"},
+    {"sync.flush_cycles", "the host's time per clFlush, three per pipeline step (not in 003)"},
     {"sync.kernel_restart_cycles", "turnaround of a queued copy without the queued tables "
                                    "(queued_ns; not in 003)"},
     {"compute.clock_mhz", "converts the restart cycles to ns"},
@@ -167,9 +170,18 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
         d->queued_ns = restart / clock * 1e3;
     }
     double wait = 0;
+    if (!(clock > 0)) cls_model_get(m, "compute.clock_mhz", &clock);
     if (cls_model_get(m, "sync.queue_wait_cycles", &wait) == CLS_SUCCESS && wait > 0 &&
         clock > 0 && isfinite(wait / clock))
         d->queue_wait_ns = wait / clock * 1e3;
+    double enq = 0, flush = 0;
+    if (cls_model_get(m, "sync.enqueue_cycles", &enq) == CLS_SUCCESS && enq > 0 && clock > 0 &&
+        isfinite(enq / clock)) {
+        d->enqueue_ns = enq / clock * 1e3;
+        if (cls_model_get(m, "sync.flush_cycles", &flush) == CLS_SUCCESS && flush > 0 &&
+            isfinite(flush / clock))
+            d->flush_ns = flush / clock * 1e3;
+    }
 
     const char *kind = host_pinned ? "pinned host arrays" : "pageable host arrays";
     cls_model_table th = host_pinned ? CLS_TABLE_HOST_TO_DEVICE_PINNED
@@ -474,8 +486,10 @@ static void set_stage(cls_pipe_stages *s, int buffered, int k, const cls_pipe_st
         double *p[3] = {&s->in, &s->kernel, &s->out};
         *p[k] = v;
     }
-    if (k == (buffered ? 1 : 0)) s->in_bytes = from->in_bytes;
-    if (k == (buffered ? 3 : 2)) s->out_bytes = from->out_bytes, s->out_wait = from->out_wait;
+    if (k == (buffered ? 1 : 0)) s->in_bytes = from->in_bytes, s->host_in = from->host_in;
+    if (k == (buffered ? 2 : 1)) s->host_kernel = from->host_kernel;
+    if (k == (buffered ? 3 : 2))
+        s->out_bytes = from->out_bytes, s->out_wait = from->out_wait, s->host_out = from->host_out;
 }
 
 double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
@@ -485,17 +499,29 @@ double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
     int S = buffered ? 5 : 3;
     /* A ring of the stages of the last S tiles: step j needs tiles j - S + 1 .. j. */
     cls_pipe_stages ring[5];
-    double total = 0.0;
+    double end = 0.0, host = 0.0;
     for (size_t j = 0; j + 1 < n + (size_t)S; j++) {
         if (j < n) stage(j, &ring[j % (size_t)S], user);
-        cls_pipe_stages a = {0, 0, 0, 0, 0, 0, 0, 0};
+        cls_pipe_stages a;
+        memset(&a, 0, sizeof a);
         for (int s = 0; s < S; s++) {
             if (j < (size_t)s || j - (size_t)s >= n) continue;
             set_stage(&a, buffered, s, &ring[(j - (size_t)s) % (size_t)S]);
         }
-        total += cls_pipe_step_ns(d, &a);
+        double step = cls_pipe_step_ns(d, &a);
+        /* The host (not in 003): the executor enqueues step j's commands (the write of tile j,
+         * the kernels of tile j - 1, the read of tile j - 2) and flushes its three queues.  The
+         * step starts once its first command is enqueued, and its last command, the read,
+         * runs after the host has enqueued it; with the host ahead, 003's sum of the steps. */
+        double all = a.host_in + a.host_kernel + a.host_out;
+        double first = a.host_in > 0 ? a.host_in : a.host_kernel > 0 ? a.host_kernel : a.host_out;
+        if (all > 0) all += 3.0 * d->flush_ns;
+        double start = dmax(end, host + first);
+        end = start + step;
+        if (all > 0) end = dmax(end, host + all + (a.out > 0 ? a.out : a.kernel));
+        host += all;
     }
-    return total;
+    return end;
 }
 
 static void uniform_stage(size_t t, cls_pipe_stages *s, void *user)
@@ -510,14 +536,15 @@ double cls_pipe_run_uniform(const cls_pipe_device *d, int buffered, const cls_pi
     if (n == 0) return 0.0;
     double in = s->in, k = s->kernel, out = s->out;
     double X = cls_pipe_copies_ns(d, s);
-    if (d->copy_engines >= 1 && !buffered && n >= 2) {
+    int host = s->host_in + s->host_kernel + s->host_out > 0; /* no closed form with the host */
+    if (d->copy_engines >= 1 && !buffered && n >= 2 && !host) {
         /* Sect. 6.4.4 (single copy engine, and dual with X = max + 0.57 min):
          *   transferIn + max(transferIn, kernel)
          *   + (#tiles - 2) * max(X, kernel)
          *   + max(kernel, transferOut) + transferOut */
         return in + dmax(in, k) + (double)(n - 2) * dmax(X, k) + dmax(k, out) + out;
     }
-    if (d->copy_engines >= 1 && buffered && n >= 4) {
+    if (d->copy_engines >= 1 && buffered && n >= 4 && !host) {
         /* Sect. 6.4.4, buffered scheme, four start-up and four shut-down steps. */
         double bi = s->buf_in, bo = s->buf_out;
         return bi + dmax(bi, in) + dmax(bi, dmax(in, k)) + dmax(bi, dmax(X, k)) +
@@ -630,6 +657,12 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
             s->in_bytes = xi->bytes;
             s->out_bytes = xo->bytes;
             s->out_wait = d->queue_wait_ns;
+            /* The host's enqueues: one command per array and box (a contiguous or a
+             * rectangular copy), one kernel per step. */
+            double h = g->steps_per_tile > 1 ? (double)g->steps_per_tile : 1.0;
+            s->host_in = d->enqueue_ns * nin;
+            s->host_kernel = d->enqueue_ns * h;
+            s->host_out = d->enqueue_ns * nout;
         } else {
             s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);
             s->out = nout * (double)xo->count * cls_pipe_curve_ns(&d->d2h, xo->bytes);
@@ -700,8 +733,10 @@ static void reuse_stage(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS]
                                     : cls_pipe_curve_ns(&d->h2d, xh.bytes);
     s->in = nin * (double)xh.count * one;
     s->in_bytes = xh.bytes;
-    if (ev->c->scheme == CLS_PIPE_SCALABLE)
+    if (ev->c->scheme == CLS_PIPE_SCALABLE) {
         s->kernel += nin * (d->queued_ns + (d->copy_gbs > 0 ? 2.0 * ov / d->copy_gbs : 0.0));
+        if (s->host_kernel > 0) s->host_kernel += nin * d->enqueue_ns; /* the copies' enqueues */
+    }
 }
 
 static int class_key(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS])

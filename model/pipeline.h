@@ -79,6 +79,13 @@ typedef struct cls_pipe_device {
     double queued_ns;       /* without a queued table: the device's turnaround of a command
                                queued behind another, sync.kernel_restart_cycles /
                                compute.clock_mhz (back-to-back queued launches) */
+    double enqueue_ns;      /* host time to enqueue one command with its event on a profiling
+                               queue (sync.enqueue_cycles / compute.clock_mhz; 0: unknown, the
+                               host is not modelled): the executor enqueues every tile's
+                               commands ahead of the device, and at many small tiles the host
+                               sets the pace (not in 003) */
+    double flush_ns;        /* one clFlush of a queue with new commands (sync.flush_cycles);
+                               the executor flushes its three queues once per pipeline step */
     double copy_gbs;        /* device-to-device copy bandwidth, bytes read plus written per
                                ns (memory.bandwidth_measured_gbs; 0: unknown, a copy then costs
                                its command, queued_ns, alone): the scalable scheme's halo
@@ -211,6 +218,10 @@ typedef struct cls_pipe_stages {
      * read waits for an event of the kernel's queue (cls_pipe_device queue_wait_ns); 0: the
      * two start together, as in 003's lock-step pipeline. */
     double out_wait;
+    /* Host time enqueueing the tile's commands of transferIn, the kernel stage and transferOut
+     * (cls_pipe_device enqueue_ns per command; not in 003).  A step runs once the host has
+     * enqueued its commands: see cls_pipe_run_steps.  0: the host keeps ahead. */
+    double host_in, host_kernel, host_out;
 } cls_pipe_stages;
 
 typedef enum cls_pipe_stage {

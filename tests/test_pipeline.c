@@ -33,7 +33,7 @@ static cls_pipe_device toy_engines(int engines)
 
 static cls_pipe_stages st3(double in, double k, double out)
 {
-    cls_pipe_stages s = {0, in, k, out, 0, 0, 0, 0};
+    cls_pipe_stages s = {0, in, k, out, 0, 0, 0, 0, 0, 0, 0};
     return s;
 }
 
@@ -144,11 +144,12 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    /* 17: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
-     * the cross-queue wait, the restart and clock that give a queued copy's turnaround
-     * without the tables (cls_pipe_queued_ns), and the device's copy bandwidth (halo reuse). */
-    tap_ok(n == 17 && cls_pipe_device_param(16, &sym) && strcmp(sym, "") != 0,
-           "cls_pipe_device_param lists the 17 parameters it reads");
+    /* 19: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
+     * the cross-queue wait, the host's enqueue and flush, the restart and clock that give a
+     * queued copy's turnaround without the tables (cls_pipe_queued_ns), and the device's copy
+     * bandwidth (halo reuse). */
+    tap_ok(n == 19 && cls_pipe_device_param(18, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 19 parameters it reads");
 }
 
 /* ------------------------------------------------------------------ the pipeline (6.4.4) */
@@ -224,7 +225,7 @@ static void test_pipeline_hand(void)
      *   2 tiles, the steps: bIn1 = 1 | bIn2, in1: 4 | in2, k1: 4 | k2, out1: 3 |
      *            out2, bOut1: 3 | bOut2: 1  = 16
      * Two engines, X = 4 + 0.5 x 3 = 5.5: 4 tiles: 1 + 4 + 4 + 5.5 + 5.5 + 3 + 3 + 1 = 27. */
-    cls_pipe_stages bf = {1, 4, 2, 3, 1, 0, 0, 0};
+    cls_pipe_stages bf = {1, 4, 2, 3, 1, 0, 0, 0, 0, 0, 0};
     check_run(&one, 1, bf, 4, 30, "buffered, one engine");
     check_run(&one, 1, bf, 6, 44, "buffered, one engine");
     check_run(&one, 1, bf, 1, 11, "buffered, one engine");
@@ -232,12 +233,12 @@ static void test_pipeline_hand(void)
     check_run(&two, 1, bf, 4, 27, "buffered, two engines");
     /* Host staging dominant: bufferIn 5, bufferOut 5, the rest 1 (one engine):
      *   4 tiles: 5 + 5 + 5 + 5 + 0 + 5 + 5 + 5 + 5 = 40;  5 tiles: 40 + max(10, 2, 1) = 50 */
-    cls_pipe_stages bh = {5, 1, 1, 1, 5, 0, 0, 0};
+    cls_pipe_stages bh = {5, 1, 1, 1, 5, 0, 0, 0, 0, 0, 0};
     check_run(&one, 1, bh, 4, 40, "buffered, host staging dominant");
     check_run(&one, 1, bh, 5, 50, "buffered, host staging dominant");
 
     /* One step: the busiest engine. */
-    cls_pipe_stages s = {1, 4, 2, 3, 1, 0, 0, 0};
+    cls_pipe_stages s = {1, 4, 2, 3, 1, 0, 0, 0, 0, 0, 0};
     NEAR(cls_pipe_step_ns(&two, &s), 5.5, "one step, two engines: max(1 + 1, 4 + 0.5 x 3, 2)");
     NEAR(cls_pipe_step_ns(&one, &s), 7, "one step, one engine: max(2, 4 + 3, 2)");
     NEAR(cls_pipe_step_ns(&none, &s), 11, "one step, no engine: 1 + 4 + 2 + 3 + 1");
@@ -248,7 +249,7 @@ static void test_pipeline_hand(void)
      *   in 130, out 100: the wait hides in the longer write: 130 + 0.5 x 100 = 180;
      *   in 5, out 100: the write done before the read starts: 10 + 100 = 110;
      *   in 100, out 130: 130 + 10 + 0.5 x 90 = 185;  one engine: 100 + 100 = 200. */
-    cls_pipe_stages wv = {0, 100, 0, 100, 0, 0, 0, 10};
+    cls_pipe_stages wv = {0, 100, 0, 100, 0, 0, 0, 10, 0, 0, 0};
     NEAR(cls_pipe_copies_ns(&two, &wv), 155, "read waits 10: equal copies, 100 + 10 + 0.5 x 90");
     wv.in = 130;
     NEAR(cls_pipe_copies_ns(&two, &wv), 180, "read waits 10: hidden in a write longer by 30");
@@ -288,7 +289,8 @@ static void test_closed_vs_steps(void)
                     cls_pipe_device d = toy_engines(engines);
                     /* every other trial with the read's wait for the kernel's event */
                     cls_pipe_stages s = {buffered ? lcg() : 0, lcg(), lcg(), lcg(),
-                                         buffered ? lcg() : 0, 0, 0, trial % 2 ? lcg() : 0};
+                                         buffered ? lcg() : 0, 0, 0, trial % 2 ? lcg() : 0,
+                                         0, 0, 0};
                     double u = cls_pipe_run_uniform(&d, buffered, &s, n);
                     double w = cls_pipe_run_steps(&d, buffered, n, const_stage, &s);
                     cases++;
@@ -1012,6 +1014,43 @@ static void test_queued(void)
     if (cls_pipe_estimate_config(&d, &g, &k1, &c, &e, err, sizeof err) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 409999 + 3e6 + 401999, "queued copies, kernel dominant: by hand");
 
+    /* The host's enqueues (sync.enqueue_cycles; not in 003): 3 tiles as above, one write, one
+     * kernel and one read each, E = 500 us per command, beyond every copy: the host sets the
+     * pace.  Steps (write t, kernel t - 1, read t - 2; a step starts once its first command is
+     * enqueued, its read ends a read's time after the host enqueued it):
+     *   j0 host 0.5 ms, in0 409999: ends 909999;  j1 host 1.5 ms, ends 1.5 ms;
+     *   j2 host 3 ms, read 0 (409999): ends 3409999;  j3 host 4 ms: 4401999;
+     *   j4 host 4.5 ms + read 2 (401999) = 4901999: 9 E + the last read. */
+    d.enqueue_ns = 500000;
+    c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1000000, 1, 1);
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
+               "host-bound: estimate (%s)", err)) {
+        NEAR(e.pipeline_ns, 4901999, "host-bound, 3 tiles: 9 enqueues + the last read");
+        NEAR(e.tile.host_in + e.tile.host_kernel + e.tile.host_out, 1.5e6,
+             "a tile's enqueues: write, kernel, read");
+    }
+    /* Three flushes per step (5 steps) of 10 us on top: 4901999 + 15 x 10000. */
+    d.flush_ns = 10000;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 5051999, "host-bound, 3 tiles, three flushes a step");
+    /* A host well ahead (E = 1 us) only delays the first write: 2226994.5 + 1000. */
+    d.enqueue_ns = 1000;
+    d.flush_ns = 0;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.pipeline_ns, 2226994.5 + 1000, "host ahead: the first enqueue only");
+    /* Five steps per tile: five kernel enqueues (E each) in the tile's kernel stage. */
+    g.steps_per_tile = 5;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.tile.host_kernel, 5000, "five steps a tile: five kernels enqueued");
+    g.steps_per_tile = 0;
+    /* The buffered scheme (the host packs and waits) and DOCUMENT counting: no host stage. */
+    c.padding = CLS_PIPE_DOCUMENT;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.tile.host_in + e.tile.host_kernel + e.tile.host_out, 0,
+             "DOCUMENT padding: no host stage (003 as written)");
+    c.padding = CLS_PIPE_EXACT;
+    d.enqueue_ns = 0;
+
     /* Measured queued tables (lib/probe.c probe_queued) replace the estimate: 1 us + 0.09 ns/B
      * to the device, 3 us + 0.08 ns/B back.  4 MB: 361000 in, 323000 out. */
     cls_pipe_curve qin, qout;
@@ -1052,7 +1091,7 @@ static void test_queued(void)
     d.pair_queued.ns[1] = 300000; /* faster than the longer copy alone */
     NEAR(cls_pipe_overlap_coeff_at(&d, 4e6), 0.0, "pairs: clamped at 0");
     d.pair_queued = pair;
-    cls_pipe_stages sa = {0, 361000, 0, 409999, 0, 4e6, 0, 0};
+    cls_pipe_stages sa = {0, 361000, 0, 409999, 0, 4e6, 0, 0, 0, 0, 0};
     NEAR(cls_pipe_copies_ns(&d, &sa), 409999 + 0.25 * 361000,
          "copies at once: the coefficient at the shorter copy's size");
     sa.in_bytes = 0;
@@ -1269,6 +1308,14 @@ static void test_queued_tables_from_model(void)
                    cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
                "C2050 with sync.queue_wait_cycles (%s)", err)) {
         NEAR(d.queue_wait_ns, 8600, "the queue wait in ns: cycles / clock");
+        tap_ok(d.enqueue_ns == 0 && d.flush_ns == 0, "no sync.enqueue_cycles: no host stage");
+    }
+    if (tap_ok(cls_model_set(m, "sync.enqueue_cycles", 16.5 * clock) == CLS_SUCCESS &&
+                   cls_model_set(m, "sync.flush_cycles", 1.5 * clock) == CLS_SUCCESS &&
+                   cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
+               "C2050 with sync.enqueue_cycles and sync.flush_cycles (%s)", err)) {
+        NEAR(d.enqueue_ns, 16500, "the enqueue cost in ns: cycles / clock");
+        NEAR(d.flush_ns, 1500, "the flush cost in ns: cycles / clock");
     }
     cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
     tap_ok(d.h2d_queued.n == 0 && d.queued_copies == 0,

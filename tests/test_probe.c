@@ -15,6 +15,7 @@ typedef struct seen {
     size_t last_done;
     int cancel_at;     /* cancel at this progress call (0: never) */
     double queue_wait_ns; /* the sync.queue_wait result (-1: none reported) */
+    double enqueue_ns, flush_ns; /* sync.enqueue and sync.flush (-1: none reported) */
 } seen;
 
 static int on_progress(const char *what, size_t done, size_t total, void *user)
@@ -34,6 +35,8 @@ static void on_result(const cls_probe_stat *st, void *user)
     s->results++;
     if (st->note) s->skipped++;
     if (strcmp(st->key, "sync.queue_wait") == 0) s->queue_wait_ns = st->median;
+    if (strcmp(st->key, "sync.enqueue") == 0) s->enqueue_ns = st->median;
+    if (strcmp(st->key, "sync.flush") == 0) s->flush_ns = st->median;
 }
 
 static double get(const cls_model *m, const char *key)
@@ -94,7 +97,7 @@ int main(void)
     cls_device_info info;
     cls_model *m = NULL, *back = NULL, *matched = NULL;
     cls_probe_options opt;
-    seen s = {0, 0, 0, 0, 1, 0, 0, -1};
+    seen s = {0, 0, 0, 0, 1, 0, 0, -1, -1, -1};
     cls_status st;
 
     /* A cache of its own: other tests matching the same device must not see this result. */
@@ -165,6 +168,19 @@ int main(void)
                    1e-6 * (1 + get(m, "sync.queue_wait_cycles")),
            "cross-queue wait %.0f ns reported, stored as %.0f cycles", s.queue_wait_ns,
            get(m, "sync.queue_wait_cycles"));
+    /* Enqueueing a command costs the host something on every driver; a flush may cost nothing
+     * measurable (0 is kept as measured) */
+    tap_ok(s.enqueue_ns > 0 &&
+               fabs(get(m, "sync.enqueue_cycles") -
+                    s.enqueue_ns * get(m, "compute.clock_mhz") / 1e3) <=
+                   1e-6 * (1 + get(m, "sync.enqueue_cycles")),
+           "enqueue %.0f ns a command reported, stored as %.0f cycles", s.enqueue_ns,
+           get(m, "sync.enqueue_cycles"));
+    tap_ok(s.flush_ns >= 0 &&
+               fabs(get(m, "sync.flush_cycles") - s.flush_ns * get(m, "compute.clock_mhz") / 1e3) <=
+                   1e-6 * (1 + get(m, "sync.flush_cycles")),
+           "flush %.0f ns reported, stored as %.0f cycles", s.flush_ns,
+           get(m, "sync.flush_cycles"));
     tap_ok(get(m, "sync.barrier_cycles_per_group") >= 0 &&
                !cls_model_is_assumed(m, "sync.barrier_cycles_per_group"),
            "global barrier %.1f cycles per work-group, measured",
