@@ -396,12 +396,16 @@ static cls_status probe_queue_wait(probe *pr)
  * a 64-byte write from pinned memory waiting for the previous tile's read, an empty kernel
  * waiting for the write, a read waiting for the kernel, on three queues, each with its event;
  * the host time of the enqueue calls alone per command (sync.enqueue), or with the three queues
- * flushed after each tile, less the commands, per flush (sync.flush). */
+ * flushed after each tile, less the commands, per flush (sync.flush).  A kernel without an
+ * event (the executor's steps between a tile's first and last) costs less: 5-7 us against
+ * 13-15 on the H100 (tools/gpu/enqueue_diag.c): 96 such launches back to back
+ * (sync.enqueue_plain). */
 #define ENQUEUE_TILES 32
 
 typedef struct enqueue_pattern {
     launch l;
     int flush;        /* flush the three queues after each tile */
+    int plain;        /* kernels alone, back to back, without events */
     double per_cmd;   /* with flush: the enqueue cost per command measured without */
 } enqueue_pattern;
 
@@ -414,7 +418,10 @@ static cls_status sample_enqueue(probe *pr, void *arg, double *ns)
     cl_int err = CL_SUCCESS;
     memset(ev, 0, sizeof ev);
     double t0 = cls__now();
-    for (size_t i = 0; i < ENQUEUE_TILES && err == CL_SUCCESS; i++) {
+    for (size_t i = 0; x->plain && i < 3 * ENQUEUE_TILES && err == CL_SUCCESS; i++)
+        err = clEnqueueNDRangeKernel(q[1], pr->k_empty, 1, NULL, &x->l.global,
+                                     x->l.local ? &x->l.local : NULL, 0, NULL, NULL);
+    for (size_t i = 0; !x->plain && i < ENQUEUE_TILES && err == CL_SUCCESS; i++) {
         cl_event *w = &ev[3 * i];
         err = clEnqueueWriteBuffer(q[0], pr->d1, CL_FALSE, 0, bytes, pr->h1, i ? 1 : 0,
                                    i ? w - 1 : NULL, w);
@@ -442,8 +449,8 @@ static cls_status sample_enqueue(probe *pr, void *arg, double *ns)
 static cls_status probe_enqueue(probe *pr)
 {
     const cls_device_info *d = &pr->ctx->info;
-    enqueue_pattern x = {{pr->is_cpu ? 1 : 64, pr->is_cpu ? 1 : 64}, 0, 0};
-    double med = 0, spr = 0, warm = 0, flush = 0;
+    enqueue_pattern x = {{pr->is_cpu ? 1 : 64, pr->is_cpu ? 1 : 64}, 0, 0, 0};
+    double med = 0, spr = 0, warm = 0, flush = 0, plain = 0;
     char label[80];
     cls_status st;
     cl_mem none = NULL;
@@ -464,10 +471,19 @@ static cls_status probe_enqueue(probe *pr)
         (st = measure(pr, "sync.flush", label, "ns", 0, sample_enqueue, &x, &flush, &spr)) !=
             CLS_SUCCESS)
         return st;
-    if ((st = cls_model_set(pr->m, "sync.enqueue_cycles", med * pr->m->p.clock_mhz / 1e3)) !=
-        CLS_SUCCESS)
+    x.flush = 0;
+    x.plain = 1;
+    snprintf(label, sizeof label, "%d kernels without events, one queue", 3 * ENQUEUE_TILES);
+    if ((st = step(pr, "sync.enqueue_plain", label)) != CLS_SUCCESS ||
+        (st = measure(pr, "sync.enqueue_plain", label, "ns", 0, sample_enqueue, &x, &plain,
+                      &spr)) != CLS_SUCCESS)
         return st;
-    return cls_model_set(pr->m, "sync.flush_cycles", flush * pr->m->p.clock_mhz / 1e3);
+    double mhz = pr->m->p.clock_mhz;
+    if ((st = cls_model_set(pr->m, "sync.enqueue_cycles", med * mhz / 1e3)) != CLS_SUCCESS ||
+        (st = cls_model_set(pr->m, "sync.enqueue_plain_cycles", plain * mhz / 1e3)) !=
+            CLS_SUCCESS)
+        return st;
+    return cls_model_set(pr->m, "sync.flush_cycles", flush * mhz / 1e3);
 }
 
 /* ------------------------------------------------------------------------ cube transits */
@@ -1352,7 +1368,7 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     for (size_t b = 10; b <= pr->xfer_max; b *= 10) nsizes++;
     for (size_t b = 10; b <= alloc_max(pr); b *= 10) nallocs++;
     /* per transfer size: 5 tables, and 3 queued tables in 2 passes each */
-    pr->total = 5 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
+    pr->total = 6 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
                 2 * nallocs + 1;
 
     cls__debug("probe %s: %s mode, transfers up to %zu bytes, allocations up to %zu",

@@ -103,6 +103,8 @@
       "successor's")                                                                           \
     X(enqueue_cycles, "sync", "enqueue_cycles", CLS__REAL, "cycles", 0, 1e12, CLS__UNK,         \
       "host time to enqueue one command with its event on a profiling queue")                  \
+    X(enqueue_plain_cycles, "sync", "enqueue_plain_cycles", CLS__REAL, "cycles", 0, 1e12,       \
+      CLS__UNK, "host time to enqueue one kernel without an event")                            \
     X(flush_cycles, "sync", "flush_cycles", CLS__REAL, "cycles", 0, 1e12, CLS__UNK,             \
       "host time of one clFlush of a queue holding new commands")                              \
     X(copy_engines, "transfer", "copy_engines", CLS__INT, "count", 0, 64, 0,                   \

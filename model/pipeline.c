@@ -78,6 +78,8 @@ static const struct {
                                "queue (not in 003)"},
     {"sync.enqueue_cycles", "the host's time per enqueued command: a pipeline step starts once "
                             "its commands are enqueued (not in 003)"},
+    {"sync.enqueue_plain_cycles", "the host's time per kernel enqueued without an event: a "
+                                  "tile's middle steps (not in 003)"},
     {"sync.flush_cycles", "the host's time per clFlush, three per pipeline step (not in 003)"},
     {"sync.kernel_restart_cycles", "turnaround of a queued copy without the queued tables "
                                    "(queued_ns; not in 003)"},
@@ -181,6 +183,10 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
         if (cls_model_get(m, "sync.flush_cycles", &flush) == CLS_SUCCESS && flush > 0 &&
             isfinite(flush / clock))
             d->flush_ns = flush / clock * 1e3;
+        double plain = 0;
+        if (cls_model_get(m, "sync.enqueue_plain_cycles", &plain) == CLS_SUCCESS && plain > 0 &&
+            isfinite(plain / clock))
+            d->enqueue_plain_ns = plain / clock * 1e3;
     }
 
     const char *kind = host_pinned ? "pinned host arrays" : "pageable host arrays";
@@ -658,10 +664,12 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
             s->out_bytes = xo->bytes;
             s->out_wait = d->queue_wait_ns;
             /* The host's enqueues: one command per array and box (a contiguous or a
-             * rectangular copy), one kernel per step. */
+             * rectangular copy), one kernel per step; the first and the last kernel with an
+             * event, those between without (lib/exec_pipeline.c). */
             double h = g->steps_per_tile > 1 ? (double)g->steps_per_tile : 1.0;
+            double plain = d->enqueue_plain_ns > 0 ? d->enqueue_plain_ns : d->enqueue_ns;
             s->host_in = d->enqueue_ns * nin;
-            s->host_kernel = d->enqueue_ns * h;
+            s->host_kernel = d->enqueue_ns * (h > 1 ? 2.0 : 1.0) + plain * (h > 2 ? h - 2 : 0);
             s->host_out = d->enqueue_ns * nout;
         } else {
             s->in = nin * (double)xi->count * cls_pipe_curve_ns(&d->h2d, xi->bytes);

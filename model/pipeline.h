@@ -84,6 +84,8 @@ typedef struct cls_pipe_device {
                                host is not modelled): the executor enqueues every tile's
                                commands ahead of the device, and at many small tiles the host
                                sets the pace (not in 003) */
+    double enqueue_plain_ns; /* a kernel enqueued without an event (sync.enqueue_plain_cycles;
+                               0: enqueue_ns): a tile's steps between its first and last */
     double flush_ns;        /* one clFlush of a queue with new commands (sync.flush_cycles);
                                the executor flushes its three queues once per pipeline step */
     double copy_gbs;        /* device-to-device copy bandwidth, bytes read plus written per

@@ -144,12 +144,12 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    /* 19: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
-     * the cross-queue wait, the host's enqueue and flush, the restart and clock that give a
+    /* 20: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
+     * the cross-queue wait, the host's enqueues (with and without an event) and flush, the restart and clock that give a
      * queued copy's turnaround without the tables (cls_pipe_queued_ns), and the device's copy
      * bandwidth (halo reuse). */
-    tap_ok(n == 19 && cls_pipe_device_param(18, &sym) && strcmp(sym, "") != 0,
-           "cls_pipe_device_param lists the 19 parameters it reads");
+    tap_ok(n == 20 && cls_pipe_device_param(19, &sym) && strcmp(sym, "") != 0,
+           "cls_pipe_device_param lists the 20 parameters it reads");
 }
 
 /* ------------------------------------------------------------------ the pipeline (6.4.4) */
@@ -1042,6 +1042,12 @@ static void test_queued(void)
     g.steps_per_tile = 5;
     if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
         NEAR(e.tile.host_kernel, 5000, "five steps a tile: five kernels enqueued");
+    /* ... the three between the first and the last without an event, at 400 ns each */
+    d.enqueue_plain_ns = 400;
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+        NEAR(e.tile.host_kernel, 2 * 1000 + 3 * 400,
+             "five steps a tile: two kernels with events, three without");
+    d.enqueue_plain_ns = 0;
     g.steps_per_tile = 0;
     /* The buffered scheme (the host packs and waits) and DOCUMENT counting: no host stage. */
     c.padding = CLS_PIPE_DOCUMENT;
@@ -1312,10 +1318,12 @@ static void test_queued_tables_from_model(void)
     }
     if (tap_ok(cls_model_set(m, "sync.enqueue_cycles", 16.5 * clock) == CLS_SUCCESS &&
                    cls_model_set(m, "sync.flush_cycles", 1.5 * clock) == CLS_SUCCESS &&
+                   cls_model_set(m, "sync.enqueue_plain_cycles", 6 * clock) == CLS_SUCCESS &&
                    cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
                "C2050 with sync.enqueue_cycles and sync.flush_cycles (%s)", err)) {
         NEAR(d.enqueue_ns, 16500, "the enqueue cost in ns: cycles / clock");
         NEAR(d.flush_ns, 1500, "the flush cost in ns: cycles / clock");
+        NEAR(d.enqueue_plain_ns, 6000, "a kernel without an event in ns: cycles / clock");
     }
     cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
     tap_ok(d.h2d_queued.n == 0 && d.queued_copies == 0,

@@ -15,7 +15,7 @@ typedef struct seen {
     size_t last_done;
     int cancel_at;     /* cancel at this progress call (0: never) */
     double queue_wait_ns; /* the sync.queue_wait result (-1: none reported) */
-    double enqueue_ns, flush_ns; /* sync.enqueue and sync.flush (-1: none reported) */
+    double enqueue_ns, flush_ns, plain_ns; /* sync.enqueue, .flush, .enqueue_plain (-1: none) */
 } seen;
 
 static int on_progress(const char *what, size_t done, size_t total, void *user)
@@ -37,6 +37,7 @@ static void on_result(const cls_probe_stat *st, void *user)
     if (strcmp(st->key, "sync.queue_wait") == 0) s->queue_wait_ns = st->median;
     if (strcmp(st->key, "sync.enqueue") == 0) s->enqueue_ns = st->median;
     if (strcmp(st->key, "sync.flush") == 0) s->flush_ns = st->median;
+    if (strcmp(st->key, "sync.enqueue_plain") == 0) s->plain_ns = st->median;
 }
 
 static double get(const cls_model *m, const char *key)
@@ -44,6 +45,16 @@ static double get(const cls_model *m, const char *key)
     double v = -1;
     cls_model_get(m, key, &v);
     return v;
+}
+
+/* A probe result of ns (-1: not reported) stored under key as cycles of the model's clock;
+ * positive: it must be above 0. */
+static void stored_as_cycles(const cls_model *m, const char *key, double ns, int positive,
+                             const char *what)
+{
+    double cycles = get(m, key), want = ns * get(m, "compute.clock_mhz") / 1e3;
+    tap_ok((positive ? ns > 0 : ns >= 0) && fabs(cycles - want) <= 1e-6 * (1 + cycles),
+           "%s %.0f ns reported, stored as %s = %.0f cycles", what, ns, key, cycles);
 }
 
 /* The table entry for `bytes`: its time (-1 when missing) and spread (0). */
@@ -97,7 +108,7 @@ int main(void)
     cls_device_info info;
     cls_model *m = NULL, *back = NULL, *matched = NULL;
     cls_probe_options opt;
-    seen s = {0, 0, 0, 0, 1, 0, 0, -1, -1, -1};
+    seen s = {0, 0, 0, 0, 1, 0, 0, -1, -1, -1, -1};
     cls_status st;
 
     /* A cache of its own: other tests matching the same device must not see this result. */
@@ -160,27 +171,12 @@ int main(void)
     tap_ok(get(m, "sync.kernel_restart_cycles") > 0 &&
                !cls_model_is_assumed(m, "sync.kernel_restart_cycles"),
            "kernel restart %.0f cycles, measured", get(m, "sync.kernel_restart_cycles"));
-    /* 0 is a valid result (PoCL: no delay measurable), so the check is that it was reported
-     * and stored as reported, in cycles of the model's clock */
-    tap_ok(s.queue_wait_ns >= 0 &&
-               fabs(get(m, "sync.queue_wait_cycles") -
-                    s.queue_wait_ns * get(m, "compute.clock_mhz") / 1e3) <=
-                   1e-6 * (1 + get(m, "sync.queue_wait_cycles")),
-           "cross-queue wait %.0f ns reported, stored as %.0f cycles", s.queue_wait_ns,
-           get(m, "sync.queue_wait_cycles"));
-    /* Enqueueing a command costs the host something on every driver; a flush may cost nothing
-     * measurable (0 is kept as measured) */
-    tap_ok(s.enqueue_ns > 0 &&
-               fabs(get(m, "sync.enqueue_cycles") -
-                    s.enqueue_ns * get(m, "compute.clock_mhz") / 1e3) <=
-                   1e-6 * (1 + get(m, "sync.enqueue_cycles")),
-           "enqueue %.0f ns a command reported, stored as %.0f cycles", s.enqueue_ns,
-           get(m, "sync.enqueue_cycles"));
-    tap_ok(s.flush_ns >= 0 &&
-               fabs(get(m, "sync.flush_cycles") - s.flush_ns * get(m, "compute.clock_mhz") / 1e3) <=
-                   1e-6 * (1 + get(m, "sync.flush_cycles")),
-           "flush %.0f ns reported, stored as %.0f cycles", s.flush_ns,
-           get(m, "sync.flush_cycles"));
+    /* Reported in ns, stored in cycles of the model's clock.  0 is a valid cross-queue wait
+     * (PoCL: no delay measurable) and flush; enqueueing costs the host something anywhere. */
+    stored_as_cycles(m, "sync.queue_wait_cycles", s.queue_wait_ns, 0, "cross-queue wait");
+    stored_as_cycles(m, "sync.enqueue_cycles", s.enqueue_ns, 1, "enqueue, a command with its event");
+    stored_as_cycles(m, "sync.enqueue_plain_cycles", s.plain_ns, 1, "enqueue, a kernel without an event");
+    stored_as_cycles(m, "sync.flush_cycles", s.flush_ns, 0, "flush");
     tap_ok(get(m, "sync.barrier_cycles_per_group") >= 0 &&
                !cls_model_is_assumed(m, "sync.barrier_cycles_per_group"),
            "global barrier %.1f cycles per work-group, measured",

@@ -115,7 +115,8 @@ static void on_result(const cls_probe_stat *s, void *user)
 /* The model parameters a probe measures, in the order the text output lists them. */
 static const char *const measured_keys[] = {
     "memory.bandwidth_measured_gbs", "memory.bandwidth_ghost_gbs", "sync.kernel_restart_cycles",
-    "sync.queue_wait_cycles",        "sync.enqueue_cycles",     "sync.flush_cycles",
+    "sync.queue_wait_cycles",        "sync.enqueue_cycles",     "sync.enqueue_plain_cycles",
+    "sync.flush_cycles",
     "sync.barrier_cycles_per_group", "local_memory.banks",
     "transfer.copy_engines",         "transfer.overlap_factor",
 };

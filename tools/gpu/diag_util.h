@@ -35,4 +35,20 @@ static double median(double *v, int n)
             exit(1);                                                                           \
         }                                                                                      \
     } while (0)
+/* The first GPU of any platform ($PIPE_DIAG_ANY: any device, for a trial on PoCL); NULL and a
+ * line on stderr when there is none. */
+static cl_device_id pick_device(void)
+{
+    cl_platform_id plats[8];
+    cl_uint np = 0;
+    cl_device_id d = NULL;
+    CHECK(clGetPlatformIDs(8, plats, &np));
+    for (cl_uint i = 0; i < np && !d; i++)
+        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &d, NULL) != CL_SUCCESS) d = NULL;
+    if (!d && getenv("PIPE_DIAG_ANY"))
+        for (cl_uint i = 0; i < np && !d; i++)
+            if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &d, NULL) != CL_SUCCESS) d = NULL;
+    if (!d) fprintf(stderr, "no GPU\n");
+    return d;
+}
 #endif

@@ -12,14 +12,15 @@
 # during one row's back-to-back runs that the rounds spread over all candidates.  Since run 10
 # the sweeps' rounds are 8, 0.25 s apart (`--confirm 8 --confirm-gap 0.25`): the machine's slow
 # spells last seconds, longer than 5 rounds run back to back; since run 12 each round runs the
-# candidates in its own shuffled order (tools/cmd_tune_pipeline.c).  Starts with `clstencil
-# probe` (its overlap factor and queued tables measured with queued copy streams, lib/probe.c)
-# into $OUT/h100_probe.json; the runs use that model (from the cache).
+# candidates in its own shuffled order (tools/cmd_tune_pipeline.c); since run 18 the
+# confirmed rows count the rounds' runs alone (the sweep's runs chose the rows), 12 of them.
+# Starts with `clstencil probe` (its overlap factor and queued tables measured with queued copy
+# streams, lib/probe.c) into $OUT/h100_probe.json; the runs use that model (from the cache).
 # Binaries from package.sh (default .gpu-all, or $1); results to $OUT (run 8 lost its log to
-# the device tool's limit of 8 returned files: tar $OUT's contents).  About 3 minutes
-# expected (runs 10-11: 168-198 s); the timeouts stop it at 6.5 minutes (the first
-# run, 2026-11-21, took 279 s with the buffered scheme at every step count and hit two
-# timeouts; doc/pipeline.md).
+# the device tool's limit of 8 returned files: tar $OUT's contents).  About 4 minutes
+# expected (runs 10-11: 168-198 s, run 17 200-204 s with 8 rounds); the timeouts stop it at 8
+# minutes (the first run, 2026-11-21, took 279 s with the buffered scheme at every step count
+# and hit two timeouts; doc/pipeline.md).
 set -u
 GPU_DIR=${1:-${GPU_DIR:-$PWD/.gpu-all}}
 . "$(dirname "$0")/env.sh"
@@ -53,8 +54,8 @@ for s in "moving_average 67108864" "emboss 8000x8000" "jacobi3d 400x400x400"; do
   set -- $s
   echo "== tune $1 --size $2 --pipeline (steps 1-5, merged)" >> "$log"
   t0=$(date +%s)
-  timeout 60 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1,2,3,4,5 \
-    --pinned --check --reps 3 --confirm 8 --confirm-top 3 --confirm-gap 0.25 \
+  timeout 90 "$b/clstencil" tune "$1" --pipeline --exhaustive --size "$2" --steps 1,2,3,4,5 \
+    --pinned --check --reps 3 --confirm 12 --confirm-top 3 --confirm-gap 0.25 \
     --layouts merged --schemes basic,scalable \
     --tiles 1,2,3,4,6,8,12,16,24,32,64,128 \
     --csv "$out/h100-pipeline-$1.csv" >> "$log" 2>&1

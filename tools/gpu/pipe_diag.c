@@ -116,20 +116,8 @@ static double pipeline(cl_command_queue q[3], cl_mem in[3], cl_mem out[3], char 
 
 int main(void)
 {
-    cl_platform_id plats[8];
-    cl_uint np = 0;
     cl_int err;
-    CHECK(clGetPlatformIDs(8, plats, &np));
-    for (cl_uint i = 0; i < np && !dev; i++)
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) dev = NULL;
-    if (!dev && getenv("PIPE_DIAG_ANY")) /* a local trial on PoCL */
-        for (cl_uint i = 0; i < np && !dev; i++)
-            if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS)
-                dev = NULL;
-    if (!dev) {
-        fprintf(stderr, "no GPU\n");
-        return 1;
-    }
+    if (!(dev = pick_device())) return 1;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     CHECK(err);
     const char *src = "kernel void e(global float *a, global float *b) { }\n";

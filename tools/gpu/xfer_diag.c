@@ -34,16 +34,8 @@ static int stream(cl_command_queue q, cl_mem d, char *h, size_t bytes, int n, in
 
 int main(void)
 {
-    cl_platform_id plats[8];
-    cl_uint np = 0;
-    cl_device_id dev = NULL;
-    CHECK(clGetPlatformIDs(8, plats, &np));
-    for (cl_uint i = 0; i < np && !dev; i++)
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) dev = NULL;
-    if (!dev) {
-        fprintf(stderr, "no GPU\n");
-        return 1;
-    }
+    cl_device_id dev = pick_device();
+    if (!dev) return 1;
     char name[256];
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     printf("# device %s\n", name);
