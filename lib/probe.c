@@ -325,13 +325,25 @@ static cls_status probe_launch(probe *pr)
 }
 
 /* A pipeline's commands wait for events of the other queues (lib/exec_pipeline.c: a tile's
- * read waits for its kernel, its kernel for its write): how much later does a command start when
- * another queue's event releases it than when it follows on its own queue?  A sample runs
- * QUEUE_CHAIN empty kernels alternating between the context's queue and the second one, each
- * waiting for the one before, then the same number back to back on one queue without events;
- * (t_chain - t_one) / QUEUE_CHAIN.  The H100 gave 15.7-16.0 us against 7.0-7.4 us a kernel
- * (tools/gpu/pipe_diag.c C, doc/pipeline.md "Sixth run"). */
+ * read waits for its kernels, its kernels for its write): how much later does a command start
+ * when another queue's event releases it than when it follows on its own queue?  A sample runs
+ * QUEUE_CHAIN commands alternating between an empty kernel on the context's queue and a 64-byte
+ * read on the second queue, each waiting for the one before, then the same commands back to
+ * back on the context's queue without events; (t_chain - t_one) / QUEUE_CHAIN.  Kernels alone
+ * gave 15.7-16.0 us against 7.0-7.4 us a kernel on the H100 (tools/gpu/pipe_diag.c C,
+ * doc/pipeline.md "Sixth run"); reads, as the executor's, since run 20: the trace of run 16
+ * had a busy pipeline's reads start 20-48 us after the read before them. */
 #define QUEUE_CHAIN 32
+
+static cl_int chain_command(probe *pr, cl_command_queue q, size_t i, const launch *l,
+                            cl_uint nwait, const cl_event *wait, cl_event *ev)
+{
+    size_t bytes = pr->xfer_max < 64 ? pr->xfer_max : 64;
+    if (i % 2 == 0)
+        return clEnqueueNDRangeKernel(q, pr->k_empty, 1, NULL, &l->global,
+                                      l->local ? &l->local : NULL, nwait, wait, ev);
+    return clEnqueueReadBuffer(q, pr->d2, CL_FALSE, 0, bytes, pr->h2, nwait, wait, ev);
+}
 
 static cls_status sample_queue_wait(probe *pr, void *arg, double *ns)
 {
@@ -343,9 +355,8 @@ static cls_status sample_queue_wait(probe *pr, void *arg, double *ns)
     cl_int err = CL_SUCCESS;
     for (; made < QUEUE_CHAIN && err == CL_SUCCESS; made++) {
         ev[made] = NULL;
-        err = clEnqueueNDRangeKernel(q[made % 2], pr->k_empty, 1, NULL, &l->global,
-                                     l->local ? &l->local : NULL, made ? 1 : 0,
-                                     made ? &ev[made - 1] : NULL, &ev[made]);
+        err = chain_command(pr, q[made % 2], made, l, made ? 1 : 0, made ? &ev[made - 1] : NULL,
+                            &ev[made]);
     }
     if (err == CL_SUCCESS) err = clFlush(q[0]);
     if (err == CL_SUCCESS) err = clFlush(q[1]);
@@ -355,13 +366,12 @@ static cls_status sample_queue_wait(probe *pr, void *arg, double *ns)
     for (size_t i = 0; i < made; i++)
         if (ev[i]) clReleaseEvent(ev[i]);
     for (size_t i = 0; i < QUEUE_CHAIN && err == CL_SUCCESS; i++)
-        err = clEnqueueNDRangeKernel(q[0], pr->k_empty, 1, NULL, &l->global,
-                                     l->local ? &l->local : NULL, 0, NULL, NULL);
+        err = chain_command(pr, q[0], i, l, 0, NULL, NULL);
     if (err == CL_SUCCESS) err = clFinish(q[0]);
     t2 = cls__now();
     if (err != CL_SUCCESS)
         return cls__fail(pr->ctx, (cls_status)err,
-                         "a chain of %d empty kernels across two queues failed on %s",
+                         "a chain of %d kernels and reads across two queues failed on %s",
                          QUEUE_CHAIN, pr->ctx->info.name);
     *ns = ((t1 - t0) - (t2 - t1)) * 1e9 / QUEUE_CHAIN;
     if (*ns < 0) *ns = 0; /* no measurable delay */
@@ -379,7 +389,7 @@ static cls_status probe_queue_wait(probe *pr)
     if (l.local > d->max_work_group_size) l.local = l.global = d->max_work_group_size;
     if ((st = set_arg(pr, pr->k_empty, 0, sizeof none, &none, "cls_empty")) != CLS_SUCCESS)
         return st;
-    snprintf(label, sizeof label, "%d kernels, two queues against one", QUEUE_CHAIN);
+    snprintf(label, sizeof label, "%d kernels and reads, two queues against one", QUEUE_CHAIN);
     if ((st = step(pr, "sync.queue_wait", label)) != CLS_SUCCESS ||
         (st = sample_queue_wait(pr, &l, &warm)) != CLS_SUCCESS ||
         (st = measure(pr, "sync.queue_wait", label, "ns", 0, sample_queue_wait, &l, &med,
