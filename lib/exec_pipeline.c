@@ -403,29 +403,36 @@ static cls_status halo_copy(run *r, size_t t)
 }
 
 /* $CLSTENCIL_PIPE_TRACE: the sweep's commands, tile by tile (lib/pipe_trace.c). */
+typedef struct trace_list {
+    size_t n;
+    cl_event *ev;
+    size_t *tile, *index;
+    const char **what;
+} trace_list;
+
+static void trace_add(trace_list *l, cl_event e, size_t t, size_t index, const char *what)
+{
+    if (!e) return;
+    l->ev[l->n] = e, l->tile[l->n] = t, l->index[l->n] = index, l->what[l->n++] = what;
+}
+
 static void trace(const run *r, size_t sweep_index)
 {
-    size_t cap = r->nt * (3 + r->h_all), n = 0;
-    cl_event *ev = malloc(cap * sizeof *ev);
-    size_t *tile = malloc(cap * sizeof *tile), *index = malloc(cap * sizeof *index);
-    const char **what = malloc(cap * sizeof *what);
-    if (ev && tile && index && what) {
+    size_t cap = r->nt * (3 + r->h_all);
+    trace_list l = {0, malloc(cap * sizeof *l.ev), malloc(cap * sizeof *l.tile),
+                    malloc(cap * sizeof *l.index), malloc(cap * sizeof *l.what)};
+    if (l.ev && l.tile && l.index && l.what) {
         for (size_t t = 0; t < r->nt; t++) {
-            cl_event one[3] = {r->ev_w[t], r->ev_d[t], r->ev_r[t]};
-            static const char *names[3] = {"write", "halo_copy", "read"};
-            for (int k = 0; k < 3; k++) {
-                if (k == 2)
-                    for (size_t j = 0; j < r->q->h; j++)
-                        if (r->ev_all[t * r->h_all + j])
-                            ev[n] = r->ev_all[t * r->h_all + j], tile[n] = t, index[n] = j + 1,
-                            what[n++] = "kernel";
-                if (one[k]) ev[n] = one[k], tile[n] = t, index[n] = 0, what[n++] = names[k];
-            }
+            trace_add(&l, r->ev_w[t], t, 0, "write");
+            trace_add(&l, r->ev_d[t], t, 0, "halo_copy");
+            for (size_t j = 0; j < r->q->h; j++)
+                trace_add(&l, r->ev_all[t * r->h_all + j], t, j + 1, "kernel");
+            trace_add(&l, r->ev_r[t], t, 0, "read");
         }
-        cls__pipe_trace_events te = {n, ev, tile, index, what};
+        cls__pipe_trace_events te = {l.n, l.ev, l.tile, l.index, l.what};
         cls__pipe_trace_write(r->q, sweep_index, &te);
     }
-    free(ev), free(tile), free(index), free(what);
+    free(l.ev), free(l.tile), free(l.index), free(l.what);
 }
 
 /* One sweep: h steps of every tile from host array src (and the aux arrays) into dst. */

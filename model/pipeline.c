@@ -134,6 +134,16 @@ static cls_status copy_table(const cls_model *m, cls_model_table t, cls_pipe_cur
     return CLS_SUCCESS;
 }
 
+/* A sync.*_cycles parameter of the model in ns at clock MHz; 0 when missing or unusable. */
+static double cycles_ns(const cls_model *m, const char *key, double clock)
+{
+    double v = 0;
+    if (cls_model_get(m, key, &v) != CLS_SUCCESS || !(v > 0) || !(clock > 0) ||
+        !isfinite(v / clock))
+        return 0.0;
+    return v / clock * 1e3;
+}
+
 cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_pipe_device *d,
                                       char *err, size_t errlen)
 {
@@ -171,22 +181,13 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
         d->queued_copies = 1;
         d->queued_ns = restart / clock * 1e3;
     }
-    double wait = 0;
+    /* The measured waits and host costs (not in 003), 0 where the model lacks them. */
     if (!(clock > 0)) cls_model_get(m, "compute.clock_mhz", &clock);
-    if (cls_model_get(m, "sync.queue_wait_cycles", &wait) == CLS_SUCCESS && wait > 0 &&
-        clock > 0 && isfinite(wait / clock))
-        d->queue_wait_ns = wait / clock * 1e3;
-    double enq = 0, flush = 0;
-    if (cls_model_get(m, "sync.enqueue_cycles", &enq) == CLS_SUCCESS && enq > 0 && clock > 0 &&
-        isfinite(enq / clock)) {
-        d->enqueue_ns = enq / clock * 1e3;
-        if (cls_model_get(m, "sync.flush_cycles", &flush) == CLS_SUCCESS && flush > 0 &&
-            isfinite(flush / clock))
-            d->flush_ns = flush / clock * 1e3;
-        double plain = 0;
-        if (cls_model_get(m, "sync.enqueue_plain_cycles", &plain) == CLS_SUCCESS && plain > 0 &&
-            isfinite(plain / clock))
-            d->enqueue_plain_ns = plain / clock * 1e3;
+    d->queue_wait_ns = cycles_ns(m, "sync.queue_wait_cycles", clock);
+    d->enqueue_ns = cycles_ns(m, "sync.enqueue_cycles", clock);
+    if (d->enqueue_ns > 0) { /* the flush and plain kernels only beside it */
+        d->flush_ns = cycles_ns(m, "sync.flush_cycles", clock);
+        d->enqueue_plain_ns = cycles_ns(m, "sync.enqueue_plain_cycles", clock);
     }
 
     const char *kind = host_pinned ? "pinned host arrays" : "pageable host arrays";
