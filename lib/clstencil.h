@@ -323,6 +323,12 @@ typedef struct cls_plan_options {
                                 memory); grids above it run through the scalable scheme */
     int host_pinned;         /* the run's host arrays are pinned (cls_host_alloc): the model
                                 takes the pinned transfer tables */
+    int release_buffers;     /* 1: every run allocates its device buffers and frees them at its
+                                end (003's measurements, Sect. 6.4.5), and the planner ranks by
+                                allocation plus run.  0 (default): the first run allocates them
+                                and the plan keeps them for the next run until
+                                cls_plan_release_buffers or cls_plan_release; the planner ranks
+                                by the run without allocation */
 } cls_plan_options;
 
 /* Fills defaults. */
@@ -337,6 +343,9 @@ CLS_API cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_
                                    size_t steps, const cls_plan_options *opt, cls_plan **plan);
 /* Accepts NULL. */
 CLS_API void cls_plan_release(cls_plan *plan);
+/* Frees the device (and pinned staging) buffers the plan keeps between runs; its next run
+ * allocates them again.  Accepts NULL. */
+CLS_API void cls_plan_release_buffers(cls_plan *plan);
 
 typedef struct cls_plan_info {
     cls_schedule schedule;
@@ -361,8 +370,10 @@ typedef struct cls_plan_info {
     char why[512];           /* how the schedule and its parameters were chosen */
     /* Host-resident runs: the scheme (CLS_PIPELINE_OFF when the grid moves whole), the tile,
      * their number, the steps per tile and sweep, whether copies are rectangular, and the
-     * transfer model's predictions of the whole run (allocation, transfers and kernels) for
-     * the choice and for copy-compute-copy (0: no prediction). */
+     * transfer model's predictions of a run (transfers and kernels) for the choice and for
+     * copy-compute-copy (0: no prediction); predicted_alloc_seconds is what allocating the
+     * choice's device buffers adds to a run that allocates them: the first run of a plan, or
+     * every run with release_buffers. */
     cls_pipeline pipeline;
     size_t pipeline_tile[3];
     size_t pipeline_tiles;
@@ -370,6 +381,7 @@ typedef struct cls_plan_info {
     int pipeline_rect;
     double predicted_total_seconds;
     double predicted_copy_seconds;
+    double predicted_alloc_seconds;
     char pipeline_why[512];  /* why that scheme and tile */
 } cls_plan_info;
 
@@ -384,7 +396,10 @@ typedef struct cls_report {
     double gpoints_per_s;    /* points * steps / seconds_kernels / 1e9 */
     double predicted_seconds;/* model prediction of seconds_kernels, 0 if none */
     double predicted_total_seconds; /* the transfer model's prediction of seconds_total, 0 if
-                                       none (cls_plan_info.predicted_total_seconds) */
+                                       none: cls_plan_info.predicted_total_seconds, plus
+                                       predicted_alloc_seconds when this run allocated */
+    int allocated;           /* this run allocated the plan's device buffers (its first run, a
+                                run after cls_plan_release_buffers, or release_buffers) */
 } cls_report;
 
 /* Progress callback: called between steps with (done, total); return nonzero to cancel

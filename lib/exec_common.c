@@ -4,8 +4,8 @@
 
 #include "plan.h"
 
-cls_status cls__dev_grid_upload(cls_plan *p, const void *input, const void *const *aux,
-                                cls__dev_grid *g)
+/* Creates the grid's buffers (the state twice, each auxiliary array once). */
+static cls_status grid_create(cls_plan *p, cls__dev_grid *g)
 {
     cls_context *ctx = p->ctx;
     cls_status s = CLS_SUCCESS;
@@ -13,28 +13,63 @@ cls_status cls__dev_grid_upload(cls_plan *p, const void *input, const void *cons
     size_t bytes = p->points * p->elem;
     memset(g, 0, sizeof *g);
     g->n_aux = p->st->n_aux;
+    g->allocated = 1;
     for (int i = 0; i < 2; i++) {
         g->buf[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
         CLS__CHECK_CL(ctx, s, err, "allocating a grid buffer on the device");
     }
+    for (size_t k = 0; k < g->n_aux; k++) {
+        size_t ab = p->st->aux[k].per_step ? bytes * (p->steps ? p->steps : 1) : bytes;
+        g->aux[k] = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, ab, NULL, &err);
+        CLS__CHECK_CL(ctx, s, err, "allocating an auxiliary buffer on the device");
+    }
+    return CLS_SUCCESS;
+fail:
+    cls__dev_grid_release(g);
+    return s;
+}
+
+/* Queues the input into buf[0] and the auxiliary arrays into theirs. */
+static cls_status grid_write(cls_plan *p, const void *input, const void *const *aux,
+                             cls__dev_grid *g)
+{
+    cls_context *ctx = p->ctx;
+    cls_status s = CLS_SUCCESS;
+    cl_int err;
+    size_t bytes = p->points * p->elem;
     err = clEnqueueWriteBuffer(ctx->queue, g->buf[0], CL_FALSE, 0, bytes, input, 0, NULL, NULL);
     CLS__CHECK_CL(ctx, s, err, "copying the input grid to the device");
     for (size_t k = 0; k < g->n_aux; k++) {
-        int per_step = p->st->aux[k].per_step;
-        size_t ab = per_step ? bytes * (p->steps ? p->steps : 1) : bytes;
-        g->aux[k] = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, ab, NULL, &err);
-        CLS__CHECK_CL(ctx, s, err, "allocating an auxiliary buffer on the device");
-        size_t wb = per_step ? bytes * p->steps : bytes;
-        if (wb) {
-            err = clEnqueueWriteBuffer(ctx->queue, g->aux[k], CL_FALSE, 0, wb, aux[k], 0, NULL,
-                                       NULL);
-            CLS__CHECK_CL(ctx, s, err, "copying an auxiliary array to the device");
-        }
+        size_t wb = p->st->aux[k].per_step ? bytes * p->steps : bytes;
+        if (!wb) continue;
+        err = clEnqueueWriteBuffer(ctx->queue, g->aux[k], CL_FALSE, 0, wb, aux[k], 0, NULL, NULL);
+        CLS__CHECK_CL(ctx, s, err, "copying an auxiliary array to the device");
     }
     return CLS_SUCCESS;
 fail:
     clFinish(ctx->queue);
-    cls__dev_grid_release(g);
+    return s;
+}
+
+cls_status cls__dev_grid_upload(cls_plan *p, const void *input, const void *const *aux,
+                                cls__dev_grid *g)
+{
+    cls_status s = grid_create(p, g);
+    if (s == CLS_SUCCESS && (s = grid_write(p, input, aux, g)) != CLS_SUCCESS)
+        cls__dev_grid_release(g);
+    return s;
+}
+
+cls_status cls__dev_grid_take(cls_plan *p, const void *input, const void *const *aux,
+                              cls__dev_grid *g)
+{
+    if (!p->kept.buf[0]) return cls__dev_grid_upload(p, input, aux, g);
+    /* out of the plan for the run: a failure releases them and the next run allocates anew */
+    *g = p->kept;
+    memset(&p->kept, 0, sizeof p->kept);
+    g->allocated = 0;
+    cls_status s = grid_write(p, input, aux, g);
+    if (s != CLS_SUCCESS) cls__dev_grid_release(g);
     return s;
 }
 
@@ -111,6 +146,16 @@ cls_status cls__exec_finish(cls_plan *p, cls__dev_grid *g, int cur, cl_event fir
     if (s != CLS_SUCCESS) clFinish(ctx->queue);
     if (first) clReleaseEvent(first);
     if (last) clReleaseEvent(last);
-    cls__dev_grid_release(g);
+    if (report && s == CLS_SUCCESS) {
+        report->allocated = g->allocated;
+        if (g->allocated && report->predicted_total_seconds > 0)
+            report->predicted_total_seconds += p->predicted_alloc;
+    }
+    if (s == CLS_SUCCESS && !p->release_buffers) {
+        p->kept = *g; /* the read above was blocking: nothing of this run uses them now */
+        p->kept.allocated = 0;
+    } else {
+        cls__dev_grid_release(g);
+    }
     return s;
 }

@@ -49,7 +49,7 @@ cls_status cls__exec_naive(cls_plan *p, const void *input, const void *const *au
     cl_event first = NULL, last = NULL;
     int cur = 0;
     double t_start = cls__now();
-    cls_status s = cls__dev_grid_upload(p, input, aux, &g);
+    cls_status s = cls__dev_grid_take(p, input, aux, &g);
     if (s != CLS_SUCCESS) return s;
     s = cls__naive_launch(p, &g, &cur, &first, &last);
     return cls__exec_finish(p, &g, cur, first, last, t_start, output, report, s);

@@ -39,6 +39,17 @@ static size_t index_in(const box *a, size_t x, size_t y, size_t z)
     return (x - a->lo[0]) + ext(a, 0) * ((y - a->lo[1]) + ext(a, 1) * (z - a->lo[2]));
 }
 
+/* A run's buffers; the plan keeps them for its next run (struct cls__pipe, kept). */
+struct cls__pipe_bufs {
+    dbuf in[3][17]; /* per set: state, then aux (basic: one set, full arrays) */
+    dbuf out[3];    /* per set: the tile's result buffer (basic: the full output) */
+    dbuf tmp[2];    /* basic with h > 1: ping-pong boxes */
+    dbuf pp[3];     /* scalable with halo reuse and h > 1: per set, the ping-pong box that
+                       otherwise is the input buffer, which the next tile's halo copy reads */
+    cl_mem stage_in[3][17], stage_out[3]; /* buffered: pinned staging tiles, mapped */
+    void *map_in[3][17], *map_out[3];
+};
+
 typedef struct run {
     cls_plan *p;
     struct cls__pipe *q;
@@ -46,13 +57,8 @@ typedef struct run {
     size_t elem;
     box grid;
     size_t nt, sets;
-    dbuf in[3][17]; /* per set: state, then aux (basic: one set, full arrays) */
-    dbuf out[3];    /* per set: the tile's result buffer (basic: the full output) */
-    dbuf tmp[2];    /* basic with h > 1: ping-pong boxes */
-    dbuf pp[3];     /* scalable with halo reuse and h > 1: per set, the ping-pong box that
-                       otherwise is the input buffer, which the next tile's halo copy reads */
-    cl_mem stage_in[3][17], stage_out[3];
-    void *map_in[3][17], *map_out[3];
+    struct cls__pipe_bufs b;
+    int allocated; /* b was created by this run */
     cl_event *ev_w, *ev_k0, *ev_k, *ev_r;
     cl_event *ev_d;  /* scalable halo reuse: tile t's device copy out of set t - 1 */
     cl_event *ev_all; /* $CLSTENCIL_PIPE_TRACE: every kernel, tile t's step j at t * h + j - 1 */
@@ -163,27 +169,27 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
     box inb = widen(r, tb, q->h);
     /* the state's and the aux arrays' boxes: the whole grid (basic) or the input box */
     box aux_geo = q->scheme == CLS_PIPE_BASIC ? r->grid : inb;
-    dbuf cur = r->in[set][0], a, b;
+    dbuf cur = r->b.in[set][0], a, b;
     cur.geo = aux_geo;
     /* the ping-pong pair of the intermediate steps */
     if (q->scheme == CLS_PIPE_BASIC) {
-        a = r->tmp[0], b = r->tmp[1];
+        a = r->b.tmp[0], b = r->b.tmp[1];
         a.geo = b.geo = inb;
     } else {
-        a = r->out[set], b = r->pp[set].mem ? r->pp[set] : r->in[set][0];
+        a = r->b.out[set], b = r->b.pp[set].mem ? r->b.pp[set] : r->b.in[set][0];
         a.geo = b.geo = inb;
     }
     cl_uint na = (cl_uint)(r->n_arrays - 1);
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < na && err == CL_SUCCESS; i++)
-        err = clSetKernelArg(k, 2 + (cl_uint)i, sizeof(cl_mem), &r->in[set][1 + i].mem);
+        err = clSetKernelArg(k, 2 + (cl_uint)i, sizeof(cl_mem), &r->b.in[set][1 + i].mem);
     cl_uint base = 2 + na;
     if (err == CL_SUCCESS) err = set_box_args(k, base + 6, &aux_geo);
     if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "setting the tile kernel's arguments");
     for (size_t j = 1; j <= q->h; j++) {
         dbuf dst;
         if (j == q->h)
-            dst = r->out[set]; /* basic: the full output; scalable: the set's result buffer */
+            dst = r->b.out[set]; /* basic: the full output; scalable: the set's result buffer */
         else
             dst = j % 2 ? a : b;
         if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1) dst.geo = inb;
@@ -230,10 +236,10 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
 static dbuf result_of(const run *r, size_t t, const box *tb)
 {
     const struct cls__pipe *q = r->q;
-    if (q->scheme == CLS_PIPE_BASIC) return r->out[0];
+    if (q->scheme == CLS_PIPE_BASIC) return r->b.out[0];
     size_t set = t % r->sets;
-    dbuf d = q->h > 1 && q->h % 2 == 0 ? (r->pp[set].mem ? r->pp[set] : r->in[set][0])
-                                         : r->out[set];
+    dbuf d = q->h > 1 && q->h % 2 == 0 ? (r->b.pp[set].mem ? r->b.pp[set] : r->b.in[set][0])
+                                         : r->b.out[set];
     d.geo = q->h > 1 ? widen(r, tb, q->h) : *tb;
     return d;
 }
@@ -255,16 +261,16 @@ static cls_status alloc_buffers(run *r)
     if (q->scheme == CLS_PIPE_BASIC) {
         for (size_t i = 0; i < r->n_arrays; i++) {
             if ((s = new_buffer(r, grid, i ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
-                                &r->in[0][i].mem, "a full-size input array")) != CLS_SUCCESS)
+                                &r->b.in[0][i].mem, "a full-size input array")) != CLS_SUCCESS)
                 return s;
-            r->in[0][i].geo = r->grid;
+            r->b.in[0][i].geo = r->grid;
         }
-        if ((s = new_buffer(r, grid, CL_MEM_READ_WRITE, &r->out[0].mem,
+        if ((s = new_buffer(r, grid, CL_MEM_READ_WRITE, &r->b.out[0].mem,
                             "the full-size output array")) != CLS_SUCCESS)
             return s;
-        r->out[0].geo = r->grid;
+        r->b.out[0].geo = r->grid;
         for (int i = 0; q->h > 1 && i < 2; i++)
-            if ((s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->tmp[i].mem,
+            if ((s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->b.tmp[i].mem,
                                 "a ping-pong tile box")) != CLS_SUCCESS)
                 return s;
         return CLS_SUCCESS;
@@ -272,15 +278,15 @@ static cls_status alloc_buffers(run *r)
     for (size_t k = 0; k < r->sets; k++) {
         for (size_t i = 0; i < r->n_arrays; i++)
             if ((s = new_buffer(r, inb, i ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
-                                &r->in[k][i].mem, "a tile input buffer")) != CLS_SUCCESS)
+                                &r->b.in[k][i].mem, "a tile input buffer")) != CLS_SUCCESS)
                 return s;
         /* halo reuse: the next tile's copy reads this set's input box, so the tile's steps
          * must not ping-pong through it */
         if (q->h > 1 && q->scheme == CLS_PIPE_SCALABLE && r->reuse >= 0 &&
-            (s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->pp[k].mem, "a ping-pong tile box")) !=
+            (s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->b.pp[k].mem, "a ping-pong tile box")) !=
                 CLS_SUCCESS)
             return s;
-        if ((s = new_buffer(r, q->h > 1 ? inb : tile, CL_MEM_READ_WRITE, &r->out[k].mem,
+        if ((s = new_buffer(r, q->h > 1 ? inb : tile, CL_MEM_READ_WRITE, &r->b.out[k].mem,
                             "a tile output buffer")) != CLS_SUCCESS)
             return s;
         if (q->scheme != CLS_PIPE_BUFFERED) continue;
@@ -288,7 +294,7 @@ static cls_status alloc_buffers(run *r)
         cl_int err;
         for (size_t i = 0; i <= r->n_arrays; i++) {
             int o = i == r->n_arrays;
-            cl_mem *m = o ? &r->stage_out[k] : &r->stage_in[k][i];
+            cl_mem *m = o ? &r->b.stage_out[k] : &r->b.stage_in[k][i];
             size_t bytes = o ? tile : inb;
             if ((s = new_buffer(r, bytes, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, m,
                                 "a pinned staging tile")) != CLS_SUCCESS)
@@ -298,38 +304,58 @@ static cls_status alloc_buffers(run *r)
             if (err != CL_SUCCESS)
                 return cls__fail(r->ctx, (cls_status)err, "mapping a pinned staging tile");
             if (o)
-                r->map_out[k] = ptr;
+                r->b.map_out[k] = ptr;
             else
-                r->map_in[k][i] = ptr;
+                r->b.map_in[k][i] = ptr;
         }
     }
     return CLS_SUCCESS;
 }
 
-static void release_all(run *r)
+/* Frees a run's buffers, unmapping the staging tiles on queue `q0` (drained by the caller). */
+static void bufs_free(struct cls__pipe_bufs *b, cl_command_queue q0)
 {
-    for (int i = 0; i < 3; i++) clFinish(r->q->q[i]);
     for (size_t k = 0; k < 3; k++) {
         for (size_t i = 0; i < 17; i++) {
-            if (r->stage_in[k][i]) {
-                if (r->map_in[k][i])
-                    clEnqueueUnmapMemObject(r->q->q[0], r->stage_in[k][i], r->map_in[k][i], 0,
-                                            NULL, NULL);
-                clReleaseMemObject(r->stage_in[k][i]);
+            if (b->stage_in[k][i]) {
+                if (b->map_in[k][i])
+                    clEnqueueUnmapMemObject(q0, b->stage_in[k][i], b->map_in[k][i], 0, NULL, NULL);
+                clReleaseMemObject(b->stage_in[k][i]);
             }
-            if (r->in[k][i].mem) clReleaseMemObject(r->in[k][i].mem);
+            if (b->in[k][i].mem) clReleaseMemObject(b->in[k][i].mem);
         }
-        if (r->stage_out[k]) {
-            if (r->map_out[k])
-                clEnqueueUnmapMemObject(r->q->q[0], r->stage_out[k], r->map_out[k], 0, NULL, NULL);
-            clReleaseMemObject(r->stage_out[k]);
+        if (b->stage_out[k]) {
+            if (b->map_out[k])
+                clEnqueueUnmapMemObject(q0, b->stage_out[k], b->map_out[k], 0, NULL, NULL);
+            clReleaseMemObject(b->stage_out[k]);
         }
-        if (r->out[k].mem) clReleaseMemObject(r->out[k].mem);
-        if (r->pp[k].mem) clReleaseMemObject(r->pp[k].mem);
+        if (b->out[k].mem) clReleaseMemObject(b->out[k].mem);
+        if (b->pp[k].mem) clReleaseMemObject(b->pp[k].mem);
     }
-    clFinish(r->q->q[0]);
+    clFinish(q0);
     for (int i = 0; i < 2; i++)
-        if (r->tmp[i].mem) clReleaseMemObject(r->tmp[i].mem);
+        if (b->tmp[i].mem) clReleaseMemObject(b->tmp[i].mem);
+    memset(b, 0, sizeof *b);
+}
+
+void cls__pipe_bufs_release(struct cls__pipe *q)
+{
+    if (!q || !q->kept) return;
+    bufs_free(q->kept, q->q[0]);
+    free(q->kept);
+    q->kept = NULL;
+}
+
+/* The end of a run: the queues drained, the events released, and the buffers handed to the
+ * plan for its next run (`keep`: a run that succeeded, without release_buffers) or freed. */
+static void release_all(run *r, int keep)
+{
+    for (int i = 0; i < 3; i++) clFinish(r->q->q[i]);
+    if (keep && !r->q->kept && (r->q->kept = malloc(sizeof *r->q->kept)) != NULL) {
+        *r->q->kept = r->b;
+        memset(&r->b, 0, sizeof r->b);
+    }
+    bufs_free(&r->b, r->q->q[0]);
     cl_event *lists[5] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r, r->ev_d};
     for (int l = 0; l < 5; l++) {
         for (size_t t = 0; lists[l] && t < r->nt; t++)
@@ -377,7 +403,7 @@ static int reuse_overlap(const run *r, size_t t, const box *inb, box *pinb, box 
  * input buffers into set t's on the kernel queue, right before tile t's kernels.  It waits for
  * tile t's write, so that no two queues write set t's buffers at once (undefined in OpenCL;
  * PoCL mixed them up) and set t - 1's are complete (the write queue is in order).  Set t - 1's
- * input stays intact until then: its kernels ping-pong through r->pp, and the write that
+ * input stays intact until then: its kernels ping-pong through r->b.pp, and the write that
  * refills it waits for this copy (ev_d).  On the H100 the same copies on the write queue cost
  * 20-30 us a tile in the host-to-device stream (doc/pipeline.md, "Runs 8-15"). */
 static cls_status halo_copy(run *r, size_t t)
@@ -391,8 +417,8 @@ static cls_status halo_copy(run *r, size_t t)
     size_t off_d = index_in(&inb, ov.lo[0], ov.lo[1], ov.lo[2]) * e;
     for (size_t a = 0; a < r->n_arrays; a++) {
         int first = a == 0, last = a + 1 == r->n_arrays;
-        cl_int err = clEnqueueCopyBuffer(q->q[1], r->in[(t - 1) % r->sets][a].mem,
-                                         r->in[t % r->sets][a].mem, off_s, off_d,
+        cl_int err = clEnqueueCopyBuffer(q->q[1], r->b.in[(t - 1) % r->sets][a].mem,
+                                         r->b.in[t % r->sets][a].mem, off_s, off_d,
                                          box_points(&ov) * e, first ? 1 : 0,
                                          first ? &r->ev_w[t] : NULL, last ? &r->ev_d[t] : NULL);
         if (err != CL_SUCCESS)
@@ -474,7 +500,7 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
             if (reuse_overlap(r, t, &inb, &pinb, &ov)) hb.lo[r->reuse] = ov.hi[r->reuse];
             for (size_t a = 0; a < r->n_arrays; a++) {
                 const void *h = a ? aux[a - 1] : src;
-                dbuf dev = r->in[set][a];
+                dbuf dev = r->b.in[set][a];
                 if (!basic) dev.geo = inb;
                 int last = a + 1 == r->n_arrays;
                 cl_event *ev = last ? &r->ev_w[t] : NULL;
@@ -482,9 +508,9 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
                     /* nothing new (a thin last tile): a marker stands for the write */
                     err = last ? clEnqueueMarkerWithWaitList(q->q[0], nw, wait, ev) : CL_SUCCESS;
                 } else if (buffered) {
-                    pack(r, 1, (void *)h, r->map_in[set][a], &inb);
+                    pack(r, 1, (void *)h, r->b.map_in[set][a], &inb);
                     err = clEnqueueWriteBuffer(q->q[0], dev.mem, CL_FALSE, 0,
-                                               box_points(&inb) * r->elem, r->map_in[set][a], nw,
+                                               box_points(&inb) * r->elem, r->b.map_in[set][a], nw,
                                                wait, ev);
                 } else {
                     err = copy_box(r, 1, &dev, (void *)h, &r->grid, &hb, nw, wait, ev);
@@ -507,7 +533,7 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
             dbuf res = result_of(r, t, &tb);
             if (buffered) {
                 box packed = tb;
-                err = copy_box(r, 0, &res, r->map_out[t % r->sets], &packed, &tb, 1, &r->ev_k[t],
+                err = copy_box(r, 0, &res, r->b.map_out[t % r->sets], &packed, &tb, 1, &r->ev_k[t],
                                &r->ev_r[t]);
             } else {
                 err = copy_box(r, 0, &res, dst, &r->grid, &tb, 1, &r->ev_k[t], &r->ev_r[t]);
@@ -522,7 +548,7 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
             box tb = tile_box(r, t);
             if ((err = clWaitForEvents(1, &r->ev_r[t])) != CL_SUCCESS)
                 return cls__fail(ctx, (cls_status)err, "waiting for tile %zu's result", t);
-            pack(r, 0, dst, r->map_out[t % r->sets], &tb);
+            pack(r, 0, dst, r->b.map_out[t % r->sets], &tb);
         }
     }
     if (!buffered && r->nt && (err = clWaitForEvents(1, &r->ev_r[r->nt - 1])) != CL_SUCCESS)
@@ -568,7 +594,15 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
         goto done;
     }
     r.reuse = reuse_axis(&r, p->st->dims);
-    if ((s = alloc_buffers(&r)) != CLS_SUCCESS) goto done;
+    if (r.q->kept) {
+        /* the last run's buffers: out of the plan while in use, so a failure frees them */
+        r.b = *r.q->kept;
+        free(r.q->kept);
+        r.q->kept = NULL;
+    } else {
+        r.allocated = 1;
+        if ((s = alloc_buffers(&r)) != CLS_SUCCESS) goto done;
+    }
 
     /* Sweeps of h steps through host arrays: the last one writes `output`; the first never
      * writes the array it reads (tiles read their neighbours' rows). */
@@ -605,14 +639,19 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
         }
     }
     if (src != output) memcpy(output, src, p->points * p->elem);
-    release_all(&r);
+    release_all(&r, !p->release_buffers);
     if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
     cls__fill_report(p, report, t_start, r.kernel_seconds);
-    if (report) report->predicted_total_seconds = p->predicted_total;
+    if (report) {
+        report->allocated = r.allocated;
+        report->predicted_total_seconds = p->predicted_total;
+        if (r.allocated && p->predicted_total > 0)
+            report->predicted_total_seconds += p->predicted_alloc;
+    }
     free(tmp);
     return CLS_SUCCESS;
 done:
-    release_all(&r);
+    release_all(&r, 0);
     free(tmp);
     return s;
 }

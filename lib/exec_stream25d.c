@@ -63,7 +63,7 @@ cls_status cls__exec_stream25d(cls_plan *p, const void *input, const void *const
     cl_event first = NULL, last = NULL;
     int cur = 0;
     double t_start = cls__now();
-    cls_status s = cls__dev_grid_upload(p, input, aux, &g);
+    cls_status s = cls__dev_grid_take(p, input, aux, &g);
     if (s != CLS_SUCCESS) return s;
     /* One streaming launch per pass; one step per pass uses the naive schedule's launcher. */
     if (p->steps_per_pass > 1) s = fused_launch(p, &g, &cur, &first, &last);

@@ -18,13 +18,15 @@ struct cls__pipe {
     size_t local[3];
     cl_command_queue q[3];   /* in, kernel, out: in-order, profiling */
     double device_bytes;     /* what the executor allocates on the device */
+    struct cls__pipe_bufs *kept; /* the buffers of the last run, kept for the next one (NULL:
+                                    none, or cls_plan_options.release_buffers) */
 };
 
 /* Device bytes the executor holds for a scheme, tile and steps per sweep. */
 double cls__pipe_device_bytes(const cls_plan *p, cls_pipe_scheme scheme, const size_t tile[3],
                               size_t h);
-/* Predicted ns of the run without a pipeline within the device: xfer_ns (allocation, one
- * upload, one download) plus the resident schedule's predicted_seconds; naive_ns (naive
+/* Predicted ns of the run without a pipeline within the device, allocation aside: xfer_ns
+ * (one upload, one download) plus the resident schedule's predicted_seconds; naive_ns (naive
  * copy-compute-copy) when either is unknown (0). */
 double cls__pipe_resident_ns(double xfer_ns, double naive_ns, double predicted_seconds);
 

@@ -292,6 +292,7 @@ cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dim
     if (!(p = calloc(1, sizeof *p))) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "plan");
     p->ctx = ctx;
     p->max_regs = opt->max_registers;
+    p->release_buffers = opt->release_buffers != 0;
     p->dims = dims;
     p->steps = steps;
     p->points = cls_dims_points(dims);
@@ -344,9 +345,17 @@ fail:
     return s;
 }
 
+void cls_plan_release_buffers(cls_plan *p)
+{
+    if (!p) return;
+    cls__dev_grid_release(&p->kept);
+    if (p->pipe) cls__pipe_bufs_release(p->pipe);
+}
+
 void cls_plan_release(cls_plan *p)
 {
     if (!p) return;
+    cls_plan_release_buffers(p);
     if (p->kernel) clReleaseKernel(p->kernel);
     cls__pipe_release(p->pipe);
     cls_stencil_release(p->st);

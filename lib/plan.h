@@ -11,6 +11,14 @@ typedef struct cls__trap_config {
     cls_sync sync;  /* CLS_SYNC_RESTART or CLS_SYNC_BARRIER */
 } cls__trap_config;
 
+/* Device copies of a run's arrays (lib/exec_common.c). */
+typedef struct cls__dev_grid {
+    cl_mem buf[2];  /* the state, ping-pong; buf[0] holds the input after upload */
+    cl_mem aux[16];
+    size_t n_aux;
+    int allocated;  /* created by this run (not kept from an earlier one) */
+} cls__dev_grid;
+
 struct cls_plan {
     cls_context *ctx;
     cls_stencil *st;          /* the plan's own copy */
@@ -59,19 +67,23 @@ struct cls_plan {
      * moves whole. */
     struct cls__pipe *pipe;
     cls_pipeline pipeline;        /* what was chosen: CLS_PIPELINE_OFF when pipe is NULL */
-    double predicted_total;       /* transfer model: the whole run, seconds (0: none) */
+    double predicted_total;       /* transfer model: a run, seconds, without allocation (0: none) */
     double predicted_copy;        /* ... and copy-compute-copy */
+    double predicted_alloc;       /* ... what allocating the chosen run's buffers adds */
+    /* Device buffers kept between runs (cls_plan_options.release_buffers off): the resident
+     * executors' grid, the pipeline's sets in pipe.  A run takes them out and puts them back
+     * when it succeeds, so a failed run leaves none behind. */
+    int release_buffers;
+    cls__dev_grid kept;
     char pipe_why[512];
 };
 
-/* Device copies of a run's arrays (lib/exec_common.c). */
-typedef struct cls__dev_grid {
-    cl_mem buf[2];  /* the state, ping-pong; buf[0] holds the input after upload */
-    cl_mem aux[16];
-    size_t n_aux;
-} cls__dev_grid;
 cls_status cls__dev_grid_upload(cls_plan *p, const void *input, const void *const *aux,
                                 cls__dev_grid *g);
+/* The same for a run of the plan: the buffers the plan kept from its last run, else new ones
+ * (g->allocated); cls__exec_finish gives them back to the plan. */
+cls_status cls__dev_grid_take(cls_plan *p, const void *input, const void *const *aux,
+                              cls__dev_grid *g);
 void cls__dev_grid_release(cls__dev_grid *g);
 /* Sets the aux buffers as kernel arguments first, first+1, ... */
 cls_status cls__set_aux_args(cls_plan *p, cl_kernel k, cl_uint first, const cls__dev_grid *g);
@@ -80,8 +92,8 @@ double cls__event_span(cl_event first, cl_event last);
 void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double kernel_seconds);
 /* The end of every run: when `s` (the status so far) is success, copies the state g->buf[cur]
  * into output, tells the progress callback and fills the report; then, whatever happened,
- * drains the queue after a failure and releases the events and the buffers.  Returns the
- * final status. */
+ * drains the queue after a failure and releases the events, and the buffers unless the plan
+ * keeps them (success without release_buffers).  Returns the final status. */
 cls_status cls__exec_finish(cls_plan *p, cls__dev_grid *g, int cur, cl_event first,
                             cl_event last, double t_start, void *output, cls_report *report,
                             cls_status s);
@@ -99,6 +111,8 @@ cls_status cls__exec_stream25d(cls_plan *plan, const void *input, const void *co
 cls_status cls__plan_pipeline(cls_plan *plan, const cls_plan_options *opt,
                               const char *resident_error);
 void cls__pipe_release(struct cls__pipe *pipe);
+/* Frees the buffers the pipeline keeps between runs (lib/exec_pipeline.c). */
+void cls__pipe_bufs_release(struct cls__pipe *pipe);
 void cls__pipe_describe(const cls_plan *plan, cls_plan_info *info);
 cls_status cls__exec_pipeline(cls_plan *plan, const void *input, const void *const *aux,
                               void *output, cls_report *report);

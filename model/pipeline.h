@@ -357,12 +357,16 @@ typedef struct cls_pipe_plan_options {
     size_t max_tiles;     /* most tiles a candidate may have; 0: 65536 */
     cls_pipe_each_fn each;/* called for every candidate evaluated (tune --exhaustive) */
     void *user;
+    int buffers_kept;     /* the buffers outlive the run (a libclstencil plan keeps them for its
+                             next run): candidates are ranked by pipeline_ns, the allocation being
+                             paid once.  0: by total_ns, every run allocating (003 Sect. 6.4.5) */
 } cls_pipe_plan_options;
 
 typedef struct cls_pipe_plan_result {
     cls_pipe_estimate best;  /* the fastest candidate that fits */
     cls_pipe_estimate naive; /* the naive copy-compute-copy, fitting or not */
-    double speedup;          /* naive.total_ns / best.total_ns (0 when naive does not fit) */
+    double speedup;          /* naive.total_ns / best.total_ns (0 when naive does not fit);
+                                with buffers_kept, the ratio of their pipeline_ns */
     size_t candidates;       /* configurations evaluated */
     size_t split_dims;       /* dimensions the tiles split (1: only the slowest) */
 } cls_pipe_plan_result;

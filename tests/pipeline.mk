@@ -19,10 +19,18 @@ tests_test_pipeline_exec_LDADD = $(TEST_LDADD)
 # with the H100 model standing in for PoCL's (plans created, not run).
 check_PROGRAMS += tests/test_pipeline_choice
 TESTS += tests/test_pipeline_choice
-tests_test_pipeline_choice_SOURCES = tests/test_pipeline_choice.c
+tests_test_pipeline_choice_SOURCES = tests/test_pipeline_choice.c tests/h100_standin.h
 tests_test_pipeline_choice_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_pipeline_choice_LDADD = $(TEST_LDADD)
 
 # `clstencil tune --pipeline` on PoCL: the sweep's CSV and the confirmation rounds.
 TESTS += tests/test_tune_pipeline.sh
 EXTRA_DIST += tests/test_tune_pipeline.sh
+
+# Plans keep their device buffers between runs: refilled each run, freed on request, after a
+# failure and with release_buffers; the report's allocated flag and prediction.
+check_PROGRAMS += tests/test_plan_buffers
+TESTS += tests/test_plan_buffers
+tests_test_plan_buffers_SOURCES = tests/test_plan_buffers.c tests/h100_standin.h
+tests_test_plan_buffers_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_plan_buffers_LDADD = $(TEST_LDADD)

@@ -14,26 +14,8 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "h100_standin.h"
 #include "tap.h"
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int mkdirs_for(const char *file)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", file);
-    for (char *s = buf + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            mkdir(buf, 0777);
-            *s = '/';
-        }
-    return 0;
-}
 
 static cls_status plan_info(cls_context *ctx, const char *name, cls_dims dims, size_t steps,
                             cls_schedule sched, cls_pipeline pipe, double cap, cls_plan_info *info)
@@ -67,27 +49,19 @@ static void diag(const char *what, cls_status s, const cls_plan_info *i)
 int main(void)
 {
     char dir[] = "/tmp/cls-pipe-choice-XXXXXX";
-    if (!mkdtemp(dir)) {
+    /* A private cache: the stand-in model must not reach the other tests' contexts. */
+    if (!standin_cache_dir(dir)) {
         tap_skip("pipeline choice", "no temporary directory");
         return tap_done();
     }
-    /* A private cache: the stand-in model must not reach the other tests' contexts. */
-    setenv("CLSTENCIL_CACHE_DIR", dir, 1);
     cls_context *ctx = NULL;
-    cls_device_info dev;
-    cls_model *m = NULL;
     char path[4096];
     if (cls_context_create(NULL, &ctx) != CLS_SUCCESS) {
         tap_skip("pipeline choice", "no OpenCL device");
         rmdir(dir);
         return tap_done();
     }
-    int ready = cls_context_device(ctx, &dev) == CLS_SUCCESS &&
-                cls_model_from_name("h100", &m) == CLS_SUCCESS &&
-                cls_model_set_device(m, &dev) == CLS_SUCCESS &&
-                cls_model_cache_path(&dev, path, sizeof path) == CLS_SUCCESS &&
-                mkdirs_for(path) == 0 && cls_model_save(m, path) == CLS_SUCCESS;
-    cls_model_release(m);
+    int ready = standin_h100(ctx, path, sizeof path);
     tap_ok(ready, "the H100 model stands in as the PoCL device's probe result (%s)",
            ready ? path : cls_last_error());
 
@@ -123,6 +97,6 @@ int main(void)
            "a scalable pipeline asked for is planned within the device too");
 
     cls_context_release(ctx);
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    standin_remove(dir);
     return tap_done();
 }

@@ -461,6 +461,8 @@ void cli_plan_json(cli_json *j, const cls_plan_info *pi, int dims)
         cli_json_num(j, "predicted_total_seconds", pi->predicted_total_seconds);
     if (pi->predicted_copy_seconds > 0)
         cli_json_num(j, "predicted_copy_compute_copy_seconds", pi->predicted_copy_seconds);
+    if (pi->predicted_alloc_seconds > 0)
+        cli_json_num(j, "predicted_alloc_seconds", pi->predicted_alloc_seconds);
     cli_json_str(j, "why", pi->pipeline_why);
     cli_json_close(j);
     cli_json_bool(j, "cache_hit", pi->from_cache != 0);
@@ -491,7 +493,8 @@ void cli_report_text(FILE *f, const cli_workload *w, const cls_report *r)
     if (r->predicted_total_seconds > 0) {
         char pred[32];
         cli_format_seconds(pred, sizeof pred, r->predicted_total_seconds);
-        fprintf(f, "predicted in all: %s (transfer model; measured %s)\n", pred, total);
+        fprintf(f, "predicted in all: %s (transfer model%s; measured %s)\n", pred,
+                r->allocated ? ", device allocation included" : "", total);
     }
 }
 
@@ -512,6 +515,7 @@ void cli_report_json(cli_json *j, const cli_workload *w, const cls_report *r)
         cli_json_str(j, "predicted_seconds", NULL);
     if (r->predicted_total_seconds > 0)
         cli_json_num(j, "predicted_total_seconds", r->predicted_total_seconds);
+    cli_json_bool(j, "allocated", r->allocated != 0);
     cli_json_close(j);
 }
 

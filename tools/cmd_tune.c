@@ -369,12 +369,14 @@ const cli_command cli_cmd_tune = {
     "       clstencil tune STENCIL --pipeline [--exhaustive] [--size S] [--steps N1,N2,...]\n"
     "           [--schemes basic,scalable,buffered] [--layouts merged,rect] [--tiles T1,T2,...]\n"
     "           [--reps R] [--confirm C] [--confirm-top K] [--confirm-gap SECONDS]\n"
-    "           [--pinned] [--check] [--device-memory SIZE] [--csv FILE]",
+    "           [--pinned] [--check] [--device-memory SIZE] [--release-buffers] [--csv FILE]",
     "With --pipeline: host-resident runs (doc/pipeline.md, 003_9039035f5da401ab.txt Figs.\n"
     "7.1-7.9): for each step count (steps per tile), copy-compute-copy, the transfer model's\n"
     "pick and every scheme x layout x tile count along the slowest axis (default 1 .. 256),\n"
     "each with its predicted and measured (min, median of R runs after a warm-up) run time,\n"
-    "allocation and transfers included; --pinned puts the arrays in pinned memory, --check\n"
+    "transfers included; the plans keep their device buffers from the warm-up, as a plan run\n"
+    "repeatedly does, unless --release-buffers (every run allocates, as 003 measured, and the\n"
+    "planner ranks by allocation plus run).  --pinned puts the arrays in pinned memory, --check\n"
     "compares every result bitwise with copy-compute-copy's (the host reference's above the\n"
     "--device-memory cap).  After each step count's sweep, copy-compute-copy, the pick and the\n"
     "K fastest tile rows (default 3, at most 8) are re-timed in C interleaved rounds (default 5,\n"

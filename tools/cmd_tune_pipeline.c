@@ -12,6 +12,7 @@
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_DEVICE, OPT_PIPELINE,
     OPT_SCHEMES, OPT_TILES, OPT_LAYOUTS, OPT_REPS, OPT_PINNED, OPT_MEMORY, OPT_CSV, OPT_CHECK,
+    OPT_RELEASE,
     OPT_EXHAUSTIVE, OPT_CONFIRM, OPT_CONFIRM_TOP, OPT_CONFIRM_GAP
 };
 
@@ -22,7 +23,8 @@ static const cli_option options[] = {
     {"layouts", 1, OPT_LAYOUTS},     {"reps", 1, OPT_REPS},       {"pinned", 0, OPT_PINNED},
     {"device-memory", 1, OPT_MEMORY}, {"csv", 1, OPT_CSV},        {"check", 0, OPT_CHECK},
     {"exhaustive", 0, OPT_EXHAUSTIVE}, {"confirm", 1, OPT_CONFIRM},
-    {"confirm-top", 1, OPT_CONFIRM_TOP}, {"confirm-gap", 1, OPT_CONFIRM_GAP}, {NULL, 0, 0},
+    {"confirm-top", 1, OPT_CONFIRM_TOP}, {"confirm-gap", 1, OPT_CONFIRM_GAP},
+    {"release-buffers", 0, OPT_RELEASE}, {NULL, 0, 0},
 };
 
 /* "1,2,5" into at most cap counts >= 1; returns how many, 0 on a bad list. */
@@ -51,6 +53,7 @@ typedef struct ctx_t {
     size_t reps, confirm, confirm_top;
     double confirm_gap; /* seconds between two rounds */
     int pinned;
+    int release; /* --release-buffers: every run allocates (003's protocol) */
     double cap;
     void *expect; /* copy-compute-copy's result, for --check */
     FILE *csv;
@@ -80,7 +83,9 @@ static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
     int rc = cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, opt, &plan);
     if (rc != CLS_SUCCESS) return rc;
     cls_plan_describe(plan, &m->info);
+    /* the timed runs follow a warm-up: they allocate only with --release-buffers */
     m->predicted = m->info.predicted_total_seconds;
+    if (c->release && m->predicted > 0) m->predicted += m->info.predicted_alloc_seconds;
     size_t bytes = c->w->points * cls_dtype_size(cls_stencil_dtype(c->w->st));
     for (size_t r = 0; r <= c->reps && rc == CLS_SUCCESS; r++) {
         cls_report rep;
@@ -360,6 +365,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             }
             break;
         case OPT_PINNED: c.pinned = 1; break;
+        case OPT_RELEASE: c.release = 1; break;
         case OPT_CHECK: check = 1; break;
         case OPT_CSV: csv_path = v; break;
         case OPT_DEVICE: device = v; break;
@@ -422,9 +428,11 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "the check's copy");
         goto done;
     }
-    printf("device: %s; %s %s, %s host arrays, %zu timed runs each (ms, allocation and "
-           "transfers included)\n",
-           dev.name, cls_stencil_name(w.st), c.size_text, c.pinned ? "pinned" : "pageable", c.reps);
+    printf("device: %s; %s %s, %s host arrays, %zu timed runs each after a warm-up (ms, "
+           "transfers included, %s)\n",
+           dev.name, cls_stencil_name(w.st), c.size_text, c.pinned ? "pinned" : "pageable", c.reps,
+           c.release ? "every run allocating its device buffers"
+                     : "device buffers kept from the warm-up");
     printf("%-6s %-9s %-6s %-14s %6s %5s %12s %12s %12s %8s\n", "kind", "scheme", "layout", "tile",
            "tiles", "steps", "predicted", "min", "median", "pred-med");
     for (size_t si = 0; si < n_steps; si++) {
@@ -434,6 +442,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         opt.schedule = CLS_SCHEDULE_NAIVE;
         opt.host_pinned = c.pinned;
         opt.device_memory = c.cap;
+        opt.release_buffers = c.release;
         meas m;
         cand cs[MAX_CONFIRM_TOP + 2], top[MAX_CONFIRM_TOP];
         size_t n_cs = 0, n_top = 0;

@@ -48,8 +48,10 @@ echo "== ($(($(date +%s) - t0)) s, rc $rc)" >> "$log"
 timeout 15 "$b/clstencil" devices >> "$log" 2>&1
 
 # 1. Tile sweeps: 1-5 steps per tile, merged copies, basic and scalable (3 timed runs each);
-# the buffered scheme (100-500 ms a run: its pinned staging allocations) at one step only, in
-# part 2, which kept the first run's Jacobi sweep past its timeout.
+# the buffered scheme (75-500 ms a run: its host packing, and until run 23 its pinned staging
+# allocations) at one step only, in part 2, which kept the first run's Jacobi sweep past its
+# timeout.  Since run 23 the plans keep their buffers from the warm-up run (the library's
+# default); `--release-buffers` on the tune lines would time 003's allocating runs instead.
 for s in "moving_average 67108864" "emboss 8000x8000" "jacobi3d 400x400x400"; do
   set -- $s
   echo "== tune $1 --size $2 --pipeline (steps 1-5, merged)" >> "$log"

@@ -1,0 +1,63 @@
+/* h100_standin.h: the measured H100 model as the test device's probe result, in a private
+ * model cache, so that plans on PoCL get the H100's transfer tables (their choices and
+ * predictions are tested, not their speed).  Static functions, for the tests only. */
+#ifndef CLS_TEST_H100_STANDIN_H
+#define CLS_TEST_H100_STANDIN_H
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "clstencil.h"
+
+static int standin_mkdirs_for(const char *file)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", file);
+    for (char *s = buf + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(buf, 0777);
+            *s = '/';
+        }
+    return 0;
+}
+
+/* A new private cache directory from the mkdtemp template `dir`, made $CLSTENCIL_CACHE_DIR
+ * before any context reads it, so that the stand-in reaches no other test; 0 on failure. */
+static int standin_cache_dir(char *dir)
+{
+    if (!mkdtemp(dir)) return 0;
+    setenv("CLSTENCIL_CACHE_DIR", dir, 1);
+    return 1;
+}
+
+/* Saves the H100 model as ctx's device's probe result into the cache; `path` receives the
+ * file.  Contexts look models up when they plan, so ctx sees it too.  1 on success. */
+static int standin_h100(cls_context *ctx, char *path, size_t len)
+{
+    cls_device_info dev;
+    cls_model *m = NULL;
+    int ok = cls_context_device(ctx, &dev) == CLS_SUCCESS &&
+             cls_model_from_name("h100", &m) == CLS_SUCCESS &&
+             cls_model_set_device(m, &dev) == CLS_SUCCESS &&
+             cls_model_cache_path(&dev, path, len) == CLS_SUCCESS &&
+             standin_mkdirs_for(path) == 0 && cls_model_save(m, path) == CLS_SUCCESS;
+    cls_model_release(m);
+    return ok;
+}
+
+static int standin_rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* Removes the private cache and everything in it. */
+static void standin_remove(const char *dir)
+{
+    nftw(dir, standin_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+#endif /* CLS_TEST_H100_STANDIN_H */
