@@ -93,7 +93,7 @@ def plot(outdir, name, steps, rows):
                     color=STYLE.get(r["scheme"], "black"), label="model's pick (%s)" % r["scheme"])
     ax.set_xscale("log")
     ax.set_xlabel("tiles along the slowest axis")
-    ax.set_ylabel("run time (ms, allocation and transfers included)")
+    ax.set_ylabel("run time (ms, transfers included; allocation too before run 23)")
     first = rows[0]
     ax.set_title("%s %s, %s step%s per tile" % (first["stencil"], first["size"], steps,
                                                 "" if steps == "1" else "s"))
