@@ -226,7 +226,7 @@ static cls_status model_choose(cls_plan *p, const cls_plan_options *opt,
                 if (opt->pipeline != CLS_PIPELINE_AUTO && s != (int)scheme_of(opt->pipeline))
                     continue;
                 cls_pipe_config cf = {(cls_pipe_scheme)s,
-                                      opt->pipeline_rect ? CLS_PIPE_ROWS : CLS_PIPE_MERGED,
+                                      opt->pipeline_rect ? CLS_PIPE_RECT : CLS_PIPE_MERGED,
                                       CLS_PIPE_EXACT,
                                       {opt->pipeline_tile[0],
                                        opt->pipeline_tile[1] ? opt->pipeline_tile[1] : 1,
@@ -284,7 +284,7 @@ static cls_status model_choose(cls_plan *p, const cls_plan_options *opt,
         if (opt->pipeline_rect && !opt->pipeline_tile[0]) {
             /* the planner's tile again with rectangular copies, as forced */
             cls_pipe_config cf = best.config;
-            cf.layout = CLS_PIPE_ROWS;
+            cf.layout = CLS_PIPE_RECT;
             cls_pipe_estimate e;
             if (cls_pipe_estimate_config(dev, &g, &k, &cf, &e, err, sizeof err) == CLS_SUCCESS)
                 best = e;

@@ -43,7 +43,10 @@ int cls_pipe_scheme_from_name(const char *name)
 
 const char *cls_pipe_layout_name(cls_pipe_layout l)
 {
-    return l == CLS_PIPE_ROWS ? "rows" : l == CLS_PIPE_MERGED ? "merged" : NULL;
+    return l == CLS_PIPE_ROWS     ? "rows"
+           : l == CLS_PIPE_MERGED ? "merged"
+           : l == CLS_PIPE_RECT   ? "rect"
+                                  : NULL;
 }
 
 const char *cls_pipe_stage_name(cls_pipe_stage s)
@@ -393,9 +396,13 @@ static void box_xfer(const cls_pipe_grid *g, const cls_pipe_config *c,
      * contiguous: Y' Z' transfers of X' elements.  Merged (Sect. 6.2.3): a box as wide as
      * the array in x is contiguous within each plane (Z' transfers of X' Y'), and one
      * transfer when it spans y too.  The document decides by the tile's width (its padding
-     * then dropped); the exact count by the box's. */
+     * then dropped); the exact count by the box's.  Rect: one rectangular command per box,
+     * timed as one transfer of its bytes (on the H100 a rect command moved a tile as fast as
+     * a plain copy, doc/pipeline.md "Run 23"); the buffered scheme's host packing stays per
+     * row. */
+    int one_command = c->layout == CLS_PIPE_RECT && c->scheme != CLS_PIPE_BUFFERED;
     int full_x, full_y;
-    if (c->scheme == CLS_PIPE_NAIVE) {
+    if (c->scheme == CLS_PIPE_NAIVE || one_command) {
         full_x = full_y = 1;
     } else if (c->layout != CLS_PIPE_MERGED) {
         full_x = full_y = 0;
@@ -823,7 +830,7 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
     if ((unsigned)c->scheme >= CLS_PIPE_NSCHEMES)
         return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
                          "pipeline model: unknown scheme %d", (int)c->scheme);
-    if (c->layout != CLS_PIPE_ROWS && c->layout != CLS_PIPE_MERGED)
+    if (c->layout != CLS_PIPE_ROWS && c->layout != CLS_PIPE_MERGED && c->layout != CLS_PIPE_RECT)
         return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
                          "pipeline model: unknown layout %d", (int)c->layout);
     if (c->padding != CLS_PIPE_EXACT && c->padding != CLS_PIPE_DOCUMENT)

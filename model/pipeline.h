@@ -156,10 +156,13 @@ typedef enum cls_pipe_scheme {
 
 /* How a tile's box becomes transfers (Sect. 6.2.3, 6.4.3). */
 typedef enum cls_pipe_layout {
-    CLS_PIPE_ROWS = 0,  /* "normal": one transfer per row of the box (Y x Z transfers of X
-                           elements), as clEnqueueWriteBufferRect moves it */
-    CLS_PIPE_MERGED = 1 /* "contiguous": a box as wide as the array in x is Z transfers of
-                           X x Y elements, and one transfer when it also spans y */
+    CLS_PIPE_ROWS = 0,   /* "normal": one transfer per row of the box (Y x Z transfers of X
+                            elements), 003's per-row copies */
+    CLS_PIPE_MERGED = 1, /* "contiguous": a box as wide as the array in x is Z transfers of
+                            X x Y elements, and one transfer when it also spans y */
+    CLS_PIPE_RECT = 2    /* one rectangular copy command per box (clEnqueueWriteBufferRect,
+                            lib/exec_pipeline.c with pipeline_rect): one transfer of the whole
+                            box; the buffered scheme still packs it row by row on the host */
 } cls_pipe_layout;
 
 /* How padding and edge tiles are counted. */

@@ -395,6 +395,14 @@ static void test_counting(void)
            "5x5: 49 - 25 = 24 elements of padding (003: 22), so less padding than 25x1 ...");
     cls_pipe_count(&g, &c, mid5, 0, &x);
     XFER(&x, 5, 5, 1, 5, 20, "5x5 interior tile, output: ... but 5 transfers, not 1");
+    /* The executor's rectangular command moves the same boxes in one transfer each; the
+     * buffered scheme packs them on the host row by row. */
+    c.layout = CLS_PIPE_RECT;
+    cls_pipe_count(&g, &c, mid5, 1, &x);
+    XFER(&x, 7, 7, 1, 1, 196, "5x5 interior tile, input, one rect command");
+    c.scheme = CLS_PIPE_BUFFERED;
+    cls_pipe_count(&g, &c, mid5, 1, &x);
+    XFER(&x, 7, 7, 1, 7, 28, "5x5 interior tile, input, rect, buffered: packed per row");
     /* The same 25 elements as a contiguous tile (Sect. 6.2.3): the array 25 wide, the tile
      * 25x1: the input box is 25x3 (no x padding beyond the array): one transfer of 75. */
     g = grid2(25, 100, 1);
@@ -563,6 +571,21 @@ static void test_exact_totals(const cls_pipe_device *d)
     NEAR(e.total_ns, e2.total_ns, "no padding, even tiles: exact = document");
     tap_ok(e.buffer_sets == 3 && e.device_bytes == 3.0 * 2 * 64 * 64 * 8 * 4,
            "scalable: 3 sets of one input and one output tile");
+    /* Tiles as wide as the array: a rect command per box is the merged copy; tiles split in
+     * y: one command each, where merged counts a transfer per plane. */
+    c.padding = CLS_PIPE_EXACT;
+    c.layout = CLS_PIPE_RECT;
+    cls_pipe_estimate_config(d, &g, &k, &c, &e2, err, sizeof err);
+    NEAR(e2.total_ns, e.total_ns, "whole planes: rect = merged");
+    c.tile[1] = 16;
+    cls_pipe_estimate_config(d, &g, &k, &c, &e2, err, sizeof err);
+    c.layout = CLS_PIPE_MERGED;
+    cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err);
+    tap_ok(e2.transfers == 2.0 * e.n_tiles && e.transfers == 8.0 * 2 * e.n_tiles &&
+               e2.bytes_moved == e.bytes_moved,
+           "64x16x8 tiles: rect %.0f transfers (one per box), merged %.0f (one per plane)",
+           e2.transfers, e.transfers);
+    c.tile[1] = 64;
 
     /* Errors name what is wrong. */
     c.tile[2] = 65;
