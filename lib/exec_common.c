@@ -128,6 +128,14 @@ void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double k
     }
 }
 
+void cls__report_allocation(const cls_plan *p, cls_report *r, int allocated)
+{
+    if (!r) return;
+    r->allocated = allocated;
+    if (allocated && r->predicted_total_seconds > 0)
+        r->predicted_total_seconds += p->predicted_alloc;
+}
+
 cls_status cls__exec_finish(cls_plan *p, cls__dev_grid *g, int cur, cl_event first,
                             cl_event last, double t_start, void *output, cls_report *report,
                             cls_status s)
@@ -146,14 +154,9 @@ cls_status cls__exec_finish(cls_plan *p, cls__dev_grid *g, int cur, cl_event fir
     if (s != CLS_SUCCESS) clFinish(ctx->queue);
     if (first) clReleaseEvent(first);
     if (last) clReleaseEvent(last);
-    if (report && s == CLS_SUCCESS) {
-        report->allocated = g->allocated;
-        if (g->allocated && report->predicted_total_seconds > 0)
-            report->predicted_total_seconds += p->predicted_alloc;
-    }
+    if (s == CLS_SUCCESS) cls__report_allocation(p, report, g->allocated);
     if (s == CLS_SUCCESS && !p->release_buffers) {
         p->kept = *g; /* the read above was blocking: nothing of this run uses them now */
-        p->kept.allocated = 0;
     } else {
         cls__dev_grid_release(g);
     }

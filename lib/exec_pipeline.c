@@ -351,7 +351,8 @@ void cls__pipe_bufs_release(struct cls__pipe *q)
 static void release_all(run *r, int keep)
 {
     for (int i = 0; i < 3; i++) clFinish(r->q->q[i]);
-    if (keep && !r->q->kept && (r->q->kept = malloc(sizeof *r->q->kept)) != NULL) {
+    /* the run took the plan's buffers at its start, so the plan holds none now */
+    if (keep && (r->q->kept = malloc(sizeof *r->q->kept)) != NULL) {
         *r->q->kept = r->b;
         memset(&r->b, 0, sizeof r->b);
     }
@@ -642,12 +643,8 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
     release_all(&r, !p->release_buffers);
     if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
     cls__fill_report(p, report, t_start, r.kernel_seconds);
-    if (report) {
-        report->allocated = r.allocated;
-        report->predicted_total_seconds = p->predicted_total;
-        if (r.allocated && p->predicted_total > 0)
-            report->predicted_total_seconds += p->predicted_alloc;
-    }
+    if (report) report->predicted_total_seconds = p->predicted_total;
+    cls__report_allocation(p, report, r.allocated);
     free(tmp);
     return CLS_SUCCESS;
 done:

@@ -90,6 +90,9 @@ cls_status cls__set_aux_args(cls_plan *p, cl_kernel k, cl_uint first, const cls_
 /* Device seconds from the start of `first` to the end of `last` (0 if unavailable). */
 double cls__event_span(cl_event first, cl_event last);
 void cls__fill_report(const cls_plan *p, cls_report *r, double t_start, double kernel_seconds);
+/* Marks whether the run allocated the plan's buffers and adds their predicted allocation to
+ * the report's predicted_total_seconds (when there is one) if it did. */
+void cls__report_allocation(const cls_plan *p, cls_report *r, int allocated);
 /* The end of every run: when `s` (the status so far) is success, copies the state g->buf[cur]
  * into output, tells the progress callback and fills the report; then, whatever happened,
  * drains the queue after a failure and releases the events, and the buffers unless the plan

@@ -149,6 +149,12 @@ static double ranked(const cls_plan *p, double run_ns, double alloc_ns)
     return run_ns + (p->release_buffers ? alloc_ns : 0);
 }
 
+/* Which runs pay the allocation, for the plan's why. */
+static const char *alloc_runs(const cls_plan *p)
+{
+    return p->release_buffers ? "every run" : "the first run";
+}
+
 static void model_grid(const cls_plan *p, size_t h, cls_pipe_grid *g)
 {
     size_t halo[3];
@@ -412,10 +418,11 @@ static cls_status check_options(cls_plan *p, const cls_plan_options *opt)
 /* The run without a pipeline: one upload and one download by the transfer tables (the
  * allocation is counted apart, c.naive_alloc_ns), and the kernels of the schedule the plan
  * will run resident (AUTO's pick or the user's: trapezoid, stream25d or naive, by its own
- * prediction, p->predicted_seconds).  Without that prediction, the naive kernel's copy-compute-copy.  A pipeline re-sends the
- * grid every sweep and runs the naive tile kernel, so with many steps the resident schedule
- * usually wins; comparing against naive copy-compute-copy alone picked the pipeline for
- * poisson2d 8192^2 x 100 on the H100 (401 us per step against 86.6 resident). */
+ * prediction, p->predicted_seconds).  Without that prediction, the naive kernel's
+ * copy-compute-copy.  A pipeline re-sends the grid every sweep and runs the naive tile
+ * kernel, so with many steps the resident schedule usually wins; comparing against naive
+ * copy-compute-copy alone picked the pipeline for poisson2d 8192^2 x 100 on the H100 (401 us
+ * per step against 86.6 resident). */
 double cls__pipe_resident_ns(double xfer_ns, double naive_ns, double predicted_seconds)
 {
     return predicted_seconds > 0 && xfer_ns > 0 ? xfer_ns + predicted_seconds * 1e9 : naive_ns;
@@ -511,7 +518,7 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
                      p->predicted_seconds * 1e3, c.naive_ns * 1e-6,
                      cls_pipe_scheme_name(c.scheme), c.tile[0], c.tile[1], c.tile[2], c.h,
                      c.total_ns * 1e-6, c.naive_alloc_ns * 1e-6, c.alloc_ns * 1e-6,
-                     p->release_buffers ? "every run" : "the first run");
+                     alloc_runs(p));
             return CLS_SUCCESS;
         }
     } else {
@@ -554,14 +561,14 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
                  "copy-compute-copy %.4g ms), allocation %.4g ms on %s",
                  c.total_ns * 1e-6, cls_schedule_name(p->schedule), resident_ns * 1e-6,
                  c.total_ns > 0 ? resident_ns / c.total_ns : 0, c.naive_ns * 1e-6,
-                 c.alloc_ns * 1e-6, p->release_buffers ? "every run" : "the first run");
+                 c.alloc_ns * 1e-6, alloc_runs(p));
     else if (c.have_model)
         snprintf(pred, sizeof pred,
                  "predicted %.4g ms against copy-compute-copy %.4g ms (%.2fx), allocation %.4g "
                  "ms on %s",
                  c.total_ns * 1e-6, c.naive_ns * 1e-6,
                  c.total_ns > 0 ? c.naive_ns / c.total_ns : 0, c.alloc_ns * 1e-6,
-                 p->release_buffers ? "every run" : "the first run");
+                 alloc_runs(p));
     else
         snprintf(pred, sizeof pred, "no transfer tables in the device model (%.120s), tile by rule",
                  err);
