@@ -209,6 +209,31 @@ static double shape_cost(const cls_plan *p, const s25_reads *rd, const s25_devic
     return t.bytes_per_point * ragged / (hiding * sync * tail);
 }
 
+/* The single-pass plan's predicted device time (cls_plan_info.predicted_seconds): one launch
+ * per step (000 Eq. 17's restart) and every point moving the bytes the traffic model counts for
+ * the tile at the device model's measured bandwidth (001 Eq. 3 solved for the time), slowed by
+ * the latency-hiding, barrier and tail factors of shape_cost; auxiliary arrays are read from
+ * global memory once per point.  The direct loader leaves the planes to the caches: the
+ * minimal traffic and the z halo of its chunks.  0 when the model lacks a number. */
+static double predict_single(cls_plan *p, const s25_reads *rd, s25_device *dv,
+                             const s25_config *c)
+{
+    double restart = 0, min_bytes = cls_stencil_min_bytes_per_point(p->st), bytes;
+    double aux = min_bytes - 2 * (double)p->elem;
+    if (!dv->m) device_numbers(p, dv);
+    if (!dv->m || !(dv->bandwidth > 0) || !(dv->clock_hz > 0) || !p->steps) return 0;
+    if (c->loader == CLS_LOADER_DIRECT) {
+        bytes = min_bytes + 2.0 * rd->r[2] * (double)p->elem / (double)c->chunk;
+    } else {
+        if (!(dv->cus > 0)) return 0;
+        bytes = shape_cost(p, rd, dv, c) + (aux > 0 ? aux : 0);
+    }
+    if (!isfinite(bytes)) return 0;
+    cls_model_get(dv->m, "sync.kernel_restart_cycles", &restart);
+    return (double)p->steps *
+           (restart / dv->clock_hz + (double)p->points * bytes / dv->bandwidth);
+}
+
 /* Planes per group when the caller leaves it open.  A group streams its whole column, so a last
  * wave that fills only part of the device leaves compute units idle for long (on the H100 a
  * 32x6 tile, 1376 groups for 1320 resident ones, ran cube_transit at 79 % of the 32x8 tile's
@@ -461,6 +486,7 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
     p->tile[0] = c.bx;
     p->tile[1] = c.loader == CLS_LOADER_DIRECT ? c.by : c.by * c.rows;
     p->tile[2] = c.chunk;
+    p->predicted_seconds = predict_single(p, &rd, &dv, &c);
     s = CLS_SUCCESS;
 fail:
     cls_model_release(dv.m);

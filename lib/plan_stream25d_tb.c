@@ -138,15 +138,16 @@ static void model_setup(cls_plan *p, const unsigned char base[3][3], tb_model *t
     if (!tm->ok) cls__debug("stream25d: no ghost-zone model for steps per pass (%s)", why);
 }
 
-/* Cycles per step (CPL, 000 Eq. 1) of a configuration, HUGE_VAL when it cannot run.  The 2D
+/* The ghost-zone model's inputs for a configuration; 0 when it cannot run.  The 2D
  * ghost-zone model of the XY tile: blocks of (out_x + 2k) x (by x rows) columns, h = k, an
  * element one column of NZ points; loads cost the segments the loader really moves and the
  * chunk's z halo (alpha, Sect. 4.2, replaced by that ratio); instructions per point and step
  * (IterComp) the body's flops, the window's local reads and moves and a fixed 4, per point and
  * pass (MiscComp) two per load and 8; BlksPerSM the occupancy of the device model. */
-static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config *c)
+static int config_inputs(const cls_plan *p, const tb_model *tm, const tb_config *c,
+                         cls_gz_device *dp, cls_gz_profile *prp, cls_gz_config *gp)
 {
-    if (!tm->ok) return HUGE_VAL;
+    if (!tm->ok) return 0;
     cls_gz_device d = tm->d;
     cls_model_occupancy_info occ;
     double words = (double)p->elem / 4, rows = (double)c->rows;
@@ -159,7 +160,7 @@ static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config 
         cls_model_occupancy(tm->m, c->bx * c->by, regs, local_bytes(p, c), &occ) !=
             CLS_SUCCESS ||
         occ.groups_per_cu == 0)
-        return HUGE_VAL;
+        return 0;
     double nx = (double)p->dims.n[0], ny = (double)p->dims.n[1], nz = (double)p->dims.n[2];
     double computed_x = (double)(c->out_x + 2 * c->k);
     d.sigma = 1;
@@ -194,8 +195,34 @@ static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config 
     g.h = (double)c->k;
     g.sync = CLS_GZ_KNL_RESTART;
     char err[256];
-    if (cls_gz_check(&d, &pr, &g, err, sizeof err) != CLS_SUCCESS) return HUGE_VAL;
-    return cls_gz_CPL(&d, &pr, &g);
+    if (cls_gz_check(&d, &pr, &g, err, sizeof err) != CLS_SUCCESS) return 0;
+    *dp = d;
+    *prp = pr;
+    *gp = g;
+    return 1;
+}
+
+/* Cycles per step (CPL, 000 Eq. 1) of a configuration, HUGE_VAL when it cannot run. */
+static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config *c)
+{
+    cls_gz_device d;
+    cls_gz_profile pr;
+    cls_gz_config g;
+    return config_inputs(p, tm, c, &d, &pr, &g) ? cls_gz_CPL(&d, &pr, &g) : HUGE_VAL;
+}
+
+/* The fused plan's predicted device time (cls_plan_info.predicted_seconds): the same model's
+ * cycles of the whole run, floor(steps / k) passes of k steps and a shorter last one, each
+ * paying the kernel restart (000 Eqs. 1-2 through cls_gz_run_cycles), over the clock; 0 when
+ * the model has no answer. */
+static double config_seconds(const cls_plan *p, const tb_model *tm, const tb_config *c)
+{
+    cls_gz_device d;
+    cls_gz_profile pr;
+    cls_gz_config g;
+    if (!p->steps || !config_inputs(p, tm, c, &d, &pr, &g) || !(d.ClockRate > 0)) return 0;
+    double cyc = cls_gz_run_cycles(&d, &pr, &g, (long)p->steps);
+    return isfinite(cyc) ? cyc / d.ClockRate : 0;
 }
 
 /* Planes per group: columns split until the groups fill the device about 16 times over (two
@@ -456,6 +483,7 @@ cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
     p->tile[0] = c.out_x;
     p->tile[1] = c.out_y;
     p->tile[2] = c.chunk;
+    p->predicted_seconds = config_seconds(p, &tm, &c);
     if (cpl < HUGE_VAL)
         snprintf(p->why, sizeof p->why,
                  "stream25d: %zu steps per pass, %zux%zu output tile (%zux%zu work-group, %zu "

@@ -30,3 +30,11 @@ TESTS += tests/test_stream25d_rule
 tests_test_stream25d_rule_SOURCES = tests/test_stream25d_rule.c lib/stream25d_rule.c lib/expr.c
 tests_test_stream25d_rule_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_rule_LDADD = -lm
+
+# The stream25d plans' predicted device time (one step per pass: the traffic model; fused
+# steps: the ghost-zone model) on the test device with its own model.
+check_PROGRAMS += tests/test_stream25d_predict
+TESTS += tests/test_stream25d_predict
+tests_test_stream25d_predict_SOURCES = tests/test_stream25d_predict.c tests/h100_standin.h
+tests_test_stream25d_predict_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_predict_LDADD = $(TEST_LDADD)
