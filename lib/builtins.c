@@ -59,13 +59,24 @@ static cls_status make_cell3d(cls_stencil *st)
 {
     char *b = NULL;
     size_t len = 0, cap = 0;
-    if (cls__appendf(&b, &len, &cap, "int n = 0") < 0) goto oom;
-    for (int z = -1; z <= 1; z++)
-        for (int y = -1; y <= 1; y++)
-            for (int x = -1; x <= 1; x++)
-                if ((x || y || z) &&
-                    cls__appendf(&b, &len, &cap, " + (IN(%d, %d, %d) > 0.5)", x, y, z) < 0)
+    /* 000's Cell counts the live cells of the neighbourhood; cells are 1 (live) or 0 (dead), so
+     * the count is the neighbours' sum.  Summed column by column (x = -1, 0, 1), three chains
+     * of 8-9 additions instead of 26 comparisons feeding one chain: PoCL's vectorised row loop
+     * runs 1.5x faster (doc/results.md), and the sum is exact, so the rule sees the same count. */
+    if (cls__appendf(&b, &len, &cap, "real n =") < 0) goto oom;
+    for (int x = -1; x <= 1; x++) {
+        int first = 1;
+        if (cls__appendf(&b, &len, &cap, "%s (", x > -1 ? " +" : "") < 0) goto oom;
+        for (int z = -1; z <= 1; z++)
+            for (int y = -1; y <= 1; y++) {
+                if (!x && !y && !z) continue;
+                if (cls__appendf(&b, &len, &cap, "%sIN(%d, %d, %d)", first ? "" : " + ", x, y,
+                                 z) < 0)
                     goto oom;
+                first = 0;
+            }
+        if (cls__appendf(&b, &len, &cap, ")") < 0) goto oom;
+    }
     if (cls__appendf(&b, &len, &cap,
                      ";\nreturn IN(0, 0, 0) > 0.5 ? (n >= survive_min && n <= survive_max)\n"
                      "                        : (n >= birth_min && n <= birth_max);\n") < 0)

@@ -478,7 +478,9 @@ static void S(jacobi3d)(const S(grid) *g, const T *in, T *out, long step)
 
 /* Bays' rule 4555: a live cell survives with 4..5 live neighbours, a dead one is born with
  * exactly 5.  Outside the grid counts as dead (rows outside are g->zeros; the x edges skip
- * the missing column). */
+ * the missing column).  Cells are 0 or 1, so the count is the neighbours' sum, as in the
+ * library's built-in (which sums the columns x-1, x, x+1 without the centre; here each column
+ * holds the centre, subtracted after: the same whole numbers, exactly). */
 static T S(cell_rule)(T self, T n)
 {
     return self > (T)0.5 ? (T)(n >= (T)4 && n <= (T)5) : (T)(n == (T)5);
