@@ -2,7 +2,8 @@
 # pocl_results.sh BUILDDIR [OUTDIR]: the PoCL half of doc/results.md.  Runs `clstencil bench
 # suite` at the medium CPU sizes (model's plans against naive, median of 5), the OpenMP
 # baseline (tools/bench/omp_stencils, `make bench`) at exactly the suite's sizes and steps
-# (median of 5), and a trapezoid-height sweep of three apps at the small sizes.  OUTDIR
+# (median of 5), a trapezoid-height sweep of three apps at the small sizes, and the two
+# side by side in interleaved rounds (interleaved.csv; ROUNDS, default 5).  OUTDIR
 # (default doc/data/results-pocl) then feeds `make plots`.  BUILDDIR needs clstencil (a
 # release build: configure --disable-shared CFLAGS=-O2) and tools/bench/omp_stencils.
 set -eu
@@ -35,3 +36,21 @@ tail -n +2 "$out/suite-medium.csv" | cut -d, -f1,2,4 | while IFS=, read -r app s
 done > "$out/omp.csv"
 "$build/clstencil" bench suite --size small --reps 3 --sweep --apps hotspot,poisson2d,pathfinder \
   --out "$out/sweep-small" > "$out/sweep-small.txt"
+# The comparison itself, interleaved: the shared VM's load swings from minute to minute, so the
+# suite and the baseline, minutes apart above, may see different machines.  Here each app runs
+# ROUNDS rounds of [OpenMP, libclstencil's plan] back to back (3 runs each, median), so both
+# sides of a round see the same load; interleaved.csv holds every round's pair.
+rounds=${ROUNDS:-5}
+echo "app,size,steps,round,impl,seconds_per_step,gpoints_per_s" > "$out/interleaved.csv"
+tail -n +2 "$out/suite-medium.csv" | cut -d, -f1,2,4 | while IFS=, read -r app size steps; do
+  r=1
+  while [ "$r" -le "$rounds" ]; do
+    "$build/tools/bench/omp_stencils" --csv --reps 3 --steps "$steps" "$app" "$size" |
+      tail -n 1 | awk -F, -v a="$app" -v z="$size" -v s="$steps" -v r="$r" \
+      '{print a "," z "," s "," r ",openmp," $6 "," $7}' >> "$out/interleaved.csv"
+    "$build/clstencil" bench "$app" --size "$size" --steps "$steps" --reps 3 --format csv \
+      2>/dev/null | tail -n 1 | awk -F, -v a="$app" -v z="$size" -v s="$steps" -v r="$r" \
+      '{print a "," z "," s "," r ",libclstencil," $11 "," $12}' >> "$out/interleaved.csv"
+    r=$((r + 1))
+  done
+done

@@ -11,6 +11,7 @@ tools/gpu/h100_results.sh) may hold:
                           time per step), with PREFIX.csv beside it
   omp.csv                 tools/bench/omp_stencils --csv rows (header lines repeated is fine)
   cuda.csv                tools/bench/cuda/*_cuda --csv rows
+  interleaved.csv         pocl_results.sh's rounds of [OpenMP, libclstencil] back to back
 
 and gives, in OUTDIR (default doc/img), for TAG:
   results-TAG-CLASS-bars.png       GPoints/s of the model's plan, the naive schedule and every
@@ -20,7 +21,9 @@ and gives, in OUTDIR (default doc/img), for TAG:
 
 With --markdown it draws nothing and prints, per suite table, the Markdown table of
 doc/results.md: each app's model's plan, naive and baseline figures and the ratio of the
-model's plan to the fastest baseline (>= 1: libclstencil is at least as fast).
+model's plan to the fastest baseline (>= 1: libclstencil is at least as fast); and, from
+interleaved.csv, each app's best and median GPoints/s of both sides over the rounds, the
+ratio of the medians and the rounds libclstencil won.
 
 Needs matplotlib (not for --markdown); the library's build never runs this script (`make
 plots` does).
@@ -108,6 +111,39 @@ def markdown(tag, cls, rows, base):
               f"{num(r, 'seconds_per_step') * 1e3:.3f} ms | {g:.3f} | "
               f"{100 * num(r, 'copy_fraction'):.0f} | {ptxt} | {ng:.3f} | "
               f"{num(r, 'speedup_vs_naive'):.2f} | {btxt} | {ratio} |")
+
+
+def median(vals):
+    v = sorted(vals)
+    n = len(v)
+    return 0.0 if not n else v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def interleaved_markdown(tag, path):
+    """The table of the interleaved rounds: both sides' best and median, the rounds won."""
+    runs = {}
+    order = []
+    for r in read_rows(path):
+        key = (r.get("app", ""), r.get("size", ""), r.get("steps", ""))
+        if key not in runs:
+            runs[key] = {}
+            order.append(key)
+        runs[key].setdefault(r.get("round", ""), {})[r.get("impl", "")] = num(r, "gpoints_per_s")
+    print(f"\n{tag}, interleaved rounds (GPoints/s; each round OpenMP then libclstencil):\n")
+    print("| app | size | steps | rounds | libclstencil best / median | OpenMP best / median | "
+          "ratio of medians | rounds won |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for key in order:
+        pairs = [(v.get("libclstencil", 0.0), v.get("openmp", 0.0)) for v in runs[key].values()
+                 if v.get("libclstencil", 0.0) > 0 and v.get("openmp", 0.0) > 0]
+        if not pairs:
+            continue
+        lib = [p[0] for p in pairs]
+        omp = [p[1] for p in pairs]
+        won = sum(1 for a, b in pairs if a >= b)
+        print(f"| {key[0]} | {key[1]} | {key[2]} | {len(pairs)} | {max(lib):.3f} / "
+              f"{median(lib):.3f} | {max(omp):.3f} / {median(omp):.3f} | "
+              f"{median(lib) / median(omp):.2f} | {won} of {len(pairs)} |")
 
 
 def bars(tag, cls, rows, base, outdir):
@@ -225,6 +261,8 @@ def main(argv):
             if p:
                 made.append(p)
 
+        if md and os.path.exists(os.path.join(d, "interleaved.csv")):
+            interleaved_markdown(tag, os.path.join(d, "interleaved.csv"))
         # PREFIX-sweep.csv beside PREFIX.csv (the suite rows of the same run).
         for sw in [] if md else sorted(glob.glob(os.path.join(d, "*-sweep.csv"))):
             prefix = sw[: -len("-sweep.csv")]
