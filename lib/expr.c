@@ -1466,6 +1466,18 @@ int cls__expr_plain_arith(const cls_expr *e)
     return 1;
 }
 
+int cls__expr_cheap_ops(const cls_expr *e)
+{
+    if (!e) return 0;
+    for (size_t k = 0; k < e->n_nodes; k++) {
+        const node *n = &e->nodes[k];
+        if ((n->kind == N_BIN && (n->sub == B_DIV || n->sub == B_MOD)) ||
+            (n->kind == N_CALL && (n->sub > F_CLAMP || n->sub == F_SQRT)))
+            return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Interpreter
  * ---------------------------------------------------------------------------------------- */

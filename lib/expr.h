@@ -41,6 +41,9 @@ size_t cls__expr_in_reads(const cls_expr *e);
 /* 1 if the body only adds, subtracts, multiplies (fma included), negates and converts: no
  * division, comparison, logical operator, ?: or other call (the planner's cheap bodies). */
 int cls__expr_plain_arith(const cls_expr *e);
+/* Whether the body's operations are all cheap on a GPU: + - *, comparisons, logic, ?: and the
+ * min/max/abs/rounding family, fma; no division, modulo, sqrt or transcendental call. */
+int cls__expr_cheap_ops(const cls_expr *e);
 
 /* OpenCL C statements for the body of `real cls_update(...)`, ending in "return ...;".
  * Uses IN(dx[, dy[, dz]]), CLS_AUX_<k>(...), the parameter names, X Y Z NX NY NZ STEP (as int)

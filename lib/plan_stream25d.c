@@ -509,7 +509,10 @@ int cls__stream25d_auto(cls_plan *p, const cls_plan_options *opt)
     f.corners = rd.corners;
     f.n_aux = p->st->n_aux;
     f.mirror = p->st->boundary == CLS_BOUNDARY_MIRROR;
-    if (cls__stencil_parse(p->st, &e) == CLS_SUCCESS) f.plain = cls__expr_plain_arith(e);
+    if (cls__stencil_parse(p->st, &e) == CLS_SUCCESS) {
+        f.plain = cls__expr_plain_arith(e);
+        f.cheap = cls__expr_cheap_ops(e);
+    }
     cls__expr_free(e);
     /* The model only where its answer matters: a plain radius-1 star without aux arrays. */
     if (f.radius1 && !f.n_aux && f.plain && !f.corners)

@@ -18,7 +18,15 @@
  *   heat3d7   double  177.6               210.2 (k=3)       2.20        fused   (1.18x)
  * so a cheap star fuses wherever the model's gain is at least 1.2 (the threshold was 2.0
  * while fused steps paid the fix-ups everywhere and double lost), except on mirror grids,
- * where the fused kernel ran 280.0 GPoints/s against naive's 295.1 (0.95x). 
+ * where the fused kernel ran 280.0 GPoints/s against naive's 295.1 (0.95x).
+ *
+ * 2026-11-22, cell3d summing its neighbours (lib/builtins.c; a box body that compares and
+ * selects only in its rule), microseconds per step (doc/data/results-h100/sweep-medium*,
+ * doc/data/h100-2026-11-22-cell3d-large*):
+ *   cell3d    float   256^3: naive 94.3, single pass 71.2 (1.32x), fused k=2..6 111-424
+ *                     512^3: naive 678.6, single pass 512.6 (1.32x), fused 662-2675
+ * so box bodies stream one step per pass when they do not divide or call functions (the
+ * counting body had single pass 1.04x too, but was kept naive as "not plain"). 
  *
  * The naive kernel streams a radius-1 star at copy speed (heat3d7 96 % of cube_transit), so one
  * step per pass cannot win there, and fused steps win only where the body is cheap: the
@@ -47,19 +55,21 @@ int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
                  f->n_aux, f->n_aux == 1 ? "" : "s");
         return CLS__S25_NAIVE;
     }
-    if (!f->plain) {
+    if (f->corners && (f->cheap || f->plain)) {
         snprintf(why, why_len,
-                 "naive: the body divides, compares or calls functions; streamed, such bodies "
-                 "ran slower than naive on the H100 (jacobi3d 0.84x, cell3d 0.30x)");
-        return CLS__S25_NAIVE;
-    }
-    if (f->corners) {
-        snprintf(why, why_len,
-                 "stream25d, one step per pass: a box body (in-plane diagonals), whose plane "
-                 "streaming serves from local memory (H100 heat3d27: 1.36x float, 1.18x double "
-                 "over naive; fused steps 0.78x); model gain of fusing %.2fx",
+                 "stream25d, one step per pass: a box body (in-plane diagonals) without "
+                 "divisions or calls, whose plane streaming serves from local memory (H100: "
+                 "heat3d27 1.36x float, 1.18x double, cell3d 1.33x over naive; fused steps "
+                 "lost); model gain of fusing %.2fx",
                  f->gain);
         return CLS__S25_SINGLE;
+    }
+    if (!f->plain) {
+        snprintf(why, why_len,
+                 "naive: the body %s; streamed, such bodies ran slower than naive on the H100 "
+                 "(jacobi3d, a division: one step per pass 0.93x, fused 0.84x)",
+                 f->cheap ? "compares or selects in a star" : "divides or calls functions");
+        return CLS__S25_NAIVE;
     }
     if (f->k > 1 && f->gain >= CLS__S25_FUSED_GAIN && f->mirror) {
         snprintf(why, why_len,

@@ -48,12 +48,19 @@ verdict $? "bench suite --quick completes for the nine built-ins and writes CSV 
 verdict $? "the --quick CSV and JSON parse and hold nine well-formed results"
 
 # --apps, --steps, --reps and --sweep: two apps, the sweep table's rows.
-cli bench suite --quick --apps poisson2d,pathfinder --steps 2 --reps 2 --sweep --out "$tmp/s"
-[ $rc -eq 0 ] && ! out_has "heat3d7" && out_has "poisson2d" && [ -s "$tmp/s-sweep.csv" ]
+cli bench suite --quick --apps poisson2d,jacobi3d --steps 2 --reps 2 --sweep --out "$tmp/s"
+[ $rc -eq 0 ] && ! out_has "heat3d7" && out_has "poisson2d" && out_has "jacobi3d" &&
+    [ -s "$tmp/s-sweep.csv" ]
 verdict $? "--apps selects two built-ins and --sweep writes the sweep table"
 "$CHECK" "$tmp/s" 2 >"$tmp/out" 2>"$tmp/err" && grep -q '^app,size,steps,schedule,h,' "$tmp/s-sweep.csv" &&
-    [ "$(grep -c '^poisson2d,512x512,2,trapezoid,' "$tmp/s-sweep.csv")" -ge 1 ]
+    [ "$(grep -c '^poisson2d,512x512,2,trapezoid,' "$tmp/s-sweep.csv")" -ge 1 ] &&
+    ! grep -q '^poisson2d,.*,stream25d,' "$tmp/s-sweep.csv"
 verdict $? "the two-app output is well formed and the sweep has poisson2d trapezoid rows"
+# 3D apps also sweep stream25d's steps per pass: k = 1 and 2 for 2 steps; one step per pass is
+# predicted by the traffic model (the fused one needs the device model's ghost-zone inputs).
+grep -q '^jacobi3d,[0-9x]*,2,stream25d,1,[0-9.e-]*[1-9][0-9.e-]*,' "$tmp/s-sweep.csv" &&
+    [ "$(grep -c '^jacobi3d,[0-9x]*,2,stream25d,[12],' "$tmp/s-sweep.csv")" -eq 2 ]
+verdict $? "the sweep has jacobi3d's stream25d rows at 1 and 2 steps per pass, k = 1 predicted"
 grep -q ",2,2,float," "$tmp/s.csv"
 verdict $? "the CSV records --steps 2 and --reps 2"
 

@@ -50,6 +50,7 @@ static const suite_app apps[] = {
 /* --quick: the small sizes with at most this many steps and one timed run. */
 #define QUICK_STEPS 8
 #define SWEEP_MAX_H 64
+#define SWEEP_MAX_K 6 /* stream25d steps per pass swept (3D apps) */
 
 /* ------------------------------------------------------------------------ one measurement */
 typedef struct suite_row {
@@ -129,7 +130,7 @@ typedef struct suite_run {
     int cls;
     size_t reps, steps_override;
     int quick;
-    FILE *sweep; /* --sweep: the CSV of the trapezoid-height sweep, or NULL */
+    FILE *sweep; /* --sweep: the CSV of the trapezoid-height and steps-per-pass sweeps, or NULL */
 } suite_run;
 
 static void fail_row(suite_row *r, int rc, const char *what)
@@ -165,6 +166,36 @@ static void sweep_heights(suite_run *s, suite_row *r, const cli_workload *w, dou
             cli_csv_field(s->sweep, line);
             fprintf(s->sweep, ",%d\n",
                     r->plan.schedule == CLS_SCHEDULE_TRAPEZOID && r->plan.trapezoid_height == h);
+        }
+        cls_plan_release(p);
+    }
+}
+
+/* The same for the stream25d schedule of 3D apps: steps per pass k = 1 .. 6 (at most the
+ * steps), each with the planner's tile, loader and chunk for that k.  A k the device cannot
+ * hold (no work-group fits) has no row. */
+static void sweep_passes(suite_run *s, suite_row *r, const cli_workload *w, double *times)
+{
+    for (size_t k = 1; k <= r->steps && k <= SWEEP_MAX_K; k++) {
+        cls_plan_options o;
+        cls_plan *p = NULL;
+        cls_plan_info pi;
+        double t = 0;
+        cls_plan_options_init(&o);
+        o.pipeline = CLS_PIPELINE_OFF;
+        o.schedule = CLS_SCHEDULE_STREAM25D;
+        o.steps_per_pass = k;
+        int rc = cls_plan_create(s->ctx, w->st, w->size, w->steps, &o, &p);
+        if (rc == CLS_SUCCESS) rc = cls_plan_describe(p, &pi);
+        if (rc == CLS_SUCCESS) rc = time_plan(p, w, s->reps, times, &t);
+        if (rc == CLS_SUCCESS) {
+            char line[256];
+            plan_line(line, sizeof line, &pi, r->dims);
+            fprintf(s->sweep, "%s,%s,%zu,stream25d,%zu,%.9g,%.9g,", r->app->name, r->size,
+                    r->steps, k, pi.predicted_seconds / (double)r->steps, t);
+            cli_csv_field(s->sweep, line);
+            fprintf(s->sweep, ",%d\n",
+                    r->plan.schedule == CLS_SCHEDULE_STREAM25D && r->plan.steps_per_pass == k);
         }
         cls_plan_release(p);
     }
@@ -286,6 +317,10 @@ static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, 
     if (s->sweep) {
         progress(idx, n, app->name, r->size, "sweeping the trapezoid height");
         sweep_heights(s, r, &w, times);
+        if (r->dims == 3) {
+            progress(idx, n, app->name, r->size, "sweeping stream25d's steps per pass");
+            sweep_passes(s, r, &w, times);
+        }
     }
     r->ok = 1;
 done:
@@ -621,8 +656,9 @@ const cli_command cli_cmd_bench_suite = {
     "  --reps N          timed runs per measurement (default 5)\n"
     "  --steps N         steps per run instead of the table's\n"
     "  --apps A,B        only these built-ins\n"
-    "  --sweep           also time and predict the trapezoid at h = 1, 2, 4, ... 64 (at most\n"
-    "                    the steps) and write PREFIX-sweep.csv (for tools/plots/results.py)\n"
+    "  --sweep           also time and predict the trapezoid at h = 1, 2, 4, ... 64 and, for\n"
+    "                    3D apps, stream25d at 1..6 steps per pass (at most the steps), and\n"
+    "                    write PREFIX-sweep.csv (for tools/plots/results.py)\n"
     "  --out PREFIX      output files (default bench-suite: bench-suite.csv, .json)\n"
     "  --device SEL      device selector (overrides CLSTENCIL_DEVICE)\n"
     "  -h, --help        show this help\n",

@@ -2,8 +2,9 @@
 # pocl_results.sh BUILDDIR [OUTDIR]: the PoCL half of doc/results.md.  Runs `clstencil bench
 # suite` at the medium CPU sizes (model's plans against naive, median of 5), the OpenMP
 # baseline (tools/bench/omp_stencils, `make bench`) at exactly the suite's sizes and steps
-# (median of 5), a trapezoid-height sweep of three apps at the small sizes, and the two
-# side by side in interleaved rounds (interleaved.csv; ROUNDS, default 5).  OUTDIR
+# (median of 5), a sweep of every app's tuning parameter at the small sizes (trapezoid h;
+# stream25d steps per pass for 3D), and the two side by side in interleaved rounds
+# (interleaved.csv; ROUNDS, default 5).  OUTDIR
 # (default doc/data/results-pocl) then feeds `make plots`.  BUILDDIR needs clstencil (a
 # release build: configure --disable-shared CFLAGS=-O2) and tools/bench/omp_stencils.
 set -eu
@@ -34,8 +35,8 @@ tail -n +2 "$out/suite-medium.csv" | cut -d, -f1,2,4 | while IFS=, read -r app s
     "$build/tools/bench/omp_stencils" --csv --reps 5 --steps "$steps" "$app" "$size" | tail -n 1
   fi
 done > "$out/omp.csv"
-"$build/clstencil" bench suite --size small --reps 3 --sweep --apps hotspot,poisson2d,pathfinder \
-  --out "$out/sweep-small" > "$out/sweep-small.txt"
+"$build/clstencil" bench suite --size small --reps 3 --sweep --out "$out/sweep-small" \
+  > "$out/sweep-small.txt"
 # The comparison itself, interleaved: the shared VM's load swings from minute to minute, so the
 # suite and the baseline, minutes apart above, may see different machines.  Here each app runs
 # ROUNDS rounds of [OpenMP, libclstencil's plan] back to back (3 runs each, median), so both

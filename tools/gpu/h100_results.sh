@@ -1,6 +1,6 @@
 #!/bin/sh
 # h100_results.sh: issue 9's GPU runs (doc/results.md, "H100"): `clstencil bench suite` at the
-# medium and large sizes with the model's plans, a trapezoid-height sweep of four apps, and the
+# medium and large sizes with the model's plans, a sweep of every app's tuning parameter, and the
 # hand-written CUDA baselines (tools/bench/cuda) at the same sizes and steps, median of 5 runs
 # each.  Run from the repository root on the H100 machine:
 #
@@ -87,8 +87,8 @@ cuda 512x512x512 50 heat3d7_cuda --no-check
 cuda 8192x8192 100 poisson2d_cuda --no-check
 for h in 1 2 4 8; do cuda 8192x8192 100 hotspot_cuda --height $h --no-check; done
 
-# 3. Time against the trapezoid height h (predicted and measured), medium sizes.
-run 60 "$b/clstencil" bench suite --size medium --reps 3 --sweep \
-  --apps hotspot,poisson2d,pathfinder,heat3d7 --out "$out/sweep-medium" \
+# 3. Time against the tuning parameter (predicted and measured), medium sizes, every app: the
+#    trapezoid height h, and stream25d's steps per pass k for the 3D apps.
+run 120 "$b/clstencil" bench suite --size medium --reps 3 --sweep --out "$out/sweep-medium" \
   > "$out/sweep-medium.txt" 2>> "$log"
 echo "== done, $(($(date +%s) - start)) s" >> "$log"

@@ -7,8 +7,9 @@ Usage: python3 tools/plots/results.py [--out OUTDIR] RESULTS_DIR...
 Each RESULTS_DIR (doc/data/results-TAG, written by tools/bench/pocl_results.sh or
 tools/gpu/h100_results.sh) may hold:
   suite-CLASS.csv         `clstencil bench suite --out DIR/suite-CLASS` (one row per app)
-  PREFIX-sweep.csv        `bench suite --sweep --out DIR/PREFIX` (trapezoid height h against
-                          time per step), with PREFIX.csv beside it
+  PREFIX-sweep.csv        `bench suite --sweep --out DIR/PREFIX` (trapezoid height h and
+                          stream25d steps per pass k against time per step), with PREFIX.csv
+                          beside it
   omp.csv                 tools/bench/omp_stencils --csv rows (header lines repeated is fine)
   cuda.csv                tools/bench/cuda/*_cuda --csv rows
   interleaved.csv         pocl_results.sh's rounds of [OpenMP, libclstencil] back to back
@@ -16,8 +17,9 @@ tools/gpu/h100_results.sh) may hold:
 and gives, in OUTDIR (default doc/img), for TAG:
   results-TAG-CLASS-bars.png       GPoints/s of the model's plan, the naive schedule and every
                                    baseline at the same size and steps, one group per app
-  results-TAG-PREFIX-APP.png       measured and predicted time per step against h, with the
-                                   model's plan and the naive schedule as lines
+  results-TAG-PREFIX-APP.png       measured and predicted time per step against the tuning
+                                   parameter (trapezoid h; stream25d steps per pass k for 3D
+                                   apps), with the model's plan and the naive schedule as lines
 
 With --markdown it draws nothing and prints, per suite table, the Markdown table of
 doc/results.md: each app's model's plan, naive and baseline figures and the ratio of the
@@ -182,7 +184,14 @@ def bars(tag, cls, rows, base, outdir):
     return path
 
 
+SWEEP_LABELS = {"trapezoid": "trapezoid (h steps per stage)",
+                "stream25d": "stream25d (k steps per pass)"}
+
+
 def sweeps(tag, cls, sweep_rows, suite_rows, outdir):
+    """Per app, measured and predicted time per step against the tuning parameter: the
+    trapezoid's height h and (3D apps) stream25d's steps per pass k, one pair of curves per
+    schedule."""
     made = []
     by_app = {}
     need_matplotlib()
@@ -192,14 +201,19 @@ def sweeps(tag, cls, sweep_rows, suite_rows, outdir):
     suite = {r["app"]: r for r in suite_rows}
     us = 1e6
     for app, rs in sorted(by_app.items()):
-        rs.sort(key=lambda r: int(r["h"]))
-        h = [int(r["h"]) for r in rs]
         fig, ax = plt.subplots(figsize=(6.4, 4.4))
-        ax.plot(h, [num(r, "measured_seconds_per_step") * us for r in rs], "o-",
-                label="trapezoid: measured")
-        pred = [num(r, "predicted_seconds_per_step") * us for r in rs]
-        if any(p > 0 for p in pred):
-            ax.plot(h, pred, "s--", label="trapezoid: predicted")
+        scheds = sorted({r.get("schedule", "trapezoid") for r in rs})
+        for sched in scheds:
+            sr = sorted((r for r in rs if r.get("schedule", "trapezoid") == sched),
+                        key=lambda r: int(r["h"]))
+            x = [int(r["h"]) for r in sr]
+            name = SWEEP_LABELS.get(sched, sched)
+            line, = ax.plot(x, [num(r, "measured_seconds_per_step") * us for r in sr], "o-",
+                            label=f"{name}: measured")
+            pred = [num(r, "predicted_seconds_per_step") * us for r in sr]
+            if any(p > 0 for p in pred):
+                ax.plot(x, pred, "s--", color=line.get_color(), alpha=0.7,
+                        label=f"{name}: predicted")
         s = suite.get(app)
         if s is not None:
             ax.axhline(num(s, "naive_seconds_per_step") * us, color="grey", ls=":",
@@ -207,8 +221,12 @@ def sweeps(tag, cls, sweep_rows, suite_rows, outdir):
             ax.axhline(num(s, "seconds_per_step") * us, color="tab:green", ls="-.",
                        label=f"model's plan ({s.get('schedule', '')}): measured")
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("trapezoid height h (steps per stage)")
+        ax.set_xlabel("steps per stage (trapezoid h) or per pass (stream25d k)"
+                      if len(scheds) > 1 else
+                      "trapezoid height h (steps per stage)" if scheds == ["trapezoid"] else
+                      "steps per pass k")
         ax.set_ylabel("time per step (us)")
+        ax.set_yscale("log" if len(scheds) > 1 else "linear")
         size = rs[0].get("size", "")
         ax.set_title(f"{app} {size}, {rs[0].get('steps', '')} steps ({tag})", fontsize=10)
         ax.legend(fontsize=8)
