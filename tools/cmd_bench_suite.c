@@ -142,62 +142,51 @@ static void fail_row(suite_row *r, int rc, const char *what)
         if (*c == '\n' || *c == '"') *c = ' ';
 }
 
-/* Measured and predicted time per step of the trapezoid at h = 1, 2, 4, ... (the model's
- * other parameters): the "time against the tuning parameter" curves of tools/plots. */
-static void sweep_heights(suite_run *s, suite_row *r, const cli_workload *w, double *times)
+/* One point of a sweep: the plan of `o` (device-resident steps) timed and predicted, one row
+ * of PREFIX-sweep.csv with `param` as its h column; no row when the device cannot hold it. */
+static void sweep_point(suite_run *s, suite_row *r, const cli_workload *w, double *times,
+                        cls_plan_options *o, size_t param)
 {
-    for (size_t h = 1; h <= r->steps && h <= SWEEP_MAX_H; h *= 2) {
-        cls_plan_options o;
-        cls_plan *p = NULL;
-        cls_plan_info pi;
-        double t = 0;
-        cls_plan_options_init(&o);
-        o.pipeline = CLS_PIPELINE_OFF; /* device-resident steps */
-        o.schedule = CLS_SCHEDULE_TRAPEZOID;
-        o.trapezoid_height = h;
-        int rc = cls_plan_create(s->ctx, w->st, w->size, w->steps, &o, &p);
-        if (rc == CLS_SUCCESS) rc = cls_plan_describe(p, &pi);
-        if (rc == CLS_SUCCESS) rc = time_plan(p, w, s->reps, times, &t);
-        if (rc == CLS_SUCCESS) {
-            char line[256];
-            plan_line(line, sizeof line, &pi, r->dims);
-            fprintf(s->sweep, "%s,%s,%zu,trapezoid,%zu,%.9g,%.9g,", r->app->name, r->size,
-                    r->steps, h, pi.predicted_seconds / (double)r->steps, t);
-            cli_csv_field(s->sweep, line);
-            fprintf(s->sweep, ",%d\n",
-                    r->plan.schedule == CLS_SCHEDULE_TRAPEZOID && r->plan.trapezoid_height == h);
-        }
-        cls_plan_release(p);
+    cls_plan *p = NULL;
+    cls_plan_info pi;
+    double t = 0;
+    o->pipeline = CLS_PIPELINE_OFF;
+    int rc = cls_plan_create(s->ctx, w->st, w->size, w->steps, o, &p);
+    if (rc == CLS_SUCCESS) rc = cls_plan_describe(p, &pi);
+    if (rc == CLS_SUCCESS) rc = time_plan(p, w, s->reps, times, &t);
+    if (rc == CLS_SUCCESS) {
+        char line[256];
+        int pick = r->plan.schedule == o->schedule &&
+                   (o->schedule == CLS_SCHEDULE_TRAPEZOID ? r->plan.trapezoid_height
+                                                          : r->plan.steps_per_pass) == param;
+        plan_line(line, sizeof line, &pi, r->dims);
+        fprintf(s->sweep, "%s,%s,%zu,%s,%zu,%.9g,%.9g,", r->app->name, r->size, r->steps,
+                cls_schedule_name(o->schedule), param, pi.predicted_seconds / (double)r->steps,
+                t);
+        cli_csv_field(s->sweep, line);
+        fprintf(s->sweep, ",%d\n", pick);
     }
+    cls_plan_release(p);
 }
 
-/* The same for the stream25d schedule of 3D apps: steps per pass k = 1 .. 6 (at most the
- * steps), each with the planner's tile, loader and chunk for that k.  A k the device cannot
- * hold (no work-group fits) has no row. */
-static void sweep_passes(suite_run *s, suite_row *r, const cli_workload *w, double *times)
+/* Measured and predicted time per step against the tuning parameter (the curves of
+ * tools/plots): the trapezoid at h = 1, 2, 4, ... 64 (the model's other parameters), and for
+ * 3D apps the stream25d schedule at k = 1 .. 6 steps per pass (the planner's tile, loader and
+ * chunk for each k); both at most the steps. */
+static void sweep(suite_run *s, suite_row *r, const cli_workload *w, double *times)
 {
-    for (size_t k = 1; k <= r->steps && k <= SWEEP_MAX_K; k++) {
-        cls_plan_options o;
-        cls_plan *p = NULL;
-        cls_plan_info pi;
-        double t = 0;
+    cls_plan_options o;
+    for (size_t h = 1; h <= r->steps && h <= SWEEP_MAX_H; h *= 2) {
         cls_plan_options_init(&o);
-        o.pipeline = CLS_PIPELINE_OFF;
+        o.schedule = CLS_SCHEDULE_TRAPEZOID;
+        o.trapezoid_height = h;
+        sweep_point(s, r, w, times, &o, h);
+    }
+    for (size_t k = 1; r->dims == 3 && k <= r->steps && k <= SWEEP_MAX_K; k++) {
+        cls_plan_options_init(&o);
         o.schedule = CLS_SCHEDULE_STREAM25D;
         o.steps_per_pass = k;
-        int rc = cls_plan_create(s->ctx, w->st, w->size, w->steps, &o, &p);
-        if (rc == CLS_SUCCESS) rc = cls_plan_describe(p, &pi);
-        if (rc == CLS_SUCCESS) rc = time_plan(p, w, s->reps, times, &t);
-        if (rc == CLS_SUCCESS) {
-            char line[256];
-            plan_line(line, sizeof line, &pi, r->dims);
-            fprintf(s->sweep, "%s,%s,%zu,stream25d,%zu,%.9g,%.9g,", r->app->name, r->size,
-                    r->steps, k, pi.predicted_seconds / (double)r->steps, t);
-            cli_csv_field(s->sweep, line);
-            fprintf(s->sweep, ",%d\n",
-                    r->plan.schedule == CLS_SCHEDULE_STREAM25D && r->plan.steps_per_pass == k);
-        }
-        cls_plan_release(p);
+        sweep_point(s, r, w, times, &o, k);
     }
 }
 
@@ -315,12 +304,8 @@ static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, 
     r->copy_gbs = copy_s > 0 ? 2.0 * (double)w.points * (double)es / copy_s / 1e9 : 0.0;
     r->copy_fraction = r->copy_gbs > 0 ? r->gbs / r->copy_gbs : 0.0;
     if (s->sweep) {
-        progress(idx, n, app->name, r->size, "sweeping the trapezoid height");
-        sweep_heights(s, r, &w, times);
-        if (r->dims == 3) {
-            progress(idx, n, app->name, r->size, "sweeping stream25d's steps per pass");
-            sweep_passes(s, r, &w, times);
-        }
+        progress(idx, n, app->name, r->size, "sweeping the tuning parameter");
+        sweep(s, r, &w, times);
     }
     r->ok = 1;
 done:
