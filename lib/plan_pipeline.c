@@ -143,6 +143,21 @@ typedef struct choice {
     int have_model;
 } choice;
 
+/* Whether choice c tiles the grid into one tile only. */
+static int single_tile(const cls_plan *p, const choice *c)
+{
+    for (int d = 0; d < 3; d++)
+        if (c->tile[d] && c->tile[d] < p->dims.n[d]) return 0;
+    return 1;
+}
+
+/* Whether the device model describes a CPU (family "cpu"). */
+static int is_cpu_model(const cls_model *m)
+{
+    const char *family = m ? cls_model_family(m) : NULL;
+    return family && !strcmp(family, "cpu");
+}
+
 /* A run's time as the planner compares it: with buffers kept, the run after the first. */
 static double ranked(const cls_plan *p, double run_ns, double alloc_ns)
 {
@@ -505,6 +520,28 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
             p->predicted_copy = resident_ns * 1e-9;
         } else {
             p->predicted_copy = c.naive_ns * 1e-9;
+        }
+        /* A grid that fits stays resident, besides where the resident run is predicted no
+         * slower, (a) when the best pipeline is one tile: it has nothing to overlap and would
+         * only swap the schedule's kernel for the tile kernel; (b) on CPU devices: the tile
+         * kernel (one point per work-item, cl/pipeline.cl) is far slower there than the
+         * schedule's row kernel, which the model's compute times are (PoCL, hotspot 2048^2:
+         * 14.7 against 1.95 ms per step), and host and device share the memory anyway. */
+        const char *keep = NULL;
+        if (fits && single_tile(p, &c))
+            keep = "the best pipeline is one tile, which overlaps nothing";
+        else if (fits && is_cpu_model(m))
+            keep = "a CPU device, whose tile kernel runs far slower than the schedule's";
+        if (opt->pipeline == CLS_PIPELINE_AUTO && fits && keep) {
+            p->predicted_total = resident_ns * 1e-9;
+            p->predicted_alloc = c.naive_alloc_ns * 1e-9;
+            snprintf(p->pipe_why, sizeof p->pipe_why,
+                     "off: copy in, %s resident, copy out predicted %.4g ms (%.4g ms of kernels); "
+                     "%s (%s, tile %zux%zux%zu, %zu steps per tile, %.4g ms)",
+                     cls_schedule_name(p->schedule), resident_ns * 1e-6,
+                     p->predicted_seconds * 1e3, keep, cls_pipe_scheme_name(c.scheme), c.tile[0],
+                     c.tile[1], c.tile[2], c.h, c.total_ns * 1e-6);
+            return CLS_SUCCESS;
         }
         if (opt->pipeline == CLS_PIPELINE_AUTO && fits &&
             ranked(p, resident_ns, c.naive_alloc_ns) <= c.rank_ns) {

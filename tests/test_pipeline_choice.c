@@ -3,7 +3,9 @@
  * copy out, not merely faster than naive copy-compute-copy (the H100 regression: poisson2d
  * 8192^2 x 100 ran pipelined at 401 us per step against 86.6 resident).  PoCL stands in for
  * the device, with the measured H100 model (transfer tables) placed in a private model cache
- * as the device's probe result; the plans are only created, never run. */
+ * as the device's probe result; the plans are only created, never run.  Also: AUTO never
+ * plans a pipeline of one tile (it would overlap nothing), and on a CPU-family model (the same
+ * tables) a run that fits stays resident. */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <math.h>
@@ -96,7 +98,60 @@ int main(void)
     tap_ok(s == CLS_SUCCESS && a.pipeline == CLS_PIPELINE_SCALABLE,
            "a scalable pipeline asked for is planned within the device too");
 
+    /* A pipeline of one tile overlaps nothing: AUTO keeps such runs resident (the tile kernel
+     * would only replace the schedule's).  Small grids, where the best pipeline is one tile. */
+    static const struct { const char *name; cls_dims d; size_t steps; } small[] = {
+        {"hotspot", {{512, 512, 1}}, 100},   {"poisson2d", {{256, 256, 1}}, 50},
+        {"emboss", {{1024, 1024, 1}}, 20},   {"jacobi3d", {{48, 48, 48}}, 30},
+        {"moving_average", {{65536, 1, 1}}, 100},
+    };
+    int single = 0, none = 1;
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
+        s = plan_info(ctx, small[i].name, small[i].d, small[i].steps, CLS_SCHEDULE_AUTO,
+                      CLS_PIPELINE_AUTO, 0, &a);
+        diag(small[i].name, s, &a);
+        if (s != CLS_SUCCESS || (a.pipeline != CLS_PIPELINE_OFF && a.pipeline_tiles == 1))
+            none = 0;
+        single += s == CLS_SUCCESS && a.pipeline == CLS_PIPELINE_OFF &&
+                  strstr(a.pipeline_why, "one tile") != NULL;
+    }
+    tap_ok(none && single > 0,
+           "AUTO plans no pipeline of one tile (%d of %zu small runs stayed resident for it)",
+           single, sizeof small / sizeof *small);
     cls_context_release(ctx);
+
+    /* The same tables on a CPU-family model: the tile kernel is slow on CPUs, so a run within
+     * the device stays resident where the GPU model pipelined it. */
+    cls_model *m = NULL;
+    char *json = NULL, *at;
+    int cpu_ready = cls_model_load(path, &m) == CLS_SUCCESS && cls_model_to_json(m, &json) ==
+                                                                  CLS_SUCCESS &&
+                    (at = strstr(json, "\"gpu\"")) != NULL; /* the first: "family" */
+    if (cpu_ready) {
+        memcpy(at + 1, "cpu", 3);
+        cls_model_release(m);
+        m = NULL;
+        cpu_ready = cls_model_from_json(json, &m) == CLS_SUCCESS &&
+                    cls_model_save(m, path) == CLS_SUCCESS &&
+                    cls_context_create(NULL, &ctx) == CLS_SUCCESS;
+    }
+    cls_free(json);
+    cls_model_release(m);
+    if (tap_ok(cpu_ready, "the same model as a CPU family stands in (%s)",
+               cpu_ready ? "ok" : cls_last_error())) {
+        s = plan_info(ctx, "poisson2d", big, 100, CLS_SCHEDULE_AUTO, CLS_PIPELINE_AUTO, 0, &a);
+        diag("cpu family, 100 steps", s, &a);
+        tap_ok(s == CLS_SUCCESS && a.pipeline == CLS_PIPELINE_OFF &&
+                   strstr(a.pipeline_why, "CPU device") &&
+                   a.predicted_total_seconds == a.predicted_copy_seconds,
+               "on a CPU model poisson2d 8192^2 x 100 steps stays resident (%s)",
+               a.pipeline_why);
+        s = plan_info(ctx, "poisson2d", big, 100, CLS_SCHEDULE_AUTO, CLS_PIPELINE_AUTO, 256e6,
+                      &a);
+        tap_ok(s == CLS_SUCCESS && a.pipeline != CLS_PIPELINE_OFF,
+               "above a 256 MB cap it still pipelines (%s)", cls_pipeline_name(a.pipeline));
+        cls_context_release(ctx);
+    }
     standin_remove(dir);
     return tap_done();
 }
