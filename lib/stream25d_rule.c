@@ -26,7 +26,7 @@
  *   cell3d    float   256^3: naive 94.3, single pass 71.2 (1.32x), fused k=2..6 111-424
  *                     512^3: naive 678.6, single pass 512.6 (1.32x), fused 662-2675
  * so box bodies stream one step per pass when they do not divide or call functions (the
- * counting body had single pass 1.04x too, but was kept naive as "not plain"). 
+ * counting body had single pass 1.04x too, but was kept naive as "not plain").
  *
  * The naive kernel streams a radius-1 star at copy speed (heat3d7 96 % of cube_transit), so one
  * step per pass cannot win there, and fused steps win only where the body is cheap: the
@@ -59,7 +59,7 @@ int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
         snprintf(why, why_len,
                  "stream25d, one step per pass: a box body (in-plane diagonals) without "
                  "divisions or calls, whose plane streaming serves from local memory (H100: "
-                 "heat3d27 1.36x float, 1.18x double, cell3d 1.33x over naive; fused steps "
+                 "heat3d27 1.36x float, 1.18x double, cell3d 1.32x over naive; fused steps "
                  "lost); model gain of fusing %.2fx",
                  f->gain);
         return CLS__S25_SINGLE;
