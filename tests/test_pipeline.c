@@ -115,9 +115,9 @@ static void test_device_from_model(void)
     if (tap_ok(cls_model_from_name("h100", &m) == CLS_SUCCESS &&
                    cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
                "the probed H100 model gives a pipeline device (%s)", err)) {
-        /* 2 / 1.76406 - 1 = 0.13376: the 0.57 of 003 becomes 0.134 on the H100 (queued
-         * copy streams, second probe of 2026-11-21; doc/pipeline.md). */
-        NEAR(d.overlap_coeff, 2.0 / 1.76406 - 1.0, "H100 overlap coefficient");
+        /* 2 / 1.652468842 - 1 = 0.21031: the 0.57 of 003 becomes 0.210 on the H100 (queued
+         * copy streams, the probe of pipeline run 24a, 2026-11-22; doc/pipeline.md). */
+        NEAR(d.overlap_coeff, 2.0 / 1.652468842366909 - 1.0, "H100 overlap coefficient");
         tap_ok(d.copy_engines == 2 && d.h2d.n == 8 && d.global_bytes == 85017493504.0,
                "H100: dual engines, 8-entry tables, 85017493504 bytes of memory");
         /* Queued copies: the probe measured the restart, 10078.1 cycles at 1980 MHz. */
@@ -125,7 +125,8 @@ static void test_device_from_model(void)
         NEAR(d.queued_ns, 10078.1 / 1980.0 * 1e3, "H100 queued-copy turnaround 5.09 us");
         NEAR(d.copy_gbs, 2566.11, "H100 device copies at memory.bandwidth_measured_gbs");
         st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
-        tap_ok(st == CLS_SUCCESS && d.h2d.ns[7] == 14046400.0 && d.h2d_staged.ns[7] == 1949970.0,
+        tap_ok(st == CLS_SUCCESS && d.h2d.ns[7] == 12568911.999998989 &&
+                   d.h2d_staged.ns[7] == 1831517.9999994768,
                "H100 pageable: direct copies from the pageable table, staged from the pinned");
     }
     cls_model_release(m);
@@ -1036,6 +1037,32 @@ static cls_pipe_device toy_queued(void)
     return d;
 }
 
+/* The buffered scheme packs and unpacks on the thread that enqueues (lib/exec_pipeline.c):
+ * with enqueue costs the host line carries the packing too.  100 tiles, packing 10 + 10 per
+ * tile, 1 per enqueue stage, copies and kernel 1: the host's 2300 serial time bounds the run
+ * (003's lock step alone: about 20 per step, 2080); without enqueue costs 003's closed form
+ * is unchanged. */
+static void test_buffered_host(void)
+{
+    cls_pipe_device d;
+    memset(&d, 0, sizeof d);
+    d.copy_engines = 2;
+    d.overlap_coeff = 1.0;
+    cls_pipe_stages s = {10, 1, 1, 1, 10, 0, 0, 0, 1, 1, 1};
+    double with = cls_pipe_run_uniform(&d, 1, &s, 100);
+    tap_ok(with > 2280 && with < 2320,
+           "buffered, enqueues on the host: packing adds to the host line (%.1f, want 2300 "
+           "less the first tile's packing and the last tile's unpacking, plus the last copy)",
+           with);
+    cls_pipe_stages t = s;
+    t.host_in = t.host_kernel = t.host_out = 0;
+    double bi = 10, bo = 10, X = 1 + 1 * 1.0, k = 1;
+    double closed = bi + fmax(bi, 1) + fmax(bi, fmax(1, k)) + fmax(bi, fmax(X, k)) +
+                    96.0 * fmax(bi + bo, fmax(X, k)) + fmax(bo, fmax(X, k)) + fmax(bo, fmax(1, k)) +
+                    fmax(bo, 1) + bo;
+    NEAR(cls_pipe_run_uniform(&d, 1, &t, 100), closed, "buffered without enqueues: Sect. 6.4.4");
+}
+
 static void test_queued(void)
 {
     cls_pipe_device d = toy_queued();
@@ -1449,14 +1476,16 @@ static void test_h100_outlook(void)
                          cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
                          r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
                          r.best.total_ns / 1e6, r.speedup);
-                /* A negligible kernel bounds the gain by (in + out) / (max + c min) =
-                 * 2 / (1 + c), the overlap factor 1.48; a kernel as long as the overlapped
-                 * transfers by (in + k + out) / k, about 2.5. */
+                /* A negligible kernel bounds the gain by (in + out) / max(in, out): the two
+                 * directions overlapped at best (the queued pairs overlap per size, so the
+                 * single overlap factor no longer bounds it: run 24 measured 1.77-1.82x
+                 * against its 1.65); a kernel as long as the overlapped transfers by
+                 * (in + k + out) / k, about 2.5. */
                 if (!(r.speedup > 1.0 && r.speedup < 2.6)) ok = 0;
-                if (guess == 0 && !(r.speedup < 2.0 / (1.0 + d.overlap_coeff))) ok = 0;
+                if (guess == 0 && !(r.speedup < 2.0)) ok = 0;
             }
     tap_ok(ok, "H100 outlook: pipelining predicted faster; with a bandwidth-bound kernel below "
-               "the overlap factor %.2f", d.overlap_factor);
+               "2x (the two copy directions fully overlapped)");
 }
 
 int main(void)
@@ -1467,6 +1496,7 @@ int main(void)
     test_closed_vs_steps();
     test_counting();
     test_queued();
+    test_buffered_host();
     test_halo_reuse();
     test_queued_tables_from_model();
 
