@@ -55,7 +55,7 @@ int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
                  f->n_aux, f->n_aux == 1 ? "" : "s");
         return CLS__S25_NAIVE;
     }
-    if (f->corners && (f->cheap || f->plain)) {
+    if (f->corners && f->cheap) {
         snprintf(why, why_len,
                  "stream25d, one step per pass: a box body (in-plane diagonals) without "
                  "divisions or calls, whose plane streaming serves from local memory (H100: "

@@ -23,7 +23,7 @@ typedef struct cls__s25_features {
     size_t k;      /* model: its steps per pass */
     int mirror;    /* mirror boundary: the fused kernel's fix-ups cost most there */
     int cheap;     /* no division, sqrt or transcendental call (cls__expr_cheap_ops); may
-                      compare and select */
+                      compare and select (plain bodies are cheap) */
 } cls__s25_features;
 
 /* CLS__S25_NAIVE, _SINGLE or _FUSED for a 3D body on a GPU; the reason into why. */

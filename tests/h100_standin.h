@@ -48,6 +48,16 @@ static int standin_h100(cls_context *ctx, char *path, size_t len)
     return ok;
 }
 
+/* A context that reads the H100 stand-in: one saves it as the device's probe result, a new
+ * one (returned in *ctx) finds it in the cache.  1 on success; *ctx may be set either way. */
+static int standin_context(char *path, size_t len, cls_context **ctx)
+{
+    int ok = cls_context_create(NULL, ctx) == CLS_SUCCESS && standin_h100(*ctx, path, len);
+    cls_context_release(*ctx);
+    *ctx = NULL;
+    return ok && cls_context_create(NULL, ctx) == CLS_SUCCESS;
+}
+
 static int standin_rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb, (void)flag, (void)ftw;

@@ -253,10 +253,7 @@ int main(void)
         tap_skip("H100 predictions", "no temporary directory");
         return tap_done();
     }
-    int ready = cls_context_create(NULL, &ctx) == CLS_SUCCESS && standin_h100(ctx, path, sizeof path);
-    cls_context_release(ctx);
-    ctx = NULL;
-    ready = ready && cls_context_create(NULL, &ctx) == CLS_SUCCESS; /* reads the stand-in */
+    int ready = standin_context(path, sizeof path, &ctx);
     if (tap_ok(ready, "the H100 model stands in as the device's probe result%s%s",
                ready ? "" : ": ", ready ? "" : cls_last_error())) {
         static const h100_pick picks[] = {
