@@ -499,16 +499,19 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
              * the overlap is copied on the device, halo_copy). */
             box hb = inb, ov, pinb;
             if (reuse_overlap(r, t, &inb, &pinb, &ov)) hb.lo[r->reuse] = ov.hi[r->reuse];
-            for (size_t a = 0; a < r->n_arrays; a++) {
+            /* nothing new (a thin last tile): one marker stands for the writes and carries
+             * their wait list (dropping it let the tile's kernels overwrite a set still
+             * being read; tests/test_pipeline_order.c) */
+            if (box_points(&hb) == 0 &&
+                (err = clEnqueueMarkerWithWaitList(q->q[0], nw, wait, &r->ev_w[t])) != CL_SUCCESS)
+                return cls__fail(ctx, (cls_status)err, "ordering tile %zu after its set's last use", t);
+            for (size_t a = 0; box_points(&hb) && a < r->n_arrays; a++) {
                 const void *h = a ? aux[a - 1] : src;
                 dbuf dev = r->b.in[set][a];
                 if (!basic) dev.geo = inb;
                 int last = a + 1 == r->n_arrays;
                 cl_event *ev = last ? &r->ev_w[t] : NULL;
-                if (box_points(&hb) == 0) {
-                    /* nothing new (a thin last tile): a marker stands for the write */
-                    err = last ? clEnqueueMarkerWithWaitList(q->q[0], nw, wait, ev) : CL_SUCCESS;
-                } else if (buffered) {
+                if (buffered) {
                     pack(r, 1, (void *)h, r->b.map_in[set][a], &inb);
                     err = clEnqueueWriteBuffer(q->q[0], dev.mem, CL_FALSE, 0,
                                                box_points(&inb) * r->elem, r->b.map_in[set][a], nw,

@@ -34,3 +34,11 @@ TESTS += tests/test_plan_buffers
 tests_test_plan_buffers_SOURCES = tests/test_plan_buffers.c tests/h100_standin.h
 tests_test_plan_buffers_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_plan_buffers_LDADD = $(TEST_LDADD)
+
+# The pipeline's dependencies on PoCL, read off $CLSTENCIL_PIPE_TRACE's profiling times:
+# every scheme, thin last tiles with auxiliary arrays, halo reuse in 2D and 3D.
+check_PROGRAMS += tests/test_pipeline_order
+TESTS += tests/test_pipeline_order
+tests_test_pipeline_order_SOURCES = tests/test_pipeline_order.c
+tests_test_pipeline_order_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_pipeline_order_LDADD = $(TEST_LDADD)
