@@ -57,11 +57,35 @@ inline real cls_read(__global const real *restrict a, int x, int y, int z)
 #endif
 }
 
-/* For points whose whole stencil lies inside the grid no boundary handling is needed. */
+/* For points whose whole stencil lies inside the grid no boundary handling is needed.  The
+ * CPU row kernel indexes in 64 bits: an int index is sign-extended at every read of its
+ * vector loop (lea + movslq per neighbour in PoCL's code), a long one folds into the address
+ * of a pointer per neighbour.  GPUs keep int arithmetic, which is cheaper there. */
+#ifdef CLS_NAIVE_ROWS
+#define CLS_DIDX(x, y, z) ((long)(x) + (long)NX * ((long)(y) + (long)NY * (long)(z)))
+#else
+#define CLS_DIDX(x, y, z) CLS_IDX(x, y, z)
+#endif
 inline real cls_read_direct(__global const real *restrict a, int x, int y, int z)
 {
-    return a[CLS_IDX(x, y, z)];
+    return a[CLS_DIDX(x, y, z)];
 }
+
+#ifdef CLS_NAIVE_ROWS
+/* The row kernel's edge rows (cl/naive_rows.cl): x inside the grid, y and z by the boundary
+ * rule.  The folds depend on the row only, so the compiler hoists them out of the x loop and
+ * the loop vectorises like an interior one (OpenMP's clamped row pointers do the same). */
+inline real cls_read_row(__global const real *restrict a, int x, int y, int z)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    /* a clamped, always valid address, then the constant where the row lies outside */
+    real v = a[CLS_DIDX(x, clamp(y, 0, NY - 1), clamp(z, 0, NZ - 1))];
+    return y < 0 || y >= NY || z < 0 || z >= NZ ? (real)CLS_BOUNDARY_VALUE : v;
+#else
+    return a[CLS_DIDX(x, cls_fold(y, NY), cls_fold(z, NZ))];
+#endif
+}
+#endif
 
 /* The generator emits the update twice: with CLS_READ = cls_read for points near the edge and
  * CLS_READ = cls_read_direct for interior points (identical values there). */

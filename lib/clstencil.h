@@ -358,7 +358,8 @@ typedef struct cls_plan_info {
     size_t resident_groups;  /* trapezoid with CLS_SYNC_BARRIER: work-groups launched */
     cls_loader loader;       /* stream25d: the loader (points_per_item: planes per group) */
     size_t prefetch;         /* stream25d: planes loaded ahead */
-    size_t rows_per_item;    /* stream25d: rows each work-item updates */
+    size_t rows_per_item;    /* stream25d, and the naive schedule on CPUs: rows each
+                                work-item updates */
     size_t steps_per_pass;   /* stream25d: time steps fused into one pass (1: none) */
     size_t max_registers;    /* the register cap the kernel was built with (0: none) */
     int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */

@@ -105,12 +105,15 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
      * when the template defines CLS_TILE_X); cls_update_stream reads it from the private window
      * of the stream25d schedule (only when the template defines CLS_STREAM25D);
      * cls_update_tile_interior reads the tile at constant offsets and the auxiliary arrays
-     * directly (trapezoid tiles whose reads all lie inside the grid). */
+     * directly (trapezoid tiles whose reads all lie inside the grid); cls_update_row folds y
+     * and z only (the CPU row kernel's edge rows, x inside the grid; CLS_NAIVE_ROWS). */
     static const struct {
         const char *name, *in_reader, *aux_reader, *in_type, *extra, *guard;
     } variant[] = {
         {"cls_update", "cls_read", "cls_read", "__global", "", NULL},
         {"cls_update_interior", "cls_read_direct", "cls_read_direct", "__global", "", NULL},
+        /* the CPU row kernel's edge rows: y and z folded per row, x direct */
+        {"cls_update_row", "cls_read_row", "cls_read_row", "__global", "", "CLS_NAIVE_ROWS"},
         {"cls_update_tile", "cls_read_tile", "cls_read", "__local", ", int OX, int OY, int OZ",
          "CLS_TILE_X"},
         {"cls_update_stream", "cls_read_win", "cls_read", "__private", "", "CLS_STREAM25D"},

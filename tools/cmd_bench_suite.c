@@ -105,8 +105,12 @@ static void plan_line(char *buf, size_t len, const cls_plan_info *pi, int dims)
                  pi->points_per_item);
         break;
     default:
-        snprintf(buf, len, "%s wg=%s ppi=%zu", cls_schedule_name(pi->schedule), local,
-                 pi->points_per_item);
+        if (pi->rows_per_item > 1)
+            snprintf(buf, len, "%s wg=%s ppi=%zu rows=%zu", cls_schedule_name(pi->schedule),
+                     local, pi->points_per_item, pi->rows_per_item);
+        else
+            snprintf(buf, len, "%s wg=%s ppi=%zu", cls_schedule_name(pi->schedule), local,
+                     pi->points_per_item);
     }
 }
 
