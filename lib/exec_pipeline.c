@@ -502,10 +502,11 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
             /* nothing new (a thin last tile): one marker stands for the writes and carries
              * their wait list (dropping it let the tile's kernels overwrite a set still
              * being read; tests/test_pipeline_order.c) */
-            if (box_points(&hb) == 0 &&
+            size_t fresh = box_points(&hb);
+            if (!fresh &&
                 (err = clEnqueueMarkerWithWaitList(q->q[0], nw, wait, &r->ev_w[t])) != CL_SUCCESS)
                 return cls__fail(ctx, (cls_status)err, "ordering tile %zu after its set's last use", t);
-            for (size_t a = 0; box_points(&hb) && a < r->n_arrays; a++) {
+            for (size_t a = 0; fresh && a < r->n_arrays; a++) {
                 const void *h = a ? aux[a - 1] : src;
                 dbuf dev = r->b.in[set][a];
                 if (!basic) dev.geo = inb;

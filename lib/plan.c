@@ -291,7 +291,7 @@ cls_status cls__plan_naive(cls_plan *p, const cls_plan_options *opt)
     }
     for (int i = 0; i < 3; i++) {
         size_t n = i == axis ? (p->dims.n[i] + p->per_item - 1) / p->per_item : p->dims.n[i];
-        if (p->rows && i == 1 && p->item_rows > 1) n = (n + p->item_rows - 1) / p->item_rows;
+        if (i == 1) n = (n + p->item_rows - 1) / p->item_rows; /* 1 but for CPU rows */
         p->global[i] = round_up(n, p->local[i]);
     }
     return CLS_SUCCESS;
