@@ -194,7 +194,10 @@ static void test_poisson(cls_context *ctx)
     }
 
     /* The same patch cut to its bounding box and placed by offset: the same composite, within
-     * what the tolerance allows (1e-4 per step; the error bound of a region this size ~ 0.01). */
+     * what the tolerance allows (1e-4 per step; the error bound of a region this size ~ 0.01).
+     * Chaotic relaxation is asynchronous, so the two runs stop at different iterates, each
+     * within the bound of the solution: they may differ by twice it (1.23e-2 seen once under
+     * a loaded make -j2 check; 0 when quiet). */
     size_t x0 = W, y0 = H, x1 = 0, y1 = 0;
     for (size_t y = 0; y < H; y++)
         for (size_t x = 0; x < W; x++)
@@ -213,7 +216,7 @@ static void test_poisson(cls_context *ctx)
         diff = 0;
         for (size_t i = 0; i < W * H * 3; i++) diff = fmax(diff, fabs(out->data[i] - out2->data[i]));
     }
-    tap_ok(r == CLS_SUCCESS && diff < 0.01, "a cropped patch placed at (%ld, %ld): max difference %.2e",
+    tap_ok(r == CLS_SUCCESS && diff < 0.02, "a cropped patch placed at (%ld, %ld): max difference %.2e",
            o.offset_x, o.offset_y, diff);
     cls_image_release(out2);
 
