@@ -223,11 +223,12 @@ inline int cls_grid_barrier(__global volatile int *counter, __global volatile in
     return *ok;
 }
 
-/* Persistent kernel: resident groups loop over the tiles of every stage; buffers alternate. */
+/* Persistent kernel: resident groups loop over the tiles of every stage; buffers alternate.
+ * The steps are those from step0 (STEP of the first one) on. */
 __kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
 void cls_trapezoid_persistent(__global real *buf0, __global real *buf1 CLS_AUX_PARAMS,
                               __global volatile int *counters, __global volatile int *status,
-                              int steps, int h)
+                              int step0, int steps, int h)
 {
     __local real tile0[CLS_TILE_ALLOC], tile1[CLS_TILE_ALLOC];
     __local volatile int ok;
@@ -238,7 +239,7 @@ void cls_trapezoid_persistent(__global real *buf0, __global real *buf1 CLS_AUX_P
         __global real *src = s % 2 ? buf1 : buf0, *dst = s % 2 ? buf0 : buf1;
         int hs = min(h, steps - s * h);
         for (int t = get_group_id(0); t < ntiles; t += groups) {
-            cls_trapezoid_tile(src, dst CLS_AUX_ARGS, t, h, s * h, hs, tile0, tile1);
+            cls_trapezoid_tile(src, dst CLS_AUX_ARGS, t, h, step0 + s * h, hs, tile0, tile1);
             /* The tiles are reused by the next trapezoid of this group. */
             barrier(CLK_LOCAL_MEM_FENCE);
         }

@@ -10,6 +10,11 @@
 /* Longest message an internal step writes before the public call records it. */
 #define CLS__ERR_MAX 1024
 
+/* ---------------------------------------------------------------- tuning.c */
+/* The tuning section's family defaults. */
+void cls__tuning_gpu(cls_model_params *p);
+void cls__tuning_cpu(cls_model_params *p);
+
 /* ---------------------------------------------------------------- registry.c */
 const cls_model_rules *cls__family_find(const char *name);
 /* The i-th family, NULL past the end. */

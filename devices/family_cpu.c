@@ -1,5 +1,5 @@
 /* family_cpu.c: rules and generic defaults of CPU devices (PoCL and other CPU runtimes). */
-#include "device_model.h"
+#include "devices.h"
 
 /* A CPU has no local-memory banks: local memory is ordinary cached memory, so no access
  * conflicts; each group of a warp (SIMD width) costs one pass. */
@@ -52,6 +52,7 @@ static void cpu_occupancy(const cls_model_params *p, size_t work_group_size,
 static void cpu_defaults(cls_model_params *p)
 {
     *p = (cls_model_params){0};
+    cls__tuning_cpu(p);
     p->clock_mhz = 2000;
     p->compute_units = 4;
     p->cores_per_cu = 1;

@@ -1,5 +1,5 @@
 /* family_fermi.c: rules and generic defaults of the Fermi family (compute capability 2.x). */
-#include "device_model.h"
+#include "devices.h"
 
 /* Generic defaults of the family.  The documents give the Tesla C2050's clock and bandwidth
  * (001 Table 1), Fermi's 48 KB of shared memory and 1.5k resident threads (002 Sect. VII),
@@ -9,6 +9,7 @@
 static void fermi_defaults(cls_model_params *p)
 {
     *p = (cls_model_params){0};
+    cls__tuning_gpu(p);
     p->clock_mhz = 1115;           /* 001 Table 1 (C2050) */
     p->compute_units = 16;         /* 002 Sect. VII: "the number of SMs to 16" */
     p->cores_per_cu = 32;          /* assumed */

@@ -1,5 +1,5 @@
 /* family_gt200.c: rules and generic defaults of the GT200 family (compute capability 1.3). */
-#include "device_model.h"
+#include "devices.h"
 
 /* Global-memory coalescing on compute capability 1.2/1.3, per half-warp
  * (004_3bb0fc5541bb7adb.txt Sect. 5.3 and Fig. 5(a): "threads in each half warp", "transactions
@@ -74,6 +74,7 @@ static void gt200_bank_conflicts(const cls_model_params *p, const uint64_t *addr
 static void gt200_defaults(cls_model_params *p)
 {
     *p = (cls_model_params){0};
+    cls__tuning_gpu(p);
     p->clock_mhz = 1300;           /* 000 Table 1 */
     p->compute_units = 30;         /* 000 Table 1 */
     p->cores_per_cu = 8;           /* 000 Table 1 */

@@ -38,7 +38,7 @@ const cls__table_desc cls__tables[CLS_TABLE_COUNT] = {
 };
 
 static const char *const sections[] = {"compute", "local_memory", "memory", "sync",
-                                       "transfer", "alloc"};
+                                       "transfer", "alloc", "tuning"};
 
 int cls__section_known(const char *section)
 {

@@ -221,60 +221,30 @@ typedef struct cls_dims {
 CLS_API size_t cls_dims_points(cls_dims d);
 
 /* ------------------------------------------------------------------------------------------
- * Plans and runs
+ * Plans, states and runs
+ *
+ * A plan holds how a stencil runs on a grid for a device: the schedule for grids resident on
+ * the device and, for runs from and to host arrays, how the grid moves (copied whole around
+ * the resident schedule, or through a host schedule such as the tiled pipeline).  Schedules
+ * take parameters as text, "schedule.name=value" separated by spaces or commas
+ * ("trapezoid.height=4 trapezoid.sync=barrier"); `clstencil schedules` and doc/guide.md list
+ * them.
  * ---------------------------------------------------------------------------------------- */
 typedef enum cls_schedule {
-    CLS_SCHEDULE_AUTO = 0,     /* the planner decides */
-    CLS_SCHEDULE_NAIVE = 1,    /* one launch per step, ping-pong buffers */
-    CLS_SCHEDULE_TRAPEZOID = 2, /* ghost zones: h steps per pass in local memory
-                                   (000_c422610359a92120.txt) */
-    CLS_SCHEDULE_STREAM25D = 3  /* 3D: 2D work-groups march along z, planes in registers and
-                                   local memory (001_405c9e1d5e6c3c1a.txt) */
+    CLS_SCHEDULE_AUTO = 0,      /* the planner decides */
+    CLS_SCHEDULE_NAIVE = 1,     /* one launch per step, ping-pong buffers */
+    CLS_SCHEDULE_TRAPEZOID = 2, /* ghost zones: h steps per pass in local memory (Meng &
+                                   Skadron 2010) */
+    CLS_SCHEDULE_STREAM25D = 3, /* 3D: 2D work-groups march along z, planes in registers and
+                                   local memory (Mo & Li) */
+    CLS_SCHEDULE_PIPELINE = 4   /* runs from host arrays tile by tile, transfers overlapping
+                                   kernels (Visschers 2012); for host-to-host runs and grids
+                                   above the device's memory */
 } cls_schedule;
 
-/* How the stream25d schedule brings an XY plane and its ghost zone on chip
- * (001_405c9e1d5e6c3c1a.txt Sect. 4). */
-typedef enum cls_loader {
-    CLS_LOADER_AUTO = 0,    /* the planner decides */
-    CLS_LOADER_CLASSIC = 1, /* Listing 2: every work-item loads its point into local memory,
-                               edge work-items the ghost rows and columns under conditions */
-    CLS_LOADER_ALIGNED = 2, /* Listing 3: the tile widened to whole memory segments left and
-                               right, loaded row-major by all work-items, no conditions */
-    CLS_LOADER_DIRECT = 3   /* no local memory: neighbours read from global memory (caches);
-                               the variant for CPUs, whose local memory is a copy in cache */
-} cls_loader;
-
-CLS_API const char *cls_loader_name(cls_loader l);
-CLS_API cls_status cls_loader_from_name(const char *name, cls_loader *l);
-
-/* Global synchronisation between the trapezoid schedule's stages (000_c422610359a92120.txt
- * Sect. 4.5). */
-typedef enum cls_sync {
-    CLS_SYNC_AUTO = 0,    /* the planner decides */
-    CLS_SYNC_RESTART = 1, /* one kernel launch per stage */
-    CLS_SYNC_BARRIER = 2  /* one persistent launch, an in-kernel barrier of atomics and fences;
-                             only as many work-groups as can be resident at once */
-} cls_sync;
-
-CLS_API const char *cls_sync_name(cls_sync s);
-CLS_API cls_status cls_sync_from_name(const char *name, cls_sync *s);
-
+/* "naive", ...; "auto" for CLS_SCHEDULE_AUTO, "unknown" for none. */
 CLS_API const char *cls_schedule_name(cls_schedule s);
 CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
-
-/* Host-resident runs (003_9039035f5da401ab.txt Sect. 6.2): the grid copied in whole, computed
- * and copied back (off, the document's naive approach), or cut into tiles whose transfers in,
- * kernels and transfers out overlap on three queues. */
-typedef enum cls_pipeline {
-    CLS_PIPELINE_AUTO = 0,     /* the transfer model picks the scheme and tile, or none */
-    CLS_PIPELINE_OFF = 1,      /* copy the whole grid in, compute, copy it out */
-    CLS_PIPELINE_BASIC = 2,    /* full-size device arrays, tiles copied in place */
-    CLS_PIPELINE_SCALABLE = 3, /* three tile-sized buffer sets reused round-robin */
-    CLS_PIPELINE_BUFFERED = 4  /* scalable, staged through pinned host tiles */
-} cls_pipeline;
-
-CLS_API const char *cls_pipeline_name(cls_pipeline p);
-CLS_API cls_status cls_pipeline_from_name(const char *name, cls_pipeline *p);
 
 /* Page-locked host memory for a context's device (CL_MEM_ALLOC_HOST_PTR, mapped): transfers
  * from and to it run at the device's pinned rate.  Free with cls_host_free before releasing
@@ -283,62 +253,40 @@ CLS_API cls_status cls_host_alloc(cls_context *ctx, size_t bytes, void **ptr);
 /* Accepts NULL. */
 CLS_API void cls_host_free(cls_context *ctx, void *ptr);
 
+/* Options of a plan.  Initialise them with cls_plan_options_init, which sets `size`: the
+ * library reads only the fields the caller's struct holds, so a program built against an
+ * older header keeps working with a newer library (doc/guide.md, "Options"). */
 typedef struct cls_plan_options {
-    cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default */
-    size_t local_size[3];    /* work-group size; all 0 = chosen per device (stream25d: the XY
-                                tile, the third size 1) */
-    size_t points_per_item;  /* naive: points each work-item updates: along the slowest axis
-                                on GPUs (2D/3D), a run along x on CPUs; 0 = chosen per device.
-                                stream25d: the planes each work-group streams along z */
-    size_t trapezoid_height; /* trapezoid: steps per stage h; 0 = chosen by the model.  The
-                                trapezoid takes local_size as its tile (ghost zone included)
-                                and points_per_item as the points per work-item along the
-                                slowest axis (the work-group is the tile divided by it) */
-    cls_sync sync;           /* trapezoid: stage synchronisation; CLS_SYNC_AUTO by default */
-    cls_loader loader;       /* stream25d: ghost-zone loader; CLS_LOADER_AUTO by default */
-    size_t prefetch;         /* stream25d: planes loaded ahead into registers (the software
-                                prefetch of 001_405c9e1d5e6c3c1a.txt Sect. 5, 1 in the
-                                document); 0 = chosen per device */
-    size_t rows_per_item;    /* stream25d: adjacent rows of the XY tile each work-item updates
-                                from one register window (the tile is local_size[0] x
-                                local_size[1]*rows_per_item points); 0 = chosen per device */
-    size_t steps_per_pass;   /* stream25d: time steps fused into one pass over z (temporal
-                                blocking: the tile widened by the steps' halo, one pipeline
-                                stage per step); 1 = one step per pass, 0 = chosen by the
-                                ghost-zone model on GPUs (1 on CPUs) */
+    size_t size;             /* sizeof (cls_plan_options) as the caller compiled it */
+    cls_schedule schedule;   /* CLS_SCHEDULE_AUTO by default; a resident schedule fixes the
+                                one states advance with, CLS_SCHEDULE_PIPELINE makes runs from
+                                host arrays pipeline */
+    const char *params;      /* the schedules' parameters, NULL for none; with AUTO, the
+                                parameters of one resident schedule ask for it */
     size_t max_registers;    /* registers per work-item the device compiler may use (NVIDIA's
                                 cl_nv_compiler_options -cl-nv-maxrregcount): fewer registers,
-                                more resident work-groups.  0 = the planner decides (stream25d
-                                with fused steps), else ignored, with a note in why, on devices
-                                without the option */
-    /* Host-resident grids (003_9039035f5da401ab.txt Sect. 6, doc/pipeline.md): how a run moves
-     * the grid between the host arrays and the device. */
-    cls_pipeline pipeline;   /* CLS_PIPELINE_AUTO by default: the transfer model decides */
-    size_t pipeline_tile[3]; /* the output tile; all 0 = chosen by the model */
-    size_t pipeline_steps;   /* steps each tile computes per sweep (its padding is halo x
-                                that); 0 = chosen by the model */
-    int pipeline_rect;       /* 1: rectangular copies even where a tile is contiguous (to
-                                measure Sect. 6.2.3's merge); 0: merge */
+                                more resident work-groups.  0: no cap; ignored, with a note in
+                                why, on devices without the option */
     double device_memory;    /* bytes of device memory a run may hold (0: the device's global
-                                memory); grids above it run through the scalable scheme */
-    int host_pinned;         /* the run's host arrays are pinned (cls_host_alloc): the model
-                                takes the pinned transfer tables */
+                                memory); grids above it run through the pipeline */
+    int host_pinned;         /* the run's host arrays are pinned (cls_host_alloc): the transfer
+                                model takes the pinned tables */
     int release_buffers;     /* 1: every run allocates its device buffers and frees them at its
-                                end (003's measurements, Sect. 6.4.5), and the planner ranks by
+                                end (Visschers 2012 Sect. 6.4.5), and the planner ranks by
                                 allocation plus run.  0 (default): the first run allocates them
                                 and the plan keeps them for the next run until
-                                cls_plan_release_buffers or cls_plan_release; the planner ranks
-                                by the run without allocation */
+                                cls_plan_release_buffers or cls_plan_release */
 } cls_plan_options;
 
-/* Fills defaults. */
+/* Fills defaults and `size`. */
 CLS_API void cls_plan_options_init(cls_plan_options *opt);
 
 typedef struct cls_plan cls_plan;
 
-/* Validates the stencil against the sizes and the device, picks the schedule and its
- * parameters, and builds (or fetches from the cache) the OpenCL program.  The plan keeps its
- * own copy of the stencil.  opt may be NULL. */
+/* Validates the stencil against the sizes and the device, picks the schedules and their
+ * parameters, and builds (or fetches from the cache) the OpenCL programs.  The plan keeps its
+ * own copy of the stencil.  steps: the steps of cls_plan_run (states advance by any number).
+ * opt may be NULL. */
 CLS_API cls_status cls_plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                                    size_t steps, const cls_plan_options *opt, cls_plan **plan);
 /* Accepts NULL. */
@@ -348,48 +296,53 @@ CLS_API void cls_plan_release(cls_plan *plan);
 CLS_API void cls_plan_release_buffers(cls_plan *plan);
 
 typedef struct cls_plan_info {
-    cls_schedule schedule;
-    size_t local_size[3];
+    cls_schedule schedule;     /* the schedule device-resident states advance with
+                                  (CLS_SCHEDULE_AUTO: none, the grid is above the device's
+                                  memory) */
+    const char *schedule_name; /* its name ("none") */
+    cls_schedule host_schedule; /* how cls_plan_run moves the grid: CLS_SCHEDULE_AUTO copies it
+                                   whole around the resident schedule, else that schedule */
+    size_t local_size[3];      /* the resident kernel's work-group */
     size_t global_size[3];
-    size_t points_per_item;
-    size_t trapezoid_height; /* trapezoid: h; local_size is the work-group, tile the tile incl.
-                                the ghost zone, points_per_item the points per work-item */
-    cls_sync sync;
-    size_t resident_groups;  /* trapezoid with CLS_SYNC_BARRIER: work-groups launched */
-    cls_loader loader;       /* stream25d: the loader (points_per_item: planes per group) */
-    size_t prefetch;         /* stream25d: planes loaded ahead */
-    size_t rows_per_item;    /* stream25d, and the naive schedule on CPUs: rows each
-                                work-item updates */
-    size_t steps_per_pass;   /* stream25d: time steps fused into one pass (1: none) */
-    size_t max_registers;    /* the register cap the kernel was built with (0: none) */
-    int from_cache;          /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
-    double build_seconds;    /* time to build or load the program */
-    size_t tile[3];          /* trapezoid: the tile, ghost zone included */
-    double predicted_seconds; /* the model's device time of the run's kernels (0: none) */
-    double predicted_naive_seconds;     /* CLS_SCHEDULE_AUTO: the two predictions it compared */
-    double predicted_trapezoid_seconds; /* (0 when not made) */
-    char why[512];           /* how the schedule and its parameters were chosen */
-    /* Host-resident runs: the scheme (CLS_PIPELINE_OFF when the grid moves whole), the tile,
-     * their number, the steps per tile and sweep, whether copies are rectangular, and the
-     * transfer model's predictions of a run (transfers and kernels) for the choice and for
-     * copy-compute-copy (0: no prediction); predicted_alloc_seconds is what allocating the
-     * choice's device buffers adds to a run that allocates them: the first run of a plan, or
-     * every run with release_buffers. */
-    cls_pipeline pipeline;
-    size_t pipeline_tile[3];
-    size_t pipeline_tiles;
-    size_t pipeline_steps;
-    int pipeline_rect;
+    size_t max_registers;      /* the register cap the kernel was built with (0: none) */
+    int from_cache;            /* 0 built now, 1 loaded from the disk cache, 2 already in memory */
+    double build_seconds;      /* time to build or load the program */
+    double predicted_seconds;  /* the model's device time of the run's kernels (0: none) */
+    /* The transfer model's predictions of a run from host arrays (transfers and kernels), for
+     * the plan's way and for copy-compute-copy around the resident schedule (0: no
+     * prediction); predicted_alloc_seconds is what allocating the run's device buffers adds to
+     * a run that allocates them: the first run of a plan, or every run with release_buffers. */
     double predicted_total_seconds;
     double predicted_copy_seconds;
     double predicted_alloc_seconds;
-    char pipeline_why[512];  /* why that scheme and tile */
+    /* Text the plan owns (valid until it is released): */
+    const char *params;        /* the chosen parameters, "trapezoid.tile=34x34x1 ..." */
+    const char *why;           /* how the resident schedule and its parameters were chosen */
+    const char *host_why;      /* how runs from host arrays move the grid, and why */
 } cls_plan_info;
 
 CLS_API cls_status cls_plan_describe(const cls_plan *plan, cls_plan_info *info);
+/* The value the plan chose for parameter `name` ("trapezoid.height" -> "4"), NULL when the
+ * plan has none.  Owned by the plan. */
+CLS_API const char *cls_plan_param(const cls_plan *plan, const char *name);
+
+/* Every configuration the planner priced, the chosen ones marked. */
+typedef struct cls_plan_candidate {
+    cls_schedule schedule;
+    const char *schedule_name;
+    int host;                  /* a host schedule (runs from host arrays) */
+    int chosen;
+    int declined;              /* not offered here, or set aside by a rule; why says which */
+    double predicted_seconds;  /* its kernels (0: none) */
+    double predicted_total_seconds; /* host schedules: the run, transfers included (0: none) */
+    const char *why;           /* owned by the plan */
+} cls_plan_candidate;
+
+CLS_API size_t cls_plan_num_candidates(const cls_plan *plan);
+CLS_API cls_status cls_plan_candidate_info(const cls_plan *plan, size_t i, cls_plan_candidate *c);
 
 typedef struct cls_report {
-    cls_schedule schedule;
+    cls_schedule schedule;   /* the schedule that ran */
     size_t steps;
     double seconds_total;    /* host wall time of the run, transfers included */
     double seconds_kernels;  /* device time of the kernels (profiling events) */
@@ -408,11 +361,40 @@ typedef struct cls_report {
 typedef int (*cls_progress_fn)(size_t done, size_t total, void *user);
 CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, void *user);
 
-/* Runs the plan: `input` is the initial state (points elements of the dtype), `aux` the
- * auxiliary arrays in the stencil's order (NULL when there are none), `output` receives the
- * state after `steps` steps (it may equal `input`).  report may be NULL. */
+/* Runs the plan from host arrays: `input` is the initial state (points elements of the
+ * dtype), `aux` the auxiliary arrays in the stencil's order (NULL when there are none),
+ * `output` receives the state after the plan's steps (it may equal `input`).  report may be
+ * NULL. */
 CLS_API cls_status cls_plan_run(cls_plan *plan, const void *input, const void *const *aux,
                                 void *output, cls_report *report);
+
+/* States: a run's field and auxiliary arrays kept on the device between calls (in pinned
+ * host memory when the grid is above the device's memory: the plan's host schedule runs
+ * them).  A plan advances a state by any number of steps; advancing by a, then b steps gives
+ * the state of one run of a + b steps, bit for bit.  OpenCL interop (wrapping a cl_mem,
+ * handing one out): clstencil_cl.h. */
+typedef struct cls_state cls_state;
+
+/* A state for the plan's stencil and grid (its buffers allocated, holding nothing yet). */
+CLS_API cls_status cls_state_create(cls_plan *plan, cls_state **state);
+/* Accepts NULL. */
+CLS_API void cls_state_release(cls_state *state);
+/* Writes the field from host memory (points elements) and sets the step to 0. */
+CLS_API cls_status cls_state_write(cls_state *state, const void *field);
+/* Writes auxiliary array k from host memory; a per-step array holds `slices` grids (its
+ * steps: the state advances at most to step `slices`); ignored for other arrays. */
+CLS_API cls_status cls_state_write_aux(cls_state *state, size_t k, const void *data,
+                                       size_t slices);
+/* Reads the field into host memory. */
+CLS_API cls_status cls_state_read(const cls_state *state, void *field);
+/* Steps advanced since the field was written: the STEP of the next step. */
+CLS_API size_t cls_state_step(const cls_state *state);
+CLS_API cls_status cls_state_set_step(cls_state *state, size_t step);
+/* Advances the state by `steps` steps with the plan (any plan of the same stencil shape,
+ * grid and context).  A failed or cancelled advance leaves the state without a field: write
+ * it again.  report may be NULL. */
+CLS_API cls_status cls_plan_advance(cls_plan *plan, cls_state *state, size_t steps,
+                                    cls_report *report);
 
 /* The host reference: the same semantics in plain C, single-threaded.  Bitwise equal to the
  * OpenCL schedules for bodies made of + - * / sqrt, min/max, fabs and comparisons (OpenCL

@@ -240,6 +240,12 @@ CLS_API cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *o
  * CLSTENCIL_CACHE=off or no cache folder can be made. */
 CLS_API cls_status cls_probe_save_cache(const cls_model *m, char *path, size_t len);
 
+/* Ranks the mapping of the plan's resident configuration among its schedule's published
+ * variants by CuMAPz's MPE on the context's device model (Kim & Shrivastava Sect. 8: "MPE
+ * ... can be used to compare different mappings of the same program"): one sentence, *text
+ * malloc'ed (cls_free).  CLS_ERR_UNSUPPORTED when the schedule publishes no variants. */
+CLS_API cls_status cls_plan_rank_mapping(const cls_plan *plan, char **text);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,20 @@
 extern "C" {
 #endif
 
+typedef struct cls_model cls_model; /* clstencil_model.h */
+
+/* Global synchronisation between the trapezoid schedule's stages (Meng & Skadron 2010,
+ * Sect. 4.5); as the parameter trapezoid.sync names them. */
+typedef enum cls_sync {
+    CLS_SYNC_AUTO = 0,    /* the planner decides */
+    CLS_SYNC_RESTART = 1, /* one kernel launch per stage */
+    CLS_SYNC_BARRIER = 2  /* one persistent launch, an in-kernel barrier of atomics and fences;
+                             only as many work-groups as can be resident at once */
+} cls_sync;
+
+CLS_API const char *cls_sync_name(cls_sync s);
+CLS_API cls_status cls_sync_from_name(const char *name, cls_sync *s);
+
 /* ------------------------------------------------------------------------------------------
  * Per-stencil profiles of the ghost-zone model (000_c422610359a92120.txt Table 2, Sect. 4.3).
  * The instruction counts InstsPerSM_MC and InstsPerSM_IC come from the document (its four

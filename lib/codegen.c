@@ -34,8 +34,8 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
 }
 
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                        const char *template_file, const char *extra_defines, char **source,
-                        char **options)
+                        const char *template_file, const char *extra_defines, unsigned variants,
+                        char **source, char **options)
 {
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
@@ -83,8 +83,8 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     cls_stencil_halo(st, halo);
     OUT("#define CLS_HALO_X %d\n#define CLS_HALO_Y %d\n#define CLS_HALO_Z %d\n", halo[0], halo[1],
         halo[2]);
-    /* The schedule's own defines come before the prelude: some select prelude parts (the
-     * local-memory tile accessor of the trapezoid schedule). */
+    /* The schedule's own defines come before the prelude: some select prelude parts (its
+     * local-memory tile accessors). */
     if (extra_defines) OUT("%s\n", extra_defines);
     OUT("%s\n", prelude);
 
@@ -99,36 +99,29 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
             st->aux[k].per_step ? " + (size_t)STEP * CLS_NPOINTS" : "", dim_args[st->dims - 1]);
 
     /* Parameters are constants local to the update, so they cannot clash with template names.
-     * Variants: cls_update handles the boundary; cls_update_interior reads directly (templates
-     * call it only where the whole stencil lies inside the grid); cls_update_tile reads the
-     * state from a local-memory tile whose first element is grid point (OX, OY, OZ) (only
-     * when the template defines CLS_TILE_X); cls_update_stream reads it from the private window
-     * of the stream25d schedule (only when the template defines CLS_STREAM25D);
-     * cls_update_tile_interior reads the tile at constant offsets and the auxiliary arrays
-     * directly (trapezoid tiles whose reads all lie inside the grid); cls_update_row folds y
-     * and z only (the CPU row kernel's edge rows, x inside the grid; CLS_NAIVE_ROWS). */
+     * cls_update handles the boundary; cls_update_interior reads directly (templates call it
+     * only where the whole stencil lies inside the grid); the template asks for the others
+     * (internal.h, CLS__UPDATE_*). */
     static const struct {
-        const char *name, *in_reader, *aux_reader, *in_type, *extra, *guard;
+        unsigned kind;
+        const char *name, *in_reader, *aux_reader, *in_type, *extra;
     } variant[] = {
-        {"cls_update", "cls_read", "cls_read", "__global", "", NULL},
-        {"cls_update_interior", "cls_read_direct", "cls_read_direct", "__global", "", NULL},
-        /* the CPU row kernel's edge rows: y and z folded per row, x direct */
-        {"cls_update_row", "cls_read_row", "cls_read_row", "__global", "", "CLS_NAIVE_ROWS"},
-        {"cls_update_tile", "cls_read_tile", "cls_read", "__local", ", int OX, int OY, int OZ",
-         "CLS_TILE_X"},
-        {"cls_update_stream", "cls_read_win", "cls_read", "__private", "", "CLS_STREAM25D"},
-        {"cls_update_tile_interior", "cls_read_tile_direct", "cls_read_direct", "__local",
-         ", int OX, int OY, int OZ", "CLS_TILE_X"},
-        /* pipeline tiles: state and auxiliary arrays hold boxes of the grid (cl/pipeline.cl) */
-        {"cls_update_box", "cls_read_box", "cls_read_abox", "__global",
-         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY",
-         "CLS_BOX"},
-        {"cls_update_box_interior", "cls_read_box_direct", "cls_read_abox_direct", "__global",
-         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY",
-         "CLS_BOX"},
+        {0, "cls_update", "cls_read", "cls_read", "__global", ""},
+        {0, "cls_update_interior", "cls_read_direct", "cls_read_direct", "__global", ""},
+        {CLS__UPDATE_ROW, "cls_update_row", "cls_read_row", "cls_read_row", "__global", ""},
+        {CLS__UPDATE_TILE, "cls_update_tile", "cls_read_tile", "cls_read", "__local",
+         ", int OX, int OY, int OZ"},
+        {CLS__UPDATE_WINDOW, "cls_update_stream", "cls_read_win", "cls_read", "__private", ""},
+        {CLS__UPDATE_TILE, "cls_update_tile_interior", "cls_read_tile_direct", "cls_read_direct",
+         "__local", ", int OX, int OY, int OZ"},
+        {CLS__UPDATE_BOX, "cls_update_box", "cls_read_box", "cls_read_abox", "__global",
+         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY"},
+        {CLS__UPDATE_BOX, "cls_update_box_interior", "cls_read_box_direct", "cls_read_abox_direct",
+         "__global",
+         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY"},
     };
     for (size_t v = 0; v < sizeof variant / sizeof variant[0]; v++) {
-        if (variant[v].guard) OUT("#ifdef %s\n", variant[v].guard);
+        if (variant[v].kind && !(variants & variant[v].kind)) continue;
         OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX %s\n",
             variant[v].in_reader, variant[v].aux_reader);
         OUT("CLS_INLINE real %s(%s const real *restrict in CLS_AUX_PARAMS, int X, int Y, int Z, "
@@ -138,7 +131,6 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
             OUT("    const real %s = (real)%s;\n", st->params[k].name,
                 cls__fmt_double(num, st->params[k].value));
         OUT("%s\n}\n", body);
-        if (variant[v].guard) OUT("#endif\n");
     }
     OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#undef CLS_READ_AUX\n"
         "#define CLS_READ_AUX cls_read\n#define CLS_HAVE_UPDATE 1\n");

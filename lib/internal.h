@@ -136,8 +136,8 @@ struct cls_context {
     cls_device_info info;
     char *last_error;
     cls__program_entry *programs; /* in-memory program cache (lib/program.c) */
-    cls_model *model;           /* the device's model (cls_model_match), matched on first use by
-                                   the tuner (lib/tune.c); NULL until then */
+    cls_model *model;           /* the device's model (cls_model_match), matched on first use
+                                   (cls__context_model); NULL until then */
     char model_why[512];        /* why that model */
     /* Ghost-zone profiles read or measured on this context (lib/profile.c), by cache key, the
      * oldest replaced first. */
@@ -145,6 +145,15 @@ struct cls_context {
     cls_ghost_profile profiles[8];
     size_t n_profiles;
 };
+
+/* The context's device model, matched on first use and kept (lib/context.c); why it was
+ * chosen. */
+cls_status cls__context_model(cls_context *ctx, const cls_model **m);
+const char *cls__context_model_why(const cls_context *ctx);
+
+/* Least squares y = a + b x over n points, and the relative RMS residual (lib/util.c). */
+void cls__fit_line(const double *x, const double *y, size_t n, double *a, double *b,
+                   double *rel);
 
 /* ---------------------------------------------------------------- programs (lib/program.c) */
 /* Returns a built program for (source, options) on the context's device: from the in-memory
@@ -165,11 +174,22 @@ char *cls__cache_dir(void);
 const char *cls__kernel_source(const char *file, int *owned);
 
 /* ---------------------------------------------------------------- code generation (lib/codegen.c) */
+/* The update function's variants a template may call besides cls_update (boundary handled)
+ * and cls_update_interior (direct reads), by where the state comes from. */
+#define CLS__UPDATE_ROW 1u    /* cls_update_row: y and z folded once per row, x direct (row
+                                 kernels' edge rows; CLS_NAIVE_ROWS readers) */
+#define CLS__UPDATE_TILE 2u   /* cls_update_tile, cls_update_tile_interior: a local-memory tile
+                                 whose first element is grid point (OX, OY, OZ) (CLS_TILE_X) */
+#define CLS__UPDATE_WINDOW 4u /* cls_update_stream: a private window of planes (CLS_STREAM25D) */
+#define CLS__UPDATE_BOX 8u    /* cls_update_box, cls_update_box_interior: state and auxiliary
+                                 arrays hold boxes of the grid (CLS_BOX) */
+
 /* Builds the OpenCL C source for a stencil: the common prelude (real type, boundary
- * functions, accessors), the update function (parameters as constants), the schedule's own
- * defines (extra_defines, may be NULL) and its template.  *source is malloc'ed. */
+ * functions, accessors), the update function's variants (parameters as constants), the
+ * schedule's own defines (extra_defines, may be NULL) and its template.  *source is
+ * malloc'ed. */
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                        const char *template_file, const char *extra_defines, char **source,
-                        char **options);
+                        const char *template_file, const char *extra_defines, unsigned variants,
+                        char **source, char **options);
 
 #endif /* CLS_INTERNAL_H */

@@ -313,7 +313,8 @@ static cls_status build(cls_solver *s)
              o->comm_items, s->nb[0], s->nb[1], s->step_local[0], s->step_local[1],
              o->block[0] + 2 * (size_t)s->halo[0], o->block[1] + 2 * (size_t)s->halo[1]);
     double t0 = cls__now();
-    cls_status st = cls__codegen(s->ctx, s->st, s->dims, "chaotic.cl", defines, &source, &options);
+    cls_status st = cls__codegen(s->ctx, s->st, s->dims, "chaotic.cl", defines, CLS__UPDATE_TILE,
+                                 &source, &options);
     if (st == CLS_SUCCESS)
         st = cls__program_get(s->ctx, source, options, &s->program, &s->from_cache);
     free(source);

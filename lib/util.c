@@ -1,5 +1,6 @@
 /* util.c: small helpers shared by the library: strings, growable buffers, clock, hashing, debug log. */
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,4 +121,23 @@ size_t cls_dims_points(cls_dims d)
         n *= d.n[i];
     }
     return n;
+}
+
+void cls__fit_line(const double *x, const double *y, size_t n, double *a, double *b, double *rel)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, ss = 0, dn = (double)n;
+    for (size_t i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    double den = dn * sxx - sx * sx;
+    *b = den != 0 ? (dn * sxy - sx * sy) / den : 0;
+    *a = n ? (sy - *b * sx) / dn : 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = y[i] - (*a + *b * x[i]);
+        ss += r * r;
+    }
+    *rel = sy > 0 ? sqrt(ss / dn) / (sy / dn) : 0;
 }

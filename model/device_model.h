@@ -110,7 +110,34 @@
     X(copy_engines, "transfer", "copy_engines", CLS__INT, "count", 0, 64, 0,                   \
       "DMA copy engines (0: the host copies)")                                                 \
     X(overlap_factor, "transfer", "overlap_factor", CLS__REAL, "ratio", 0, 4, CLS__GT0,        \
-      "throughput of both directions at once over one direction alone")
+      "throughput of both directions at once over one direction alone") \
+    X(local_tiles, "tuning", "local_tiles", CLS__INT, "flag", 0, 1, 0, "1: staging tiles and planes in local memory pays (an on-chip store); 0: local memory is cache, schedules read through it") \
+    X(row_kernel, "tuning", "row_kernel", CLS__INT, "flag", 0, 1, 0, "1: the naive schedule runs its row kernel (a vectorised run along x per work-item), 0: points along the slowest axis") \
+    X(row_length, "tuning", "row_length", CLS__INT, "points", 1, 16777216, 0, "the row kernel's longest run along x in 2D and 3D") \
+    X(row_length_1d, "tuning", "row_length_1d", CLS__INT, "points", 1, 16777216, 0, "... in 1D (shorter, so that every compute unit gets rows)") \
+    X(row_kernel_rows, "tuning", "row_kernel_rows", CLS__INT, "rows", 1, 1024, 0, "rows each row-kernel work-item updates in 2D and 3D (fewer where the grid is small)") \
+    X(row_items_per_cu, "tuning", "row_items_per_cu", CLS__INT, "work-items", 1, 1024, 0, "the row kernel keeps at least this many work-items per compute unit") \
+    X(column, "tuning", "column", CLS__INT, "points", 1, 1024, 0, "naive schedule: points per work-item along the slowest axis in 2D and 3D (neighbours from registers)") \
+    X(column_fp64_2d, "tuning", "column_fp64_2d", CLS__INT, "points", 1, 1024, 0, "... for 2D double precision") \
+    X(group_items_1d, "tuning", "group_items_1d", CLS__INT, "work-items", 1, 16777216, 0, "work-items a one-point-per-item work-group aims at, 1D") \
+    X(group_items_2d, "tuning", "group_items_2d", CLS__INT, "work-items", 1, 16777216, 0, "... 2D") \
+    X(group_items_3d, "tuning", "group_items_3d", CLS__INT, "work-items", 1, 16777216, 0, "... 3D") \
+    X(group_row_1d, "tuning", "group_row_1d", CLS__INT, "work-items", 1, 16777216, 0, "the longest row (x extent) of such a work-group, 1D") \
+    X(group_row_2d, "tuning", "group_row_2d", CLS__INT, "work-items", 1, 16777216, 0, "... 2D") \
+    X(group_row_3d, "tuning", "group_row_3d", CLS__INT, "work-items", 1, 16777216, 0, "... 3D") \
+    X(trapezoid_group_items, "tuning", "trapezoid_group_items", CLS__INT, "work-items", 1, 16777216, 0, "work-items a trapezoid work-group aims at (points per work-item make up the rest of the tile)") \
+    X(persistent_barrier, "tuning", "persistent_barrier", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the trapezoid's persistent kernel with an in-kernel barrier") \
+    X(barrier_spin_limit, "tuning", "barrier_spin_limit", CLS__INT, "iterations", 0, 4294967295.0, 0, "an in-kernel barrier gives up after this many spins (0: never)") \
+    X(profile_grid_bytes, "tuning", "profile_grid_bytes", CLS__INT, "bytes", 0, 1099511627776.0, 0, "the ghost-zone profile's grid (0: four times the global-memory cache, 128-512 MiB)") \
+    X(profile_reps, "tuning", "profile_reps", CLS__INT, "runs", 1, 16, 0, "timed launches per profile measurement") \
+    X(unroll, "tuning", "unroll", CLS__INT, "flag", 0, 1, 0, "1: kernels unroll their plane loops (the window rotates in registers)") \
+    X(stream25d_prefetch, "tuning", "stream25d_prefetch", CLS__INT, "planes", 1, 4, 0, "stream25d: planes loaded ahead") \
+    X(stream25d_rows, "tuning", "stream25d_rows", CLS__INT, "rows", 1, 8, 0, "stream25d, aligned loader: rows per work-item") \
+    X(stream25d_rows_box_fp32, "tuning", "stream25d_rows_box_fp32", CLS__INT, "rows", 1, 8, 0, "... for single-precision bodies reading the whole in-plane box") \
+    X(stream25d_box_single, "tuning", "stream25d_box_single", CLS__INT, "flag", 0, 1, 0, "AUTO streams cheap box bodies one step per pass") \
+    X(stream25d_fused_gain, "tuning", "stream25d_fused_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses steps per pass where the ghost-zone model predicts at least this gain") \
+    X(stream25d_fused_mirror, "tuning", "stream25d_fused_mirror", CLS__INT, "flag", 0, 1, 0, "1: AUTO fuses steps on mirror grids too") \
+    X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident")
 
 /* Tables: transfer and allocation times against size, X(id, section, key, summary). */
 #define CLS_MODEL_TABLES(X)                                                                    \

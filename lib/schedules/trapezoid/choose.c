@@ -1,11 +1,13 @@
-/* tune_trapezoid.c: the ghost-zone model applied to the trapezoid schedule: the model's inputs
- * from a device model and a profile, the tile, sync mode and h that it predicts fastest, and the
- * predicted run times of trapezoid and naive plans. */
+/* choose.c: the ghost-zone model (Meng & Skadron 2010) applied to the trapezoid schedule: the
+ * model's inputs from a device model and a profile, the tile, sync mode and h that it predicts
+ * fastest, and the predicted run times of trapezoid configurations. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "tune.h"
+#include "clstencil_model.h"
+#include "trapezoid_model.h"
 
 void cls__profile_shape(const cls_stencil *st, cls_ghost_profile *gp)
 {
@@ -136,10 +138,6 @@ static double resident_groups_of(double cu, double T)
     return T < g ? ceil(T) : g;
 }
 
-static double resident_groups(const cls_context *ctx, double T)
-{
-    return resident_groups_of(ctx->info.compute_units, T);
-}
 
 static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost_profile *prof,
                       cls_dims dims, size_t steps, double cu, const cls__trap_config *c,
@@ -156,30 +154,20 @@ static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost
                                           .HaloWidth = {prof->halo_width[0], prof->halo_width[1],
                                                         prof->halo_width[2]}},
                         &k);
-    if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, c->sync, resident_groups_of(cu, T), &d, &gp,
-                       &gs, err, sizeof err) != CLS_SUCCESS)
+    if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)c->sync, resident_groups_of(cu, T),
+                       &d, &gp, &gs, err, sizeof err) != CLS_SUCCESS)
         return 0;
-    if (waves) cls__gz_tile_occupancy(m, st, c->tile, c->ppi, c->sync, &d);
+    if (waves) cls__gz_tile_occupancy(m, st, c->tile, c->ppi, (cls_sync)c->sync, &d);
     k.sync = gs;
-    double cyc = cls__run_cycles(m, &d, &gp, &k, steps, c->sync);
+    double cyc = cls__run_cycles(m, &d, &gp, &k, steps, (cls_sync)c->sync);
     return isfinite(cyc) ? cyc / d.ClockRate : 0;
 }
 
-double cls__trapezoid_predict(cls_plan *p, const cls_ghost_profile *prof,
+double cls__trapezoid_predict(const cls__facts *f, const cls_ghost_profile *prof,
                               const cls__trap_config *c)
 {
-    const cls_model *m;
-    if (!p->steps || cls__ctx_model(p->ctx, &m) != CLS_SUCCESS) return 0;
-    return predict(m, p->st, prof, p->dims, p->steps, p->ctx->info.compute_units, c, 1);
-}
-
-double cls__trapezoid_predict_model(const cls_model *m, const cls_stencil *st,
-                                    const cls_ghost_profile *prof, cls_dims dims, size_t steps,
-                                    const cls__trap_config *c)
-{
-    double cu = 0;
-    if (cls_model_get(m, "compute.compute_units", &cu) != CLS_SUCCESS) return 0;
-    return predict(m, st, prof, dims, steps, cu, c, 1);
+    if (!f->steps || !f->model || !prof) return 0;
+    return predict(f->model, f->st, prof, f->dims, f->steps, f->dev->compute_units, c, 1);
 }
 
 cls_status cls_ghost_predict_run(const cls_model *m, const cls_stencil *st,
@@ -204,34 +192,13 @@ cls_status cls_ghost_predict_run(const cls_model *m, const cls_stencil *st,
                          "cls_ghost_predict_run: device model '%s' has no compute units",
                          cls_model_name(m));
     cls__trap_config c = {{tile[0] ? tile[0] : 1, tile[1] ? tile[1] : 1, tile[2] ? tile[2] : 1},
-                          points_per_item, h, sync};
+                          points_per_item, h, (int)sync};
     *seconds = predict(m, st, p, dims, steps, cu, &c, (flags & CLS_GHOST_WAVES) != 0);
     if (!(*seconds > 0))
         return cls__fail(NULL, CLS_ERR_PLAN_INFEASIBLE,
                          "cls_ghost_predict_run: no prediction for this configuration (Eq. 20 "
                          "leaves no inner block, or the model lacks a parameter)");
     return CLS_SUCCESS;
-}
-
-double cls__naive_predict(cls_plan *p, const cls_ghost_profile *prof)
-{
-    const cls_model *m;
-    double clock = 0, restart = 0, bw = 0;
-    if (cls__ctx_model(p->ctx, &m) != CLS_SUCCESS) return 0;
-    cls_model_get(m, "compute.clock_mhz", &clock);
-    cls_model_get(m, "sync.kernel_restart_cycles", &restart);
-    if (cls_model_get(m, "memory.bandwidth_measured_gbs", &bw) != CLS_SUCCESS || !(bw > 0))
-        cls_model_get(m, "memory.bandwidth_peak_gbs", &bw);
-    double restart_s = clock > 0 ? restart / (clock * 1e6) : 0;
-    double per_point;
-    if (prof && prof->naive_seconds_per_point > 0)
-        per_point = prof->naive_seconds_per_point;
-    else if (bw > 0)
-        per_point = cls_stencil_min_bytes_per_point(p->st) / (bw * 1e9);
-    else
-        return 0;
-    /* One launch per step (Eq. 17's restart) and every point at the measured rate. */
-    return (double)p->steps * (restart_s + (double)p->points * per_point);
 }
 
 /* "64x32" */
@@ -243,31 +210,37 @@ static void tile_text(char *buf, size_t len, const size_t t[3], int dims)
         n += (size_t)snprintf(buf + n, len - n, "%s%zu", i ? "x" : "", t[i]);
 }
 
-cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
+cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r,
                                  const cls_ghost_profile *prof, cls__trap_config *best,
-                                 double *seconds, cls_tune_entry *table, size_t max, size_t *n)
+                                 double *seconds, char **why_out, cls_tune_entry *table,
+                                 size_t max, size_t *n)
 {
-    cls_context *ctx = p->ctx;
-    const cls_model *m;
+    cls_context *ctx = f->ctx;
+    const cls_model *m = f->model;
+    const cls_stencil *st = f->st;
     size_t tiles[8][3], nt, count = 0;
-    int found = 0, user_tile = opt->local_size[0] || opt->local_size[1] || opt->local_size[2];
+    int found = 0;
     double best_s = HUGE_VAL, best_cont = 0, best_delta = 0;
     char reasons[1024] = "", why[256], err[256];
     cls_status s;
     if (n) *n = 0;
-    if ((s = cls__ctx_model(ctx, &m)) != CLS_SUCCESS) return s;
-    if (user_tile) {
-        for (int i = 0; i < 3; i++) tiles[0][i] = opt->local_size[i] ? opt->local_size[i] : 1;
+    if (why_out) *why_out = NULL;
+    if (!m) return cls__fail(ctx, CLS_ERR_UNKNOWN_MODEL, "no device model for '%s'", f->dev->name);
+    /* The persistent barrier where the device model allows it when the caller leaves the sync
+     * mode open (CPU runtimes spin their work-group threads against each other: poisson2d
+     * 16x16 on PoCL was predicted at 9.4 us a step and measured 186 us, doc/ghost-zones.md). */
+    const int barrier_ok = cls__facts_model(f, "tuning.persistent_barrier") != 0;
+    if (r->tile_given) {
+        memcpy(tiles[0], r->tile, sizeof tiles[0]);
         nt = 1;
     } else {
-        nt = cls__trapezoid_candidates(ctx, p->st, p->dims, tiles, 8);
+        nt = cls__trapezoid_candidates(f->dev, m, st, f->dims, tiles, 8);
     }
     for (size_t t = 0; t < nt; t++) {
-        size_t ppi = opt->points_per_item ? opt->points_per_item
-                                          : cls__trapezoid_default_ppi(ctx, p->st, tiles[t]);
+        size_t ppi = r->ppi ? r->ppi : cls__trapezoid_default_ppi(f->dev, m, st, tiles[t]);
         char tt[64];
-        tile_text(tt, sizeof tt, tiles[t], p->st->dims);
-        if (!cls__trapezoid_fits(ctx, p->st, tiles[t], ppi, why, sizeof why)) {
+        tile_text(tt, sizeof tt, tiles[t], st->dims);
+        if (!cls__trapezoid_fits(f->dev, st, tiles[t], ppi, why, sizeof why)) {
             size_t l = strlen(reasons);
             snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", tt, why);
             continue;
@@ -280,14 +253,9 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
             cls_gz_opt o;
             double T;
             size_t h;
-            if (opt->sync != CLS_SYNC_AUTO && opt->sync != (cls_sync)mode) continue;
-            /* On CPUs the persistent barrier spins PoCL's work-group threads against each
-             * other: poisson2d 16x16 was predicted at 9.4 us a step and measured 186 us, 35x
-             * the naive schedule (doc/ghost-zones.md).  Only on request there. */
-            if (opt->sync == CLS_SYNC_AUTO && mode == CLS_SYNC_BARRIER &&
-                ctx->info.type == CLS_DEVICE_CPU)
-                continue;
-            cls__gz_config(prof, p->dims, tiles[t], 1, CLS_GZ_KNL_RESTART, &c);
+            if (r->sync && r->sync != mode) continue;
+            if (!r->sync && mode == CLS_SYNC_BARRIER && !barrier_ok) continue;
+            cls__gz_config(prof, f->dims, tiles[t], 1, CLS_GZ_KNL_RESTART, &c);
             /* The resident groups depend on T, which depends on h: take those of h = 1 (the
              * persistent kernel launches min(compute units, T) groups; T >= compute units on
              * any grid worth a barrier). */
@@ -295,15 +263,16 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
             for (int i = 0; i < 3; i++) shape.HaloWidth[i] = prof->halo_width[i];
             T = cls_gz_T(&shape, &c);
             s = cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)mode,
-                               resident_groups(ctx, T), &d, &gp, &gs, err, sizeof err);
+                               resident_groups_of(f->dev->compute_units, T), &d, &gp, &gs, err,
+                               sizeof err);
             if (s != CLS_SUCCESS)
-                return cls__fail(ctx, s, "trapezoid model for '%s' on '%s': %s", p->st->name,
-                                 ctx->info.name, err);
-            cls__gz_tile_occupancy(m, p->st, tiles[t], ppi, (cls_sync)mode, &d);
+                return cls__fail(ctx, s, "trapezoid model for '%s' on '%s': %s", st->name,
+                                 f->dev->name, err);
+            cls__gz_tile_occupancy(m, st, tiles[t], ppi, (cls_sync)mode, &d);
             c.sync = gs;
-            if (opt->trapezoid_height) {
-                h = opt->trapezoid_height;
-                if (p->steps && h > p->steps) h = p->steps;
+            if (r->h) {
+                h = r->h;
+                if (f->steps && h > f->steps) h = f->steps;
                 c.h = (double)h;
                 if (!cls_gz_feasible(&gp, &c)) {
                     size_t l = strlen(reasons);
@@ -317,17 +286,17 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
                  * integer neighbour; h never exceeds the steps.  For a run of S steps the
                  * stages are whole: the integer h of least predicted run time (which is that
                  * neighbour when h divides S), e.g. 64 rather than 51 for 64 steps. */
-                s = cls_gz_optimize_h(&d, &gp, &c, p->steps ? (int)p->steps : 0, &o, err,
+                s = cls_gz_optimize_h(&d, &gp, &c, f->steps ? (int)f->steps : 0, &o, err,
                                       sizeof err);
                 if (s == CLS_ERR_PLAN_INFEASIBLE) break;
                 if (s != CLS_SUCCESS)
-                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", p->st->name, err);
-                h = p->steps ? (size_t)cls__best_run_height(m, &d, &gp, &c, p->steps,
+                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", st->name, err);
+                h = f->steps ? (size_t)cls__best_run_height(m, &d, &gp, &c, f->steps,
                                                              (cls_sync)mode, o.h_max, NULL)
                              : (size_t)o.h;
                 c.h = (double)h;
             }
-            double cyc = cls__run_cycles(m, &d, &gp, &c, p->steps, (cls_sync)mode);
+            double cyc = cls__run_cycles(m, &d, &gp, &c, f->steps, (cls_sync)mode);
             double sec = cyc / d.ClockRate;
             if (table && count < max) {
                 cls_tune_entry *e = &table[count];
@@ -335,7 +304,7 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
                 e->schedule = CLS_SCHEDULE_TRAPEZOID;
                 memcpy(e->tile, tiles[t], sizeof e->tile);
                 memcpy(e->local_size, tiles[t], sizeof e->local_size);
-                e->local_size[p->st->dims - 1] /= ppi;
+                e->local_size[st->dims - 1] /= ppi;
                 e->points_per_item = ppi;
                 e->h = h;
                 e->sync = (cls_sync)mode;
@@ -352,7 +321,7 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
                 memcpy(best->tile, tiles[t], sizeof best->tile);
                 best->ppi = ppi;
                 best->h = h;
-                best->sync = (cls_sync)mode;
+                best->sync = mode;
                 /* Eq. 23 as the document defines it (its executor), for the report. */
                 if (cls__gz_inputs(m, prof, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dd, &dp,
                                    &ds, err, sizeof err) == CLS_SUCCESS)
@@ -363,18 +332,22 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
     if (n) *n = count < max ? count : max;
     if (!found)
         return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "trapezoid: no tile fits '%s' for stencil '%s'%s%s", ctx->info.name,
-                         p->st->name, reasons[0] ? ": " : "", reasons);
-    {
+                         "trapezoid: no tile fits '%s' for stencil '%s'%s%s", f->dev->name,
+                         st->name, reasons[0] ? ": " : "", reasons);
+    if (why_out) {
         char tt[64];
-        tile_text(tt, sizeof tt, best->tile, p->st->dims);
-        snprintf(p->why, sizeof p->why,
-                 "ghost-zone model (000 Eqs. 1-18, device model '%s'): tile %s, h %zu "
-                 "(continuous optimum %.2f), %s sync (predicted fastest for this executor; "
-                 "Eq. 23's delta %.1f would say %s), %zu point%s per work-item; predicted %.6g s",
-                 cls_model_name(m), tt, best->h, best_cont, cls_sync_name(best->sync), best_delta,
-                 best_delta >= 0 ? "restart" : "barrier", best->ppi, best->ppi == 1 ? "" : "s",
-                 best_s);
+        size_t len = 0, cap = 0;
+        tile_text(tt, sizeof tt, best->tile, st->dims);
+        if (cls__appendf(why_out, &len, &cap,
+                         "ghost-zone model (Meng & Skadron 2010 Eqs. 1-18, device model '%s'): "
+                         "tile %s, h %zu (continuous optimum %.2f), %s sync (predicted fastest "
+                         "for this executor; Eq. 23's delta %.1f would say %s), %zu point%s per "
+                         "work-item; predicted %.6g s",
+                         cls_model_name(m), tt, best->h, best_cont,
+                         best->sync == CLS_SYNC_BARRIER ? "barrier" : "restart", best_delta,
+                         best_delta >= 0 ? "restart" : "barrier", best->ppi,
+                         best->ppi == 1 ? "" : "s", best_s) != 0)
+            return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "trapezoid: why");
     }
     if (seconds) *seconds = best_s;
     return CLS_SUCCESS;

@@ -1,8 +1,8 @@
-/* pipe_trace.c: $CLSTENCIL_PIPE_TRACE names a CSV file that gets, after each sweep of the
- * tiled pipeline (lib/exec_pipeline.c), one row per command of every tile with its four
- * profiling times: when the host enqueued it (queued), handed it to the device (submit), and
- * when it ran (start, end), in us from the sweep's first enqueue.  It shows which stage of
- * 003's pipeline (Sect. 6.4.4) holds a run back, host enqueue included, where the model and a
+/* trace.c: $CLSTENCIL_PIPE_TRACE names a CSV file that gets, after each sweep of the tiled
+ * pipeline (exec.c), one row per command of every tile with its four profiling times: when the
+ * host enqueued it (queued), handed it to the device (submit), and when it ran (start, end),
+ * in us from the sweep's first enqueue.  It shows which stage of Visschers 2012's pipeline
+ * (Sect. 6.4.4) holds a run back, host enqueue included, where the model and a
  * measurement disagree (doc/pipeline.md).  A diagnostic: a file that cannot be written is
  * skipped silently; the run's results do not depend on it. */
 #include <stdio.h>
@@ -28,10 +28,10 @@ static int times_of(cl_event e, cl_ulong t[4])
     return t[0] != 0;
 }
 
-void cls__pipe_trace_write(const struct cls__pipe *q, size_t sweep, const cls__pipe_trace_events *ev)
+void cls__pipe_trace_write(const cls__pipe *q, size_t sweep, const cls__pipe_trace_events *ev)
 {
     const char *path = getenv("CLSTENCIL_PIPE_TRACE");
-    static const char *scheme[] = {"naive", "basic", "scalable", "buffered"};
+    static const char *scheme[] = {"none", "basic", "scalable", "buffered"};
     if (!path || !*path) return;
     /* the origin: the earliest enqueue of the sweep */
     cl_ulong t0 = (cl_ulong)-1, t[4];

@@ -1,5 +1,5 @@
-/* exec_pipeline.c: the tiled transfer/compute pipeline on host-resident grids
- * (003_9039035f5da401ab.txt Sect. 6.2, Figs. 6.11-6.13): tiles along the grid, each tile's
+/* exec.c: the pipeline schedule's executor: host-resident grids through the device tile by tile
+ * (Visschers 2012, Sect. 6.2, Figs. 6.11-6.13): tiles along the grid, each tile's
  * input box (the tile plus halo x h) copied in, h steps computed over shrinking regions, the
  * tile copied out, on three in-order queues (in, kernel, out) joined by events so that
  * different tiles' stages overlap.  Schemes: basic (full-size device arrays), scalable (three
@@ -51,8 +51,7 @@ struct cls__pipe_bufs {
 };
 
 typedef struct run {
-    cls_plan *p;
-    struct cls__pipe *q;
+    cls__pipe *q;
     cls_context *ctx;
     size_t elem;
     box grid;
@@ -162,17 +161,17 @@ static cl_int set_box_args(cl_kernel k, cl_uint a, const box *g)
 static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint nwait,
                           const cl_event *wait)
 {
-    struct cls__pipe *q = r->q;
+    cls__pipe *q = r->q;
     cls_context *ctx = r->ctx;
     cl_kernel k = q->kernel;
-    size_t set = q->scheme == CLS_PIPE_BASIC ? 0 : t % r->sets;
+    size_t set = q->scheme == CLS__PIPE_BASIC ? 0 : t % r->sets;
     box inb = widen(r, tb, q->h);
     /* the state's and the aux arrays' boxes: the whole grid (basic) or the input box */
-    box aux_geo = q->scheme == CLS_PIPE_BASIC ? r->grid : inb;
+    box aux_geo = q->scheme == CLS__PIPE_BASIC ? r->grid : inb;
     dbuf cur = r->b.in[set][0], a, b;
     cur.geo = aux_geo;
     /* the ping-pong pair of the intermediate steps */
-    if (q->scheme == CLS_PIPE_BASIC) {
+    if (q->scheme == CLS__PIPE_BASIC) {
         a = r->b.tmp[0], b = r->b.tmp[1];
         a.geo = b.geo = inb;
     } else {
@@ -192,9 +191,9 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
             dst = r->b.out[set]; /* basic: the full output; scalable: the set's result buffer */
         else
             dst = j % 2 ? a : b;
-        if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1) dst.geo = inb;
-        if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h == 1) dst.geo = *tb;
-        if (j == q->h && q->scheme != CLS_PIPE_BASIC && q->h > 1 && q->h % 2 == 0)
+        if (j == q->h && q->scheme != CLS__PIPE_BASIC && q->h > 1) dst.geo = inb;
+        if (j == q->h && q->scheme != CLS__PIPE_BASIC && q->h == 1) dst.geo = *tb;
+        if (j == q->h && q->scheme != CLS__PIPE_BASIC && q->h > 1 && q->h % 2 == 0)
             dst = b, dst.geo = inb; /* even h ends in the second ping-pong box */
         box reg = widen(r, tb, q->h - j);
         cl_int step = (cl_int)(step0 + j - 1);
@@ -235,8 +234,8 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
 /* Where tile t's result lies after its kernels. */
 static dbuf result_of(const run *r, size_t t, const box *tb)
 {
-    const struct cls__pipe *q = r->q;
-    if (q->scheme == CLS_PIPE_BASIC) return r->b.out[0];
+    const cls__pipe *q = r->q;
+    if (q->scheme == CLS__PIPE_BASIC) return r->b.out[0];
     size_t set = t % r->sets;
     dbuf d = q->h > 1 && q->h % 2 == 0 ? (r->b.pp[set].mem ? r->b.pp[set] : r->b.in[set][0])
                                          : r->b.out[set];
@@ -246,7 +245,7 @@ static dbuf result_of(const run *r, size_t t, const box *tb)
 
 static cls_status alloc_buffers(run *r)
 {
-    struct cls__pipe *q = r->q;
+    cls__pipe *q = r->q;
     cls_status s;
     size_t e = r->elem, grid = box_points(&r->grid) * e;
     /* the largest input box and tile (interior tiles) */
@@ -258,7 +257,7 @@ static cls_status alloc_buffers(run *r)
     }
     inb *= e;
     tile *= e;
-    if (q->scheme == CLS_PIPE_BASIC) {
+    if (q->scheme == CLS__PIPE_BASIC) {
         for (size_t i = 0; i < r->n_arrays; i++) {
             if ((s = new_buffer(r, grid, i ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE,
                                 &r->b.in[0][i].mem, "a full-size input array")) != CLS_SUCCESS)
@@ -282,14 +281,14 @@ static cls_status alloc_buffers(run *r)
                 return s;
         /* halo reuse: the next tile's copy reads this set's input box, so the tile's steps
          * must not ping-pong through it */
-        if (q->h > 1 && q->scheme == CLS_PIPE_SCALABLE && r->reuse >= 0 &&
+        if (q->h > 1 && q->scheme == CLS__PIPE_SCALABLE && r->reuse >= 0 &&
             (s = new_buffer(r, inb, CL_MEM_READ_WRITE, &r->b.pp[k].mem, "a ping-pong tile box")) !=
                 CLS_SUCCESS)
             return s;
         if ((s = new_buffer(r, q->h > 1 ? inb : tile, CL_MEM_READ_WRITE, &r->b.out[k].mem,
                             "a tile output buffer")) != CLS_SUCCESS)
             return s;
-        if (q->scheme != CLS_PIPE_BUFFERED) continue;
+        if (q->scheme != CLS__PIPE_BUFFERED) continue;
         /* pinned staging tiles, mapped once (Sect. 6.2.3) */
         cl_int err;
         for (size_t i = 0; i <= r->n_arrays; i++) {
@@ -338,8 +337,9 @@ static void bufs_free(struct cls__pipe_bufs *b, cl_command_queue q0)
     memset(b, 0, sizeof *b);
 }
 
-void cls__pipe_bufs_release(struct cls__pipe *q)
+void cls__pipe_bufs_release(void *config)
 {
+    cls__pipe *q = config;
     if (!q || !q->kept) return;
     bufs_free(q->kept, q->q[0]);
     free(q->kept);
@@ -375,15 +375,6 @@ static cl_int flush_all(run *r)
     return err;
 }
 
-/* Halo reuse (basic and scalable): when every dimension but the slowest has one tile, tile
- * t - 1 precedes tile t along that axis and both input boxes span the grid in the others, so
- * their overlap is whole planes (rows in 2D), one contiguous range in either buffer.  -1:
- * no reuse (the buffered scheme stages whole boxes through its host tiles). */
-static int reuse_axis(const run *r, int dims)
-{
-    return r->q->scheme == CLS_PIPE_BUFFERED ? -1 : cls_pipe_reuse_axis(dims, r->q->ntiles);
-}
-
 /* The overlap *ov of tile t's input box *inb with tile t - 1's (*pinb); 0 when there is none
  * to reuse. */
 static int reuse_overlap(const run *r, size_t t, const box *inb, box *pinb, box *ov)
@@ -409,9 +400,9 @@ static int reuse_overlap(const run *r, size_t t, const box *inb, box *pinb, box 
  * 20-30 us a tile in the host-to-device stream (doc/pipeline.md, "Runs 8-15"). */
 static cls_status halo_copy(run *r, size_t t)
 {
-    struct cls__pipe *q = r->q;
+    cls__pipe *q = r->q;
     box tb = tile_box(r, t), inb = widen(r, &tb, q->h), ov, pinb;
-    if (q->scheme != CLS_PIPE_SCALABLE || !reuse_overlap(r, t, &inb, &pinb, &ov))
+    if (q->scheme != CLS__PIPE_SCALABLE || !reuse_overlap(r, t, &inb, &pinb, &ov))
         return CLS_SUCCESS;
     size_t e = r->elem;
     size_t off_s = index_in(&pinb, ov.lo[0], ov.lo[1], ov.lo[2]) * e;
@@ -465,11 +456,11 @@ static void trace(const run *r, size_t sweep_index)
 /* One sweep: h steps of every tile from host array src (and the aux arrays) into dst. */
 static cls_status sweep(run *r, const void *src, const void *const *aux, void *dst, size_t step0)
 {
-    struct cls__pipe *q = r->q;
+    cls__pipe *q = r->q;
     cls_context *ctx = r->ctx;
     cls_status s;
     cl_int err;
-    int buffered = q->scheme == CLS_PIPE_BUFFERED, basic = q->scheme == CLS_PIPE_BASIC;
+    int buffered = q->scheme == CLS__PIPE_BUFFERED, basic = q->scheme == CLS__PIPE_BASIC;
     for (size_t t = 0; t < r->nt; t++) {
         cl_event *ls[5] = {r->ev_w, r->ev_k0, r->ev_k, r->ev_r, r->ev_d};
         for (int l = 0; l < 5; l++)
@@ -567,24 +558,51 @@ static cls_status sweep(run *r, const void *src, const void *const *aux, void *d
     return CLS_SUCCESS;
 }
 
-cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const *aux,
-                              void *output, cls_report *report)
+/* A run through host arrays: sweeps of h steps from src, the last one into dst; the first
+ * never writes the array it reads (tiles read their neighbours' rows), so a sweep writes the
+ * array it does not read: `other`, or dst. */
+static cls_status sweeps(run *r, cls__exec *x, const void *src, const void *const *aux,
+                         void *dst, void *other, size_t step0)
+{
+    cls__pipe *q = r->q;
+    size_t h = q->h, n = (x->steps + h - 1) / h;
+    cls_status s;
+    for (size_t k = 0; k < n; k++) {
+        /* the last sweep writes dst; the others alternate so that it does */
+        void *to = (n - 1 - k) % 2 == 0 ? dst : other;
+        size_t hk = x->steps - k * h < h ? x->steps - k * h : h;
+        /* the last, shorter sweep: fewer steps, same boxes (its padding is wide enough) */
+        q->h = hk;
+        s = sweep(r, src, aux, to, step0 + k * h);
+        q->h = h;
+        if (s != CLS_SUCCESS) return s;
+        src = to;
+        size_t done = (k + 1) * h;
+        if (x->progress && k + 1 < n && x->progress(x->done_before + done, x->total, x->progress_user))
+            return cls__fail(x->ctx, CLS_ERR_CANCELLED,
+                             "run cancelled by the progress callback after %zu of %zu steps",
+                             x->done_before + done, x->total);
+    }
+    return CLS_SUCCESS;
+}
+
+cls_status cls__pipeline_run(cls__exec *x)
 {
     run r;
     cls_status s = CLS_SUCCESS;
-    double t_start = cls__now();
     void *tmp = NULL;
+    const int dims = x->st->dims;
     memset(&r, 0, sizeof r);
-    r.p = p;
-    r.q = p->pipe;
-    r.ctx = p->ctx;
-    r.elem = p->elem;
-    for (int d = 0; d < 3; d++) r.grid.hi[d] = p->dims.n[d];
+    r.q = x->config;
+    r.ctx = x->ctx;
+    r.elem = x->elem;
+    for (int d = 0; d < 3; d++) r.grid.hi[d] = x->dims.n[d];
+    (void)dims;
     r.nt = r.q->ntiles[0] * r.q->ntiles[1] * r.q->ntiles[2];
     r.sets = r.nt < 3 ? r.nt : 3;
-    r.n_arrays = 1 + p->st->n_aux;
+    r.n_arrays = 1 + x->st->n_aux;
     if (r.n_arrays > 17)
-        return cls__fail(p->ctx, CLS_ERR_UNSUPPORTED, "the pipeline takes at most 16 auxiliary arrays");
+        return cls__fail(x->ctx, CLS_ERR_UNSUPPORTED, "the pipeline takes at most 16 auxiliary arrays");
     r.ev_w = calloc(r.nt, sizeof *r.ev_w);
     r.ev_k0 = calloc(r.nt, sizeof *r.ev_k0);
     r.ev_k = calloc(r.nt, sizeof *r.ev_k);
@@ -595,10 +613,10 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
         r.ev_all = calloc(r.nt * r.h_all, sizeof *r.ev_all);
     }
     if (!r.ev_w || !r.ev_k0 || !r.ev_k || !r.ev_r || !r.ev_d || (r.h_all && !r.ev_all)) {
-        s = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "pipeline events for %zu tiles", r.nt);
+        s = cls__fail(x->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "pipeline events for %zu tiles", r.nt);
         goto done;
     }
-    r.reuse = reuse_axis(&r, p->st->dims);
+    r.reuse = r.q->reuse;
     if (r.q->kept) {
         /* the last run's buffers: out of the plan while in use, so a failure frees them */
         r.b = *r.q->kept;
@@ -608,47 +626,39 @@ cls_status cls__exec_pipeline(cls_plan *p, const void *input, const void *const 
         r.allocated = 1;
         if ((s = alloc_buffers(&r)) != CLS_SUCCESS) goto done;
     }
-
-    /* Sweeps of h steps through host arrays: the last one writes `output`; the first never
-     * writes the array it reads (tiles read their neighbours' rows). */
-    size_t h = r.q->h, sweeps = (p->steps + h - 1) / h;
-    int in_place = output == input;
-    if (sweeps > 1 || in_place) {
-        if (!(tmp = malloc(p->points * p->elem))) {
-            s = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "a host array for the sweeps");
-            goto done;
-        }
-    }
-    const void *src = input;
-    for (size_t k = 0; k < sweeps; k++) {
-        size_t left = sweeps - 1 - k;
-        void *dst = left % 2 == 0 ? output : tmp;
-        if (in_place && sweeps % 2 == 1) dst = left % 2 == 0 ? tmp : output;
-        size_t hk = p->steps - k * h < h ? p->steps - k * h : h;
-        if (hk != r.q->h) {
-            /* the last, shorter sweep: fewer steps, same boxes (its padding is wide enough) */
-            size_t keep = r.q->h;
-            r.q->h = hk;
-            s = sweep(&r, src, aux, dst, k * h);
-            r.q->h = keep;
-        } else {
-            s = sweep(&r, src, aux, dst, k * h);
-        }
+    if (x->state) {
+        /* a host state: its two arrays take turns */
+        cls_state *st = x->state;
+        const void *aux[CLS__MAX_AUX];
+        for (size_t k = 0; k < st->n_aux; k++) aux[k] = st->haux[k];
+        void *from = st->hbuf[st->cur], *other = st->hbuf[1 - st->cur];
+        size_t n = (x->steps + r.q->h - 1) / r.q->h;
+        /* an odd number of sweeps ends in the other array, an even one back in this one,
+         * which the first sweep must not write: the last sweep's target is chosen so */
+        void *dst = n % 2 ? other : from;
+        s = sweeps(&r, x, from, aux, dst, n % 2 ? from : other, st->step);
         if (s != CLS_SUCCESS) goto done;
-        src = dst;
-        if (p->progress && k + 1 < sweeps && p->progress((k + 1) * h, p->steps, p->progress_user)) {
-            s = cls__fail(p->ctx, CLS_ERR_CANCELLED,
-                          "run cancelled by the progress callback after %zu of %zu steps",
-                          (k + 1) * h, p->steps);
-            goto done;
+        st->cur = dst == st->hbuf[0] ? 0 : 1;
+    } else {
+        size_t n = (x->steps + r.q->h - 1) / r.q->h, bytes = x->points * x->elem;
+        int in_place = x->output == x->input;
+        if (n > 1 || in_place) {
+            if (!(tmp = malloc(bytes))) {
+                s = cls__fail(x->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "a host array for the sweeps");
+                goto done;
+            }
         }
+        /* in place with an odd number of sweeps: the sweeps end in tmp, copied out below */
+        void *dst = in_place && n % 2 ? tmp : x->output;
+        void *other = in_place && n % 2 ? x->output : tmp;
+        s = sweeps(&r, x, x->input, x->aux, dst, other, 0);
+        if (s != CLS_SUCCESS) goto done;
+        if (dst != x->output) memcpy(x->output, dst, bytes);
     }
-    if (src != output) memcpy(output, src, p->points * p->elem);
-    release_all(&r, !p->release_buffers);
-    if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
-    cls__fill_report(p, report, t_start, r.kernel_seconds);
-    if (report) report->predicted_total_seconds = p->predicted_total;
-    cls__report_allocation(p, report, r.allocated);
+    release_all(&r, x->keep_buffers);
+    x->kernel_seconds = r.kernel_seconds;
+    x->timed = 1;
+    x->allocated = r.allocated;
     free(tmp);
     return CLS_SUCCESS;
 done:

@@ -1,4 +1,4 @@
-/* plan_stream25d.c: the stream25d schedule's planner: window radii from the body, loader, XY tile
+/* plan_single.c: the stream25d schedule's planner: window radii from the body, loader, XY tile
  * and planes per work-group from the traffic model and the device model's occupancy. */
 #include <ctype.h>
 #include <math.h>
@@ -6,47 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_model.h"
 #include "expr.h"
-#include "stream25d.h"
+#include "stream25d_plan.h"
 #include "traffic.h"
 
 #define MAX_R CLS__S25_MAX_R
 
-static const char *const loader_names[] = {"auto", "classic", "aligned", "direct"};
-#define N_LOADERS (sizeof loader_names / sizeof loader_names[0])
-
-const char *cls_loader_name(cls_loader l)
-{
-    return (size_t)l < N_LOADERS ? loader_names[l] : "unknown";
-}
-
-cls_status cls_loader_from_name(const char *name, cls_loader *l)
-{
-    for (size_t i = 0; name && l && i < N_LOADERS; i++)
-        if (!strcmp(name, loader_names[i])) {
-            *l = (cls_loader)i;
-            return CLS_SUCCESS;
-        }
-    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
-                     "unknown loader '%s' (auto, classic, aligned, direct)",
-                     name ? name : "(null)");
-}
-
-/* The body's reads (lib/stream25d.h); the classic loader loads the corners when it reads
- * diagonal neighbours. */
+/* The body's reads; the classic loader loads the corners when it reads diagonal
+ * neighbours. */
 typedef cls__s25_reads s25_reads;
 
 /* Scans the body as the generator emits it (offsets folded to integer literals,
  * "IN(dx, dy, dz)"), so every read is found whatever the user wrote. */
-static cls_status body_reads(cls_plan *p, s25_reads *rd)
+cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
 {
-    cls_expr *e = NULL;
     char *text = NULL;
-    cls_status s = cls__stencil_parse(p->st, &e);
     memset(rd, 0, sizeof *rd);
-    if (s != CLS_SUCCESS) return cls__fail(p->ctx, s, "%s", cls_last_error());
-    text = cls__expr_emit_opencl(e);
-    cls__expr_free(e);
+    text = cls__expr_emit_opencl(cls__s25_facts(p)->expr);
     if (!text) return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: emitting the body");
     for (const char *c = strstr(text, "IN("); c; c = strstr(c + 3, "IN(")) {
         int off[3];
@@ -59,8 +36,8 @@ static cls_status body_reads(cls_plan *p, s25_reads *rd)
                 free(text);
                 return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                                  "stream25d: the body reads IN at offset %d in %c; the window "
-                                 "holds offsets up to %d in each dimension (use naive or "
-                                 "trapezoid)",
+                                 "holds offsets up to %d in each dimension (use another "
+                                 "schedule)",
                                  bad, axis[d], MAX_R);
             }
             if (abs(off[d]) > rd->r[d]) rd->r[d] = abs(off[d]);
@@ -74,20 +51,15 @@ static cls_status body_reads(cls_plan *p, s25_reads *rd)
 
 /* Model numbers the tile choice needs (cls_model_get reads 0 where unknown). */
 typedef struct s25_device {
-    cls_model *m;
+    const cls_model *m;
     double cus, clock_hz, bandwidth, latency, warp, segment;
 } s25_device;
 
-static void device_numbers(cls_plan *p, s25_device *dv)
+static void device_numbers(cls__s25 *p, s25_device *dv)
 {
-    char why[256];
     double v;
     memset(dv, 0, sizeof *dv);
-    if (cls_model_match(&p->ctx->info, NULL, &dv->m, why, sizeof why) != CLS_SUCCESS &&
-        cls_model_from_defaults(p->ctx->info.type == CLS_DEVICE_CPU ? "cpu" : "gpu",
-                                &p->ctx->info, &dv->m) != CLS_SUCCESS)
-        dv->m = NULL;
-    cls__debug("stream25d: device model: %s", dv->m ? why : "none");
+    dv->m = cls__s25_facts(p)->model;
     if (!dv->m) return;
     cls_model_get(dv->m, "compute.compute_units", &dv->cus);
     cls_model_get(dv->m, "compute.clock_mhz", &v);
@@ -108,18 +80,18 @@ typedef struct s25_config {
     size_t gx;         /* ghost words left and right in local memory */
     size_t prefetch;   /* planes loaded ahead */
     int unroll;        /* unroll the plane loop (GPUs) */
-    cls_loader loader;
+    int loader;
 } s25_config;
 
 /* Words loaded left and right of the tile: the halo, or whole segments (aligned, Sect. 4.3;
  * the traffic model's ghost column). */
-static size_t ghost_words(const cls_plan *p, const s25_reads *rd, cls_loader loader,
+static size_t ghost_words(const cls__s25 *p, const s25_reads *rd, int loader,
                           double segment)
 {
     cls_traffic_tile tile = {1, 1, (double)rd->r[0], 0, (double)p->elem, segment, 0, 0, 0,
                              CLS_TRAFFIC_ALIGNED};
     cls_traffic t;
-    if (loader != CLS_LOADER_ALIGNED || cls_traffic_tile_eval(&tile, &t) != 0)
+    if (loader != CLS__LOADER_ALIGNED || cls_traffic_tile_eval(&tile, &t) != 0)
         return (size_t)rd->r[0];
     return (size_t)t.ghost_x;
 }
@@ -147,7 +119,7 @@ static size_t window_offsets(const s25_reads *rd, size_t rows, int *list)
 }
 
 /* Local memory of a tile: two planes (double buffering) with their ghost zone. */
-static size_t tile_local_bytes(const cls_plan *p, const s25_reads *rd, const s25_config *c)
+static size_t tile_local_bytes(const cls__s25 *p, const s25_reads *rd, const s25_config *c)
 {
     return 2 * (c->bx + 2 * c->gx) * (c->by * c->rows + 2 * (size_t)rd->r[1]) * p->elem;
 }
@@ -155,14 +127,14 @@ static size_t tile_local_bytes(const cls_plan *p, const s25_reads *rd, const s25
 /* Global loads per work-item and plane (the registers of one prefetched plane). */
 static double loads_per_item(const s25_reads *rd, const s25_config *c)
 {
-    if (c->loader != CLS_LOADER_ALIGNED) return (double)c->rows * (rd->corners ? 9 : 5);
+    if (c->loader != CLS__LOADER_ALIGNED) return (double)c->rows * (rd->corners ? 9 : 5);
     return ceil((double)((c->bx + 2 * c->gx) * (c->by * c->rows + 2 * (size_t)rd->r[1])) /
                 (double)(c->bx * c->by));
 }
 
 /* The device model's occupancy for a configuration; registers per work-item estimated as the
  * window, the prefetched planes, their load slots and a fixed 24 for indices and the update. */
-static int occupancy(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+static int occupancy(const cls__s25 *p, const s25_reads *rd, const s25_device *dv,
                      const s25_config *c, cls_model_occupancy_info *occ)
 {
     double words = (double)p->elem / 4, loads = loads_per_item(rd, c);
@@ -183,14 +155,14 @@ static int occupancy(const cls_plan *p, const s25_reads *rd, const s25_device *d
  *   sync      every plane ends in a work-group barrier; a second resident group keeps the
  *             compute unit busy meanwhile (an assumption of this planner, not the document's);
  *   waste     work-items past ragged edges and the idle part of the last wave. */
-static double shape_cost(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+static double shape_cost(const cls__s25 *p, const s25_reads *rd, const s25_device *dv,
                          const s25_config *c)
 {
     const double ty = (double)(c->by * c->rows);
     cls_traffic_tile tile = {(double)c->bx, ty, (double)rd->r[0], (double)rd->r[1],
                              (double)p->elem, dv->segment > 0 ? dv->segment : 32,
                              (double)c->chunk, (double)rd->r[2], rd->corners,
-                             c->loader == CLS_LOADER_ALIGNED ? CLS_TRAFFIC_ALIGNED
+                             c->loader == CLS__LOADER_ALIGNED ? CLS_TRAFFIC_ALIGNED
                                                              : CLS_TRAFFIC_CLASSIC};
     cls_traffic t;
     cls_model_occupancy_info occ;
@@ -215,14 +187,14 @@ static double shape_cost(const cls_plan *p, const s25_reads *rd, const s25_devic
  * the latency-hiding, barrier and tail factors of shape_cost; auxiliary arrays are read from
  * global memory once per point.  The direct loader leaves the planes to the caches: the
  * minimal traffic and the z halo of its chunks.  0 when the model lacks a number. */
-static double predict_single(cls_plan *p, const s25_reads *rd, s25_device *dv,
+static double predict_single(cls__s25 *p, const s25_reads *rd, s25_device *dv,
                              const s25_config *c)
 {
     double restart = 0, min_bytes = cls_stencil_min_bytes_per_point(p->st), bytes;
     double aux = min_bytes - 2 * (double)p->elem;
     if (!dv->m) device_numbers(p, dv);
     if (!dv->m || !(dv->bandwidth > 0) || !(dv->clock_hz > 0) || !p->steps) return 0;
-    if (c->loader == CLS_LOADER_DIRECT) {
+    if (c->loader == CLS__LOADER_DIRECT) {
         bytes = min_bytes + 2.0 * rd->r[2] * (double)p->elem / (double)c->chunk;
     } else {
         if (!(dv->cus > 0)) return 0;
@@ -239,7 +211,7 @@ static double predict_single(cls_plan *p, const s25_reads *rd, s25_device *dv,
  * 32x6 tile, 1376 groups for 1320 resident ones, ran cube_transit at 79 % of the 32x8 tile's
  * rate; tiles streaming whole 512-plane columns ran at 205 GPoints/s, 64-plane chunks at 259):
  * columns are split into chunks of at least 16 planes until there are 4 waves of groups. */
-static size_t default_chunk(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+static size_t default_chunk(const cls__s25 *p, const s25_reads *rd, const s25_device *dv,
                             const s25_config *c)
 {
     cls_model_occupancy_info occ;
@@ -255,7 +227,7 @@ static size_t default_chunk(const cls_plan *p, const s25_reads *rd, const s25_de
 
 /* The work-group for a GPU: the cheapest by shape_cost among groups of whole warps, rows of
  * 32..256 work-items (whole segments), 64..wgmax work-items. */
-static void choose_tile(const cls_plan *p, const s25_reads *rd, const s25_device *dv,
+static void choose_tile(const cls__s25 *p, const s25_reads *rd, const s25_device *dv,
                         size_t user_chunk, size_t wgmax, s25_config *c)
 {
     const cls_device_info *d = &p->ctx->info;
@@ -290,11 +262,11 @@ static void choose_tile(const cls_plan *p, const s25_reads *rd, const s25_device
 }
 
 /* Checks a local-memory configuration against the device's limits. */
-static cls_status check_tile(cls_plan *p, const s25_reads *rd, const s25_config *c)
+static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config *c)
 {
     const cls_device_info *d = &p->ctx->info;
     size_t lbytes = tile_local_bytes(p, rd, c);
-    if (c->loader == CLS_LOADER_CLASSIC &&
+    if (c->loader == CLS__LOADER_CLASSIC &&
         (c->bx < (size_t)rd->r[0] || c->by * c->rows < (size_t)rd->r[1]))
         return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                          "stream25d: the classic loader needs a tile at least as large as the "
@@ -319,12 +291,12 @@ static cls_status check_tile(cls_plan *p, const s25_reads *rd, const s25_config 
 
 /* Generates the configuration's defines and builds its kernel; *kmax receives the work-group
  * limit the device reports for it (0 if unknown). */
-static cls_status build(cls_plan *p, const s25_reads *rd, const s25_config *c, size_t *kmax)
+static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, size_t *kmax)
 {
     char *defines = NULL;
     size_t dlen = 0, dcap = 0;
     int offs[2 * (2 * MAX_R + 1) * (2 * MAX_R + 8)];
-    size_t n_offs = window_offsets(rd, c->loader == CLS_LOADER_DIRECT ? 1 : c->rows, offs);
+    size_t n_offs = window_offsets(rd, c->loader == CLS__LOADER_DIRECT ? 1 : c->rows, offs);
     cls_status s;
 #define DEF(...)                                                                               \
     do {                                                                                       \
@@ -333,7 +305,7 @@ static cls_status build(cls_plan *p, const s25_reads *rd, const s25_config *c, s
     DEF("#define CLS_STREAM25D 1\n#define CLS_LOADER %d\n", (int)c->loader);
     DEF("#define CLS_RX %d\n#define CLS_RY %d\n#define CLS_RZ %d\n", rd->r[0], rd->r[1], rd->r[2]);
     DEF("#define CLS_ZCHUNK %zu\n", c->chunk);
-    if (c->loader == CLS_LOADER_DIRECT)
+    if (c->loader == CLS__LOADER_DIRECT)
         DEF("#define CLS_ROW_LEN %zu\n#define CLS_ROWS %zu\n", c->bx, c->by);
     else
         DEF("#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n#define CLS_GX %zu\n"
@@ -347,8 +319,8 @@ static cls_status build(cls_plan *p, const s25_reads *rd, const s25_config *c, s
         clReleaseKernel(p->kernel);
         p->kernel = NULL;
     }
-    s = cls__build_kernel(p, "stream25d.cl", defines,
-                          c->loader == CLS_LOADER_DIRECT ? "cls_stream25d_rows" : "cls_stream25d");
+    s = cls__s25_build_kernel(p, "stream25d.cl", defines,
+                          c->loader == CLS__LOADER_DIRECT ? "cls_stream25d_rows" : "cls_stream25d");
     *kmax = 0;
     if (s == CLS_SUCCESS)
         clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -360,7 +332,7 @@ oom:
     return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: generating defines");
 }
 
-cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
+cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
 {
     cls_context *ctx = p->ctx;
     const cls_device_info *d = &ctx->info;
@@ -369,15 +341,16 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
     s25_config c = {0};
     cls_status s;
     size_t kmax = 0;
-    const int is_cpu = d->type == CLS_DEVICE_CPU;
+    /* Devices whose local memory is only more cache (CPUs) keep no copies in it. */
+    const int is_cpu = cls__s25_tuning(p, "tuning.local_tiles", 1) == 0;
     const int user_tile = opt->local_size[0] || opt->local_size[1];
 
     if (p->st->dims != 3)
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
-                         "stream25d streams 3D grids along z; stencil '%s' is %dD (use naive or "
-                         "trapezoid)",
+                         "stream25d streams 3D grids along z; stencil '%s' is %dD (use another "
+                         "schedule)",
                          p->st->name, p->st->dims);
-    if ((unsigned)opt->loader >= N_LOADERS)
+    if ((unsigned)opt->loader > CLS__LOADER_DIRECT)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown loader %d", (int)opt->loader);
     if (opt->local_size[2] > 1)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
@@ -388,7 +361,7 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
                          "stream25d: prefetch takes 1..4 planes, rows per item 1..8; got %zu and "
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
-    if ((s = body_reads(p, &rd)) != CLS_SUCCESS) return s;
+    if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
     /* Several steps per pass (lib/plan_stream25d_tb.c), asked for or chosen by the model. */
     if (opt->steps_per_pass != 1) {
         int fused = 0;
@@ -406,17 +379,19 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
      * precision (heat3d27 201 -> 266; 2 rows: 192), 2 for them in double precision, whose
      * window takes twice the registers.  The classic loader keeps Listing 2's one row: its
      * conditional load slots multiply with the rows (heat3d27 with 2 rows: 72 GPoints/s). */
-    c.loader = opt->loader != CLS_LOADER_AUTO ? opt->loader
-               : is_cpu                       ? CLS_LOADER_DIRECT
-                                              : CLS_LOADER_ALIGNED;
-    c.prefetch = opt->prefetch ? opt->prefetch : is_cpu ? 1 : 2;
-    c.rows = opt->rows_per_item                   ? opt->rows_per_item
-             : is_cpu || c.loader != CLS_LOADER_ALIGNED ? 1
-             : rd.corners && p->elem == 4          ? 4
-                                                   : 2;
-    c.unroll = !is_cpu;
+    c.loader = opt->loader != CLS__LOADER_AUTO ? opt->loader
+               : is_cpu                       ? CLS__LOADER_DIRECT
+                                              : CLS__LOADER_ALIGNED;
+    c.prefetch = opt->prefetch ? opt->prefetch
+                               : (size_t)cls__s25_tuning(p, "tuning.stream25d_prefetch", 2);
+    c.rows = opt->rows_per_item              ? opt->rows_per_item
+             : c.loader != CLS__LOADER_ALIGNED ? 1
+             : rd.corners && p->elem == 4
+                 ? (size_t)cls__s25_tuning(p, "tuning.stream25d_rows_box_fp32", 4)
+                 : (size_t)cls__s25_tuning(p, "tuning.stream25d_rows", 2);
+    c.unroll = cls__s25_tuning(p, "tuning.unroll", 1) != 0;
     c.chunk = opt->points_per_item;
-    if (c.loader == CLS_LOADER_DIRECT) {
+    if (c.loader == CLS__LOADER_DIRECT) {
         /* A work-item streams c.by rows of c.bx points (the XY tile) through c.chunk planes;
          * enough work-items for every compute unit four times over. */
         c.rows = 1;
@@ -449,7 +424,7 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
     }
     if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
     if ((s = build(p, &rd, &c, &kmax)) != CLS_SUCCESS) goto fail;
-    if (c.loader != CLS_LOADER_DIRECT && kmax && c.bx * c.by > kmax) {
+    if (c.loader != CLS__LOADER_DIRECT && kmax && c.bx * c.by > kmax) {
         /* The compiled kernel allows fewer work-items per group than the device (NVIDIA's
          * OpenCL reports 256 for these kernels on the H100): choose again below it. */
         if (user_tile || is_cpu)
@@ -469,10 +444,10 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
 
     p->loader = c.loader;
     p->per_item = c.chunk;
-    p->prefetch = c.loader == CLS_LOADER_DIRECT ? 0 : c.prefetch;
-    p->item_rows = c.loader == CLS_LOADER_DIRECT ? 0 : c.rows;
+    p->prefetch = c.loader == CLS__LOADER_DIRECT ? 0 : c.prefetch;
+    p->item_rows = c.loader == CLS__LOADER_DIRECT ? 0 : c.rows;
     p->local[2] = 1;
-    if (c.loader == CLS_LOADER_DIRECT) {
+    if (c.loader == CLS__LOADER_DIRECT) {
         p->local[0] = p->local[1] = 1;
         p->global[0] = div_up(p->dims.n[0], c.bx);
         p->global[1] = div_up(p->dims.n[1], c.by);
@@ -484,12 +459,11 @@ cls_status cls__plan_stream25d(cls_plan *p, const cls_plan_options *opt)
     }
     p->global[2] = div_up(p->dims.n[2], c.chunk);
     p->tile[0] = c.bx;
-    p->tile[1] = c.loader == CLS_LOADER_DIRECT ? c.by : c.by * c.rows;
+    p->tile[1] = c.loader == CLS__LOADER_DIRECT ? c.by : c.by * c.rows;
     p->tile[2] = c.chunk;
     p->predicted_seconds = predict_single(p, &rd, &dv, &c);
     s = CLS_SUCCESS;
 fail:
-    cls_model_release(dv.m);
     return s;
 }
 
@@ -497,25 +471,40 @@ fail:
  * _FUSED (steps per pass from the ghost-zone model), by the rule of lib/stream25d_rule.c, whose
  * comment gives the H100 measurements behind it.  Never on CPUs, where neither wins
  * (doc/stream25d.md, PoCL). */
-int cls__stream25d_auto(cls_plan *p, const cls_plan_options *opt)
+int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
 {
     s25_reads rd;
     cls__s25_features f = {0};
-    cls_expr *e = NULL;
-    if (p->ctx->info.type == CLS_DEVICE_CPU || p->st->dims != 3 ||
-        opt->loader == CLS_LOADER_DIRECT || body_reads(p, &rd) != CLS_SUCCESS)
-        return CLS__S25_NAIVE;
+    const cls__facts *fa = cls__s25_facts(p);
+    if (cls__s25_tuning(p, "tuning.local_tiles", 1) == 0) {
+        snprintf(p->rule, sizeof p->rule,
+                 "the device model's local memory is cache (tuning.local_tiles 0): streaming "
+                 "planes through it does not pay");
+        return CLS__S25_NONE;
+    }
+    if (p->st->dims != 3) {
+        snprintf(p->rule, sizeof p->rule, "it streams 3D grids along z");
+        return CLS__S25_NONE;
+    }
+    if (opt->loader == CLS__LOADER_DIRECT) {
+        snprintf(p->rule, sizeof p->rule, "the direct loader is only chosen when asked for");
+        return CLS__S25_NONE;
+    }
+    if (cls__s25_body_reads(p, &rd) != CLS_SUCCESS) {
+        snprintf(p->rule, sizeof p->rule, "%s", cls_last_error());
+        return CLS__S25_NONE;
+    }
     f.radius1 = rd.r[0] <= 1 && rd.r[1] <= 1 && rd.r[2] <= 1;
     f.corners = rd.corners;
     f.n_aux = p->st->n_aux;
     f.mirror = p->st->boundary == CLS_BOUNDARY_MIRROR;
-    if (cls__stencil_parse(p->st, &e) == CLS_SUCCESS) {
-        f.plain = cls__expr_plain_arith(e);
-        f.cheap = cls__expr_cheap_ops(e);
-    }
-    cls__expr_free(e);
+    f.plain = cls__expr_plain_arith(fa->expr);
+    f.cheap = cls__expr_cheap_ops(fa->expr);
+    f.fused_gain = cls__s25_tuning(p, "tuning.stream25d_fused_gain", 1.2);
+    f.box_single = cls__s25_tuning(p, "tuning.stream25d_box_single", 1) != 0;
+    f.fused_mirror = cls__s25_tuning(p, "tuning.stream25d_fused_mirror", 0) != 0;
     /* The model only where its answer matters: a plain radius-1 star without aux arrays. */
     if (f.radius1 && !f.n_aux && f.plain && !f.corners)
         f.gain = cls__stream25d_tb_gain(p, &rd, &f.k);
-    return cls__s25_auto_rule(&f, p->why, sizeof p->why);
+    return cls__s25_auto_rule(&f, p->rule, sizeof p->rule);
 }

@@ -1,50 +1,67 @@
-/* plan_pipeline.c: whether and how a host-resident run pipelines (003_9039035f5da401ab.txt
- * Sect. 5.5, 6): the device's memory cap, the transfer model's choice of scheme, tile and steps
- * per sweep (model/pipeline.c), or the user's, and the tile kernel (cl/pipeline.cl). */
+/* plan.c: the pipeline schedule's planner: whether and how a run from host arrays pipelines
+ * (Visschers 2012, Sect. 5.5, 6): the device's memory cap, the transfer model's choice of
+ * scheme, tile and steps per sweep (model/pipeline.c), or the user's, the tile kernel
+ * (cl/pipeline.cl), and the operations table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_model.h"
+#include "clstencil_tune.h"
 #include "pipe.h"
-#include "tune.h"
+#include "pipeline.h"
+#include "schedule.h"
 
-static const char *const pipeline_names[] = {"auto", "off", "basic", "scalable", "buffered"};
+extern const cls__schedule_ops cls__pipeline_ops;
+#define OPS (&cls__pipeline_ops)
 
-const char *cls_pipeline_name(cls_pipeline p)
+/* The modes of the scheme parameter. */
+enum { MODE_AUTO = 0, MODE_OFF = 1, MODE_BASIC = 2, MODE_SCALABLE = 3, MODE_BUFFERED = 4 };
+static const char *const mode_names[] = {"auto", "off", "basic", "scalable", "buffered", NULL};
+
+/* What the planner works with: the facts, and what it decides for the plan. */
+typedef struct pl_plan {
+    const cls__facts *f;
+    cls_context *ctx;
+    const cls_stencil *st;
+    cls_dims dims;
+    size_t points, elem, steps;
+    int release_buffers;
+    const char *resident;         /* the resident pick's schedule */
+    double predicted_seconds;     /* ... and its kernels' prediction */
+    double predicted_copy, predicted_total, predicted_alloc;
+    char pipe_why[1024];
+    cls__pipe *pipe;
+} pl_plan;
+
+/* What the caller fixed. */
+typedef struct pl_request {
+    int pipeline;                 /* MODE_* */
+    int must;                     /* the schedule was asked for: a scheme, not off */
+    size_t pipeline_tile[3];
+    size_t pipeline_steps;
+    int pipeline_rect;
+    int host_pinned;
+} pl_request;
+
+static cls_pipe_scheme scheme_of(int m)
 {
-    return (size_t)p < 5 ? pipeline_names[p] : "unknown";
+    return m == MODE_BASIC      ? CLS_PIPE_BASIC
+           : m == MODE_SCALABLE ? CLS_PIPE_SCALABLE
+           : m == MODE_BUFFERED ? CLS_PIPE_BUFFERED
+                                : CLS_PIPE_NAIVE;
 }
 
-cls_status cls_pipeline_from_name(const char *name, cls_pipeline *p)
+/* The executor's scheme of the model's. */
+static int exec_scheme(cls_pipe_scheme s)
 {
-    for (size_t i = 0; name && i < 5; i++)
-        if (!strcmp(name, pipeline_names[i])) {
-            *p = (cls_pipeline)i;
-            return CLS_SUCCESS;
-        }
-    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
-                     "unknown pipeline '%s' (auto, off, basic, scalable, buffered)",
-                     name ? name : "(null)");
+    return s == CLS_PIPE_BASIC ? CLS__PIPE_BASIC
+           : s == CLS_PIPE_SCALABLE ? CLS__PIPE_SCALABLE
+                                    : CLS__PIPE_BUFFERED;
 }
 
-static cls_pipe_scheme scheme_of(cls_pipeline m)
-{
-    return m == CLS_PIPELINE_BASIC      ? CLS_PIPE_BASIC
-           : m == CLS_PIPELINE_SCALABLE ? CLS_PIPE_SCALABLE
-           : m == CLS_PIPELINE_BUFFERED ? CLS_PIPE_BUFFERED
-                                        : CLS_PIPE_NAIVE;
-}
-
-static cls_pipeline mode_of(cls_pipe_scheme s)
-{
-    return s == CLS_PIPE_BASIC      ? CLS_PIPELINE_BASIC
-           : s == CLS_PIPE_SCALABLE ? CLS_PIPELINE_SCALABLE
-           : s == CLS_PIPE_BUFFERED ? CLS_PIPELINE_BUFFERED
-                                    : CLS_PIPELINE_OFF;
-}
-
-static void halo_of(const cls_plan *p, size_t halo[3])
+static void halo_of(const pl_plan *p, size_t halo[3])
 {
     int hl[3];
     cls_stencil_halo(p->st, hl);
@@ -52,7 +69,7 @@ static void halo_of(const cls_plan *p, size_t halo[3])
 }
 
 /* Points of the largest input box (the tile plus halo x h on each side, clipped). */
-static double box_points(const cls_plan *p, const size_t tile[3], size_t h, int padded)
+static double box_points(const pl_plan *p, const size_t tile[3], size_t h, int padded)
 {
     size_t halo[3];
     halo_of(p, halo);
@@ -64,7 +81,7 @@ static double box_points(const cls_plan *p, const size_t tile[3], size_t h, int 
     return n;
 }
 
-double cls__pipe_device_bytes(const cls_plan *p, cls_pipe_scheme scheme, const size_t tile[3],
+static double cls__pipe_device_bytes(const pl_plan *p, cls_pipe_scheme scheme, const size_t tile[3],
                               size_t h)
 {
     double elem = (double)p->elem, grid = (double)p->points * elem;
@@ -110,22 +127,19 @@ static double tile_kernel_ns(const cls_pipe_tile_info *t, void *user)
     return ns;
 }
 
-static void kernel_rates(cls_plan *p, double *ns_per_point, double *launch_ns)
+/* The tile kernel's rates: the baseline's measured time per point, or the minimal traffic at
+ * the device's bandwidth, and a launch. */
+static void kernel_rates(pl_plan *p, double *ns_per_point, double *launch_ns)
 {
-    const cls_model *m;
-    double clock = 0, restart = 0;
-    cls_ghost_profile prof;
-    int fc = 0;
+    const cls__facts *f = p->f;
     *ns_per_point = *launch_ns = 0;
-    if (cls__ctx_model(p->ctx, &m) != CLS_SUCCESS || !p->steps || !p->points) return;
-    cls_model_get(m, "compute.clock_mhz", &clock);
-    cls_model_get(m, "sync.kernel_restart_cycles", &restart);
-    double restart_s = clock > 0 ? restart / (clock * 1e6) : 0;
-    int have = cls__profile_get(p->ctx, p->st, 0, &prof, &fc) == CLS_SUCCESS;
-    double run = cls__naive_predict(p, have ? &prof : NULL);
-    double per_point = (run / (double)p->steps - restart_s) / (double)p->points;
+    if (!f->model || !p->steps || !p->points) return;
+    double per_point = f->profile && f->profile->naive_seconds_per_point > 0
+                           ? f->profile->naive_seconds_per_point
+                       : f->bandwidth > 0 ? f->min_bytes_per_point / f->bandwidth
+                                          : 0;
     *ns_per_point = per_point > 0 ? per_point * 1e9 : 0;
-    *launch_ns = restart_s * 1e9;
+    *launch_ns = f->restart_seconds * 1e9;
 }
 
 /* ---------------------------------------------------------------- choosing */
@@ -144,33 +158,26 @@ typedef struct choice {
 } choice;
 
 /* Whether choice c tiles the grid into one tile only. */
-static int single_tile(const cls_plan *p, const choice *c)
+static int single_tile(const pl_plan *p, const choice *c)
 {
     for (int d = 0; d < 3; d++)
         if (c->tile[d] && c->tile[d] < p->dims.n[d]) return 0;
     return 1;
 }
 
-/* Whether the device model describes a CPU (family "cpu"). */
-static int is_cpu_model(const cls_model *m)
-{
-    const char *family = m ? cls_model_family(m) : NULL;
-    return family && !strcmp(family, "cpu");
-}
-
 /* A run's time as the planner compares it: with buffers kept, the run after the first. */
-static double ranked(const cls_plan *p, double run_ns, double alloc_ns)
+static double ranked(const pl_plan *p, double run_ns, double alloc_ns)
 {
     return run_ns + (p->release_buffers ? alloc_ns : 0);
 }
 
 /* Which runs pay the allocation, for the plan's why. */
-static const char *alloc_runs(const cls_plan *p)
+static const char *alloc_runs(const pl_plan *p)
 {
     return p->release_buffers ? "every run" : "the first run";
 }
 
-static void model_grid(const cls_plan *p, size_t h, cls_pipe_grid *g)
+static void model_grid(const pl_plan *p, size_t h, cls_pipe_grid *g)
 {
     size_t halo[3];
     halo_of(p, halo);
@@ -187,7 +194,7 @@ static void model_grid(const cls_plan *p, size_t h, cls_pipe_grid *g)
 }
 
 /* The candidate steps per sweep: those given, else 1, 2, 4, ... and the run's steps. */
-static size_t sweep_heights(const cls_plan *p, const cls_plan_options *opt, size_t *hs)
+static size_t sweep_heights(const pl_plan *p, const pl_request *opt, size_t *hs)
 {
     size_t n = 0;
     if (opt->pipeline_steps) {
@@ -199,12 +206,12 @@ static size_t sweep_heights(const cls_plan *p, const cls_plan_options *opt, size
     return n;
 }
 
-static size_t sweeps_of(const cls_plan *p, size_t h) { return (p->steps + h - 1) / h; }
+static size_t sweeps_of(const pl_plan *p, size_t h) { return (p->steps + h - 1) / h; }
 
 /* The model's pick among the allowed schemes (one scheme when forced, every tile length or the
  * given tile) for each candidate h, by total predicted time; the executor's own buffers must fit
  * the cap too (its padded boxes for h > 1 are a little larger than the model's). */
-static cls_status model_choose(cls_plan *p, const cls_plan_options *opt,
+static cls_status model_choose(pl_plan *p, const pl_request *opt,
                                const cls_pipe_device *dev, double cap, choice *c)
 {
     cls_context *ctx = p->ctx;
@@ -244,7 +251,7 @@ static cls_status model_choose(cls_plan *p, const cls_plan_options *opt,
         if (opt->pipeline_tile[0]) {
             /* the user's tile: each allowed scheme */
             for (int s = CLS_PIPE_BASIC; s <= CLS_PIPE_BUFFERED; s++) {
-                if (opt->pipeline != CLS_PIPELINE_AUTO && s != (int)scheme_of(opt->pipeline))
+                if (opt->pipeline != MODE_AUTO && s != (int)scheme_of(opt->pipeline))
                     continue;
                 cls_pipe_config cf = {(cls_pipe_scheme)s,
                                       opt->pipeline_rect ? CLS_PIPE_RECT : CLS_PIPE_MERGED,
@@ -275,7 +282,7 @@ static cls_status model_choose(cls_plan *p, const cls_plan_options *opt,
         } else {
             cls_pipe_plan_options po;
             memset(&po, 0, sizeof po);
-            po.schemes = opt->pipeline == CLS_PIPELINE_AUTO
+            po.schemes = opt->pipeline == MODE_AUTO
                              ? (1u << CLS_PIPE_BASIC) | (1u << CLS_PIPE_SCALABLE) |
                                    (1u << CLS_PIPE_BUFFERED)
                              : 1u << scheme_of(opt->pipeline);
@@ -327,11 +334,11 @@ static cls_status model_choose(cls_plan *p, const cls_plan_options *opt,
 /* Without transfer tables: the scheme asked for (scalable when the grid must be tiled), tiles
  * along the slowest dimension, at least four, as large as the cap allows; the next slower
  * dimension splits too when one plane is too large. */
-static cls_status heuristic_choose(cls_plan *p, const cls_plan_options *opt, double cap,
+static cls_status heuristic_choose(pl_plan *p, const pl_request *opt, double cap,
                                    choice *c)
 {
     int dims = p->st->dims;
-    c->scheme = opt->pipeline == CLS_PIPELINE_AUTO ? CLS_PIPE_SCALABLE : scheme_of(opt->pipeline);
+    c->scheme = opt->pipeline == MODE_AUTO ? CLS_PIPE_SCALABLE : scheme_of(opt->pipeline);
     c->h = opt->pipeline_steps ? opt->pipeline_steps : (p->steps < 4 ? p->steps : 4);
     c->total_ns = c->rank_ns = c->naive_ns = 0;
     c->have_model = 0;
@@ -365,22 +372,20 @@ static cls_status heuristic_choose(cls_plan *p, const cls_plan_options *opt, dou
 }
 
 /* ---------------------------------------------------------------- setting up */
-static cls_status build(cls_plan *p, struct cls__pipe *q)
+static cls_status build_pipe(const cls__facts *f, cls__pipe *q)
 {
-    cls_context *ctx = p->ctx;
-    char *source = NULL, *options = NULL;
-    cl_program prog;
-    cls_status s = cls__codegen(ctx, p->st, p->dims, "pipeline.cl", "#define CLS_BOX 1", &source,
-                                &options);
-    if (s == CLS_SUCCESS) s = cls__program_get(ctx, source, options, &prog, NULL);
-    free(source);
-    free(options);
+    cls_context *ctx = f->ctx;
+    cls__built b = {0};
+    cls_status s = cls__build_kernel(f, "pipeline.cl", "#define CLS_BOX 1", CLS__UPDATE_BOX,
+                                     "cls_pipe", 0, &b);
+    q->program = b.program;
+    q->kernel = b.kernel;
+    q->from_cache = b.from_cache;
+    q->build_seconds = b.build_seconds;
     if (s != CLS_SUCCESS) return s;
-    cl_int err;
-    q->kernel = clCreateKernel(prog, "cls_pipe", &err);
-    if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "creating kernel cls_pipe");
-    cls__choose_local_size(p, q->kernel, q->local);
+    cls__choose_local_size(f, q->kernel, q->local);
     for (int i = 0; i < 3; i++) {
+        cl_int err;
         q->q[i] = clCreateCommandQueue(ctx->cl, ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
         if (err != CL_SUCCESS)
             return cls__fail(ctx, (cls_status)err, "creating the pipeline's command queues");
@@ -388,25 +393,20 @@ static cls_status build(cls_plan *p, struct cls__pipe *q)
     return CLS_SUCCESS;
 }
 
-void cls__pipe_release(struct cls__pipe *q)
+static void release(void *config)
 {
+    cls__pipe *q = config;
     if (!q) return;
+    cls__pipe_bufs_release(q);
     if (q->kernel) clReleaseKernel(q->kernel);
     for (int i = 0; i < 3; i++)
         if (q->q[i]) clReleaseCommandQueue(q->q[i]);
     free(q);
 }
 
-static cls_status check_options(cls_plan *p, const cls_plan_options *opt)
+static cls_status check_options(pl_plan *p, const pl_request *opt)
 {
     cls_context *ctx = p->ctx;
-    if ((unsigned)opt->pipeline > CLS_PIPELINE_BUFFERED)
-        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "pipeline: unknown mode %d",
-                         (int)opt->pipeline);
-    if (!(opt->device_memory >= 0) || !isfinite(opt->device_memory))
-        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
-                         "device memory cap: a byte count >= 0 (0: the device's), got %g",
-                         opt->device_memory);
     int any = opt->pipeline_tile[0] || opt->pipeline_tile[1] || opt->pipeline_tile[2];
     for (int d = 0; any && d < 3; d++) {
         size_t t = opt->pipeline_tile[d];
@@ -424,7 +424,7 @@ static cls_status check_options(cls_plan *p, const cls_plan_options *opt)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
                          "pipeline steps per tile: %zu, more than the run's %zu steps",
                          opt->pipeline_steps, p->steps);
-    if (opt->pipeline == CLS_PIPELINE_OFF && (any || opt->pipeline_steps))
+    if (opt->pipeline == MODE_OFF && (any || opt->pipeline_steps))
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
                          "a pipeline tile or steps per tile were given with the pipeline off");
     return CLS_SUCCESS;
@@ -432,42 +432,38 @@ static cls_status check_options(cls_plan *p, const cls_plan_options *opt)
 
 /* The run without a pipeline: one upload and one download by the transfer tables (the
  * allocation is counted apart, c.naive_alloc_ns), and the kernels of the schedule the plan
- * will run resident (AUTO's pick or the user's: trapezoid, stream25d or naive, by its own
- * prediction, p->predicted_seconds).  Without that prediction, the naive kernel's
- * copy-compute-copy.  A pipeline re-sends the grid every sweep and runs the naive tile
- * kernel, so with many steps the resident schedule usually wins; comparing against naive
- * copy-compute-copy alone picked the pipeline for poisson2d 8192^2 x 100 on the H100 (401 us
- * per step against 86.6 resident). */
-double cls__pipe_resident_ns(double xfer_ns, double naive_ns, double predicted_seconds)
+ * runs resident (its own prediction, p->predicted_seconds).  Without that prediction, the
+ * baseline's copy-compute-copy.  A pipeline re-sends the grid every sweep and runs the
+ * one-point tile kernel, so with many steps the resident schedule usually wins; comparing
+ * against the baseline's copy-compute-copy alone picked the pipeline for poisson2d 8192^2 x 100
+ * on the H100 (401 us per step against 86.6 resident). */
+static double resident_ns_of(double xfer_ns, double naive_ns, double predicted_seconds)
 {
     return predicted_seconds > 0 && xfer_ns > 0 ? xfer_ns + predicted_seconds * 1e9 : naive_ns;
 }
 
-cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const char *resident_error)
+/* Whether and how the request pipelines: p->pipe (a configuration to build) and its
+ * predictions, or none with p->pipe_why saying why. */
+static cls_status decide(pl_plan *p, const pl_request *opt)
 {
+    const cls__facts *f = p->f;
     cls_context *ctx = p->ctx;
     cls_status s;
-    const cls_model *m = NULL;
+    const cls_model *m = f->model;
     cls_pipe_device dev;
     char err[512];
     choice c;
     double resident_ns = 0;
+    /* a scheme given, or the schedule asked for: the run pipelines or the plan fails */
+    const int asked = opt->must || (opt->pipeline != MODE_AUTO && opt->pipeline != MODE_OFF);
+    const char *asked_name = opt->pipeline > MODE_OFF ? mode_names[opt->pipeline] : "tiled";
     memset(&c, 0, sizeof c);
-    p->pipeline = CLS_PIPELINE_OFF;
     if ((s = check_options(p, opt)) != CLS_SUCCESS) return s;
 
-    double cap = (double)ctx->info.global_mem_bytes;
-    if (opt->device_memory > 0 && (opt->device_memory < cap || !(cap > 0))) cap = opt->device_memory;
-    double resident = cls__pipe_device_bytes(p, CLS_PIPE_NAIVE, p->dims.n, 1);
-    int fits = !resident_error && resident <= cap;
-    char fit_msg[1100];
-    if (resident_error)
-        snprintf(fit_msg, sizeof fit_msg, "%s", resident_error);
-    else
-        snprintf(fit_msg, sizeof fit_msg,
-                 "the whole grid needs %.4g bytes of device buffers, above the cap of %.4g",
-                 resident, cap);
-    if (!fits && opt->pipeline == CLS_PIPELINE_OFF)
+    double cap = f->device_cap;
+    int fits = f->fits;
+    const char *fit_msg = f->fit_error ? f->fit_error : "";
+    if (!fits && opt->pipeline == MODE_OFF)
         return cls__fail(ctx, CLS_ERR_TOO_LARGE, "%s, and the pipeline is off", fit_msg);
 
     /* What the tiles cannot do: the far side's rows of periodic grids, per-step arrays. */
@@ -479,24 +475,22 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
     if (!p->steps) cannot = "a run of 0 steps moves nothing";
 
     /* The transfer model of the device, when it has the tables. */
-    int have_model = cls__ctx_model(ctx, &m) == CLS_SUCCESS &&
-                     cls_pipe_device_from_model(m, opt->host_pinned, &dev, err, sizeof err) ==
-                         CLS_SUCCESS;
+    int have_model = m && cls_pipe_device_from_model(m, opt->host_pinned, &dev, err,
+                                                     sizeof err) == CLS_SUCCESS;
     if (!have_model && !m) snprintf(err, sizeof err, "no device model");
 
     if (cannot) {
         if (!fits)
             return cls__fail(ctx, CLS_ERR_TOO_LARGE, "%s; tiles cannot help: %s", fit_msg, cannot);
-        if (opt->pipeline != CLS_PIPELINE_AUTO && opt->pipeline != CLS_PIPELINE_OFF)
-            return cls__fail(ctx, CLS_ERR_UNSUPPORTED, "the %s pipeline: %s",
-                             cls_pipeline_name(opt->pipeline), cannot);
+        if (asked)
+            return cls__fail(ctx, CLS_ERR_UNSUPPORTED, "the %s pipeline: %s", asked_name, cannot);
         snprintf(p->pipe_why, sizeof p->pipe_why, "off: %s", cannot);
         return CLS_SUCCESS;
     }
-    if (opt->pipeline == CLS_PIPELINE_OFF) {
+    if (opt->pipeline == MODE_OFF) {
         if (have_model && model_choose(p, opt, &dev, INFINITY, &c) == CLS_SUCCESS) {
             p->predicted_copy = p->predicted_total =
-                cls__pipe_resident_ns(c.xfer_ns, c.naive_ns, p->predicted_seconds) * 1e-9;
+                resident_ns_of(c.xfer_ns, c.naive_ns, p->predicted_seconds) * 1e-9;
             p->predicted_alloc = c.naive_alloc_ns * 1e-9;
         }
         snprintf(p->pipe_why, sizeof p->pipe_why, "off: asked for");
@@ -504,7 +498,7 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
     }
     if (have_model) {
         if ((s = model_choose(p, opt, &dev, cap, &c)) != CLS_SUCCESS) {
-            if (opt->pipeline == CLS_PIPELINE_AUTO && fits) {
+            if (!asked && fits) {
                 snprintf(p->pipe_why, sizeof p->pipe_why, "off: no pipeline fits (%.400s)",
                          cls_last_error());
                 return CLS_SUCCESS;
@@ -513,53 +507,54 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
             snprintf(msg, sizeof msg, "%s", cls_last_error());
             return cls__fail(ctx, s, "%s%s%s", fits ? "" : fit_msg, fits ? "" : "; tiled: ", msg);
         }
-        /* Within the device the alternative is the resident plan, not naive copy-compute-copy
-         * (above the cap there is none; a scheme asked for is taken as asked). */
+        /* Within the device the alternative is the resident plan, not the baseline's
+         * copy-compute-copy (above the cap there is none; a scheme asked for is taken as
+         * asked). */
         if (fits) {
-            resident_ns = cls__pipe_resident_ns(c.xfer_ns, c.naive_ns, p->predicted_seconds);
+            resident_ns = resident_ns_of(c.xfer_ns, c.naive_ns, p->predicted_seconds);
             p->predicted_copy = resident_ns * 1e-9;
         } else {
             p->predicted_copy = c.naive_ns * 1e-9;
         }
         /* A grid that fits stays resident, besides where the resident run is predicted no
          * slower, (a) when the best pipeline is one tile: it has nothing to overlap and would
-         * only swap the schedule's kernel for the tile kernel; (b) on CPU devices: the tile
-         * kernel (one point per work-item, cl/pipeline.cl) is far slower there than the
-         * schedule's row kernel, which the model's compute times are (PoCL, hotspot 2048^2:
-         * 14.7 against 1.95 ms per step), and host and device share the memory anyway. */
+         * only swap the schedule's kernel for the tile kernel; (b) where the device model says
+         * so (CPUs: the tile kernel, one point per work-item, runs far slower there than the
+         * schedule's row kernel, which the model's compute times are: PoCL, hotspot 2048^2,
+         * 14.7 against 1.95 ms per step; and host and device share the memory anyway). */
         const char *keep = NULL;
         if (fits && single_tile(p, &c))
             keep = "the best pipeline is one tile, which overlaps nothing";
-        else if (fits && is_cpu_model(m))
-            keep = "a CPU device, whose tile kernel runs far slower than the schedule's";
-        if (opt->pipeline == CLS_PIPELINE_AUTO && fits && keep) {
+        else if (fits && cls__facts_model(f, "tuning.pipeline_when_fits") == 0)
+            keep = "on a CPU device by its model (tuning.pipeline_when_fits 0) the tile kernel "
+                   "runs far slower than the schedule's";
+        if (!asked && fits && keep) {
             p->predicted_total = resident_ns * 1e-9;
             p->predicted_alloc = c.naive_alloc_ns * 1e-9;
             snprintf(p->pipe_why, sizeof p->pipe_why,
                      "off: copy in, %s resident, copy out predicted %.4g ms (%.4g ms of kernels); "
                      "%s (%s, tile %zux%zux%zu, %zu steps per tile, %.4g ms)",
-                     cls_schedule_name(p->schedule), resident_ns * 1e-6,
-                     p->predicted_seconds * 1e3, keep, cls_pipe_scheme_name(c.scheme), c.tile[0],
-                     c.tile[1], c.tile[2], c.h, c.total_ns * 1e-6);
+                     p->resident, resident_ns * 1e-6, p->predicted_seconds * 1e3, keep,
+                     cls_pipe_scheme_name(c.scheme), c.tile[0], c.tile[1], c.tile[2], c.h,
+                     c.total_ns * 1e-6);
             return CLS_SUCCESS;
         }
-        if (opt->pipeline == CLS_PIPELINE_AUTO && fits &&
-            ranked(p, resident_ns, c.naive_alloc_ns) <= c.rank_ns) {
+        if (!asked && fits && ranked(p, resident_ns, c.naive_alloc_ns) <= c.rank_ns) {
             p->predicted_total = resident_ns * 1e-9;
             p->predicted_alloc = c.naive_alloc_ns * 1e-9;
             snprintf(p->pipe_why, sizeof p->pipe_why,
                      "off: copy in, %s resident, copy out predicted %.4g ms (%.4g ms of kernels, "
-                     "naive copy-compute-copy %.4g ms), the best pipeline (%s, tile %zux%zux%zu, "
-                     "%zu steps per tile) %.4g ms; allocation %.4g against %.4g ms (%s)",
-                     cls_schedule_name(p->schedule), resident_ns * 1e-6,
-                     p->predicted_seconds * 1e3, c.naive_ns * 1e-6,
-                     cls_pipe_scheme_name(c.scheme), c.tile[0], c.tile[1], c.tile[2], c.h,
-                     c.total_ns * 1e-6, c.naive_alloc_ns * 1e-6, c.alloc_ns * 1e-6,
-                     alloc_runs(p));
+                     "the baseline's copy-compute-copy %.4g ms), the best pipeline (%s, tile "
+                     "%zux%zux%zu, %zu steps per tile) %.4g ms; allocation %.4g against %.4g ms "
+                     "(%s)",
+                     p->resident, resident_ns * 1e-6, p->predicted_seconds * 1e3,
+                     c.naive_ns * 1e-6, cls_pipe_scheme_name(c.scheme), c.tile[0], c.tile[1],
+                     c.tile[2], c.h, c.total_ns * 1e-6, c.naive_alloc_ns * 1e-6,
+                     c.alloc_ns * 1e-6, alloc_runs(p));
             return CLS_SUCCESS;
         }
     } else {
-        if (opt->pipeline == CLS_PIPELINE_AUTO && fits) {
+        if (!asked && fits) {
             snprintf(p->pipe_why, sizeof p->pipe_why,
                      "off: the device model has no transfer tables (%.400s)", err);
             return CLS_SUCCESS;
@@ -571,9 +566,9 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
         }
     }
 
-    struct cls__pipe *q = calloc(1, sizeof *q);
+    cls__pipe *q = calloc(1, sizeof *q);
     if (!q) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "pipeline plan");
-    q->scheme = c.scheme;
+    q->scheme = exec_scheme(c.scheme);
     q->rect = opt->pipeline_rect != 0;
     q->h = c.h;
     halo_of(p, q->halo);
@@ -581,22 +576,22 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
         q->tile[d] = c.tile[d] ? c.tile[d] : 1;
         q->ntiles[d] = (p->dims.n[d] + q->tile[d] - 1) / q->tile[d];
     }
-    q->device_bytes = cls__pipe_device_bytes(p, q->scheme, q->tile, q->h);
-    if ((s = build(p, q)) != CLS_SUCCESS) {
-        cls__pipe_release(q);
-        return s;
-    }
+    /* Halo reuse (basic and scalable): when every dimension but the slowest has one tile, tile
+     * t - 1 precedes tile t along that axis and both input boxes span the grid in the others,
+     * so their overlap is whole planes (rows in 2D), one contiguous range in either buffer.
+     * The buffered scheme stages whole boxes through its host tiles. */
+    q->reuse = c.scheme == CLS_PIPE_BUFFERED ? -1 : cls_pipe_reuse_axis(p->st->dims, q->ntiles);
+    q->device_bytes = cls__pipe_device_bytes(p, c.scheme, q->tile, q->h);
     p->pipe = q;
-    p->pipeline = mode_of(q->scheme);
     p->predicted_total = c.total_ns * 1e-9;
     p->predicted_alloc = c.alloc_ns * 1e-9;
     size_t nt = q->ntiles[0] * q->ntiles[1] * q->ntiles[2];
     char pred[400] = "";
     if (c.have_model && fits)
         snprintf(pred, sizeof pred,
-                 "predicted %.4g ms against copy in, %s resident, copy out %.4g ms (%.2fx; naive "
-                 "copy-compute-copy %.4g ms), allocation %.4g ms on %s",
-                 c.total_ns * 1e-6, cls_schedule_name(p->schedule), resident_ns * 1e-6,
+                 "predicted %.4g ms against copy in, %s resident, copy out %.4g ms (%.2fx; the "
+                 "baseline's copy-compute-copy %.4g ms), allocation %.4g ms on %s",
+                 c.total_ns * 1e-6, p->resident, resident_ns * 1e-6,
                  c.total_ns > 0 ? resident_ns / c.total_ns : 0, c.naive_ns * 1e-6,
                  c.alloc_ns * 1e-6, alloc_runs(p));
     else if (c.have_model)
@@ -609,26 +604,98 @@ cls_status cls__plan_pipeline(cls_plan *p, const cls_plan_options *opt, const ch
     else
         snprintf(pred, sizeof pred, "no transfer tables in the device model (%.120s), tile by rule",
                  err);
-    snprintf(p->pipe_why, sizeof p->pipe_why,
+    snprintf(q->why, sizeof q->why,
              "%s, tile %zux%zux%zu (%zu tiles), %zu steps per tile in %zu sweeps, %s copies: "
              "%s%s%s; %.4g MB on the device",
-             cls_pipe_scheme_name(q->scheme), q->tile[0], q->tile[1], q->tile[2], nt, q->h,
+             cls_pipe_scheme_name(c.scheme), q->tile[0], q->tile[1], q->tile[2], nt, q->h,
              sweeps_of(p, q->h), q->rect ? "rectangular" : "merged", pred,
-             opt->pipeline == CLS_PIPELINE_AUTO ? "" : " (scheme asked for)",
-             fits ? "" : " (the whole grid does not fit)", q->device_bytes / 1e6);
+             asked ? " (scheme asked for)" : "", fits ? "" : " (the whole grid does not fit)",
+             q->device_bytes / 1e6);
     return CLS_SUCCESS;
 }
 
-void cls__pipe_describe(const cls_plan *p, cls_plan_info *info)
+/* ---------------------------------------------------------------- the operations */
+static const cls__param_desc params[] = {
+    {"scheme", CLS__PARAM_NAME, 0, 0, mode_names,
+     "how runs from host arrays move the grid: auto (the transfer model decides), off (copy "
+     "in, compute resident, copy out), basic, scalable, buffered (Visschers 2012 Sect. 6.2)"},
+    {"tile", CLS__PARAM_SIZES, 1, (size_t)1 << 30, NULL,
+     "the output tile per dimension (absent: chosen by the model)"},
+    {"steps", CLS__PARAM_SIZE, 1, (size_t)1 << 31, NULL,
+     "steps each tile computes per sweep (absent: chosen by the model)"},
+    {"rect", CLS__PARAM_SIZE, 0, 1, NULL,
+     "1: rectangular copies even where a tile is contiguous (Sect. 6.2.3's merge off)"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+
+static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
-    info->pipeline = p->pipeline;
-    info->predicted_total_seconds = p->predicted_total;
-    info->predicted_copy_seconds = p->predicted_copy;
-    info->predicted_alloc_seconds = p->predicted_alloc;
-    snprintf(info->pipeline_why, sizeof info->pipeline_why, "%s", p->pipe_why);
-    if (!p->pipe) return;
-    memcpy(info->pipeline_tile, p->pipe->tile, sizeof info->pipeline_tile);
-    info->pipeline_tiles = p->pipe->ntiles[0] * p->pipe->ntiles[1] * p->pipe->ntiles[2];
-    info->pipeline_steps = p->pipe->h;
-    info->pipeline_rect = p->pipe->rect;
+    pl_plan p;
+    pl_request r;
+    size_t v[3];
+    memset(&p, 0, sizeof p);
+    memset(&r, 0, sizeof r);
+    p.f = f;
+    p.ctx = f->ctx;
+    p.st = f->st;
+    p.dims = f->dims;
+    p.points = f->points;
+    p.elem = f->elem;
+    p.steps = f->steps;
+    p.release_buffers = f->release_buffers;
+    p.resident = f->resident ? f->resident : "none";
+    p.predicted_seconds = f->resident_seconds;
+    if (cls__param_get(f->params, OPS, "scheme", v)) r.pipeline = (int)v[0];
+    if (cls__param_get(f->params, OPS, "tile", v)) memcpy(r.pipeline_tile, v, sizeof v);
+    if (cls__param_get(f->params, OPS, "steps", v)) r.pipeline_steps = v[0];
+    if (cls__param_get(f->params, OPS, "rect", v)) r.pipeline_rect = (int)v[0];
+    r.must = forced == CLS__FORCED_BY_NAME && r.pipeline == MODE_AUTO;
+    r.host_pinned = f->host_pinned;
+    cls_status s = decide(&p, &r);
+    if (s != CLS_SUCCESS) return s;
+    s = p.pipe ? cls__candidate_add(out, OPS, p.pipe, CLS__RANK_PREFERRED, 0, "%s", p.pipe->why)
+               : cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", p.pipe_why);
+    if (s != CLS_SUCCESS) return s;
+    cls__candidate *c = &out->c[out->n - 1];
+    c->total_seconds = p.pipe ? p.predicted_total : 0;
+    c->alloc_seconds = p.pipe ? p.predicted_alloc : 0;
+    c->copy_seconds = p.predicted_copy;
+    c->copy_alloc_seconds = p.pipe ? 0 : p.predicted_alloc;
+    if (!p.pipe && !c->copy_seconds) c->copy_seconds = p.predicted_total;
+    return CLS_SUCCESS;
 }
+
+static cls_status build(const cls__facts *f, cls__candidate *cand)
+{
+    return build_pipe(f, cand->config);
+}
+
+static void describe(const void *config, cls__description *d)
+{
+    const cls__pipe *q = config;
+    static const char *const scheme[] = {"off", "basic", "scalable", "buffered"};
+    memcpy(d->local, q->local, sizeof d->local);
+    d->global[0] = d->global[1] = d->global[2] = 0;
+    d->from_cache = q->from_cache;
+    d->build_seconds = q->build_seconds;
+    cls__describe_param(d, OPS, "scheme", "%s", scheme[q->scheme & 3]);
+    cls__describe_param(d, OPS, "tile", "%zux%zux%zu", q->tile[0], q->tile[1], q->tile[2]);
+    cls__describe_param(d, OPS, "steps", "%zu", q->h);
+    cls__describe_param(d, OPS, "rect", "%d", q->rect);
+    cls__describe_param(d, OPS, "tiles", "%zu", q->ntiles[0] * q->ntiles[1] * q->ntiles[2]);
+}
+
+
+const cls__schedule_ops cls__pipeline_ops = {
+    .name = "pipeline",
+    .id = CLS_SCHEDULE_PIPELINE,
+    .flags = CLS__SCHED_HOST,
+    .summary = "runs from host arrays and grids above the device's memory: tiles copied in, "
+               "advanced and copied out while others transfer (Visschers 2012)",
+    .params = params,
+    .candidates = candidates,
+    .build = build,
+    .run = cls__pipeline_run,
+    .describe = describe,
+    .release_buffers = cls__pipe_bufs_release,
+    .release = release,
+};

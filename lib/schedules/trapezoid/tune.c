@@ -1,117 +1,27 @@
-/* tune.c: the tuner: the device model of a context, CLS_SCHEDULE_AUTO (naive or trapezoid by
- * predicted time), the public predictions of the ghost-zone model, and cls_tune with its
- * exhaustive, measuring twin. */
+/* tune.c: the ghost-zone model's public predictions (Meng & Skadron 2010) and the tuner:
+ * cls_tune, what the planner picks against the baseline schedule, and cls_tune_exhaustive,
+ * which measures every feasible trapezoid configuration to validate the pick. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream25d.h"
-#include "tune.h"
+#include "clstencil_model.h"
+#include "trapezoid_model.h"
 
-cls_status cls__ctx_model(cls_context *ctx, const cls_model **m)
+static const char *const sync_names[] = {"auto", "restart", "barrier"};
+
+const char *cls_sync_name(cls_sync s) { return (size_t)s < 3 ? sync_names[s] : "unknown"; }
+
+cls_status cls_sync_from_name(const char *name, cls_sync *s)
 {
-    if (!ctx->model) {
-        cls_status s = cls_model_match(&ctx->info, NULL, &ctx->model, ctx->model_why,
-                                       sizeof ctx->model_why);
-        if (s != CLS_SUCCESS) {
-            char msg[1024];
-            snprintf(msg, sizeof msg, "%s", cls_last_error());
-            return cls__fail(ctx, s, "no device model for '%s': %s", ctx->info.name, msg);
+    for (size_t i = 0; name && i < 3; i++)
+        if (!strcmp(name, sync_names[i])) {
+            *s = (cls_sync)i;
+            return CLS_SUCCESS;
         }
-    }
-    *m = ctx->model;
-    return CLS_SUCCESS;
-}
-
-/* ---------------------------------------------------------------- CLS_SCHEDULE_AUTO */
-cls_status cls__plan_auto(cls_plan *p, const cls_plan_options *opt)
-{
-    cls_context *ctx = p->ctx;
-    cls_ghost_profile prof;
-    cls__trap_config c;
-    double naive_s, trap_s = 0;
-    char choice[512];
-    cls_status s;
-    int have, fc = 0;
-
-    /* Options that only the trapezoid takes ask for it; a work-group or points per item
-     * without them describe a naive plan (as before the model existed). */
-    if (opt->trapezoid_height || opt->sync != CLS_SYNC_AUTO) return cls__plan_trapezoid(p, opt);
-    /* 3D on GPUs: single-pass or fused stream25d where the H100 measured it beating naive
-     * (lib/stream25d_rule.c); several steps per pass ask for it. */
-    int s25 = CLS__S25_NAIVE;
-    if (opt->steps_per_pass > 1 ||
-        (!opt->local_size[0] && !opt->local_size[1] && !opt->points_per_item &&
-         (s25 = cls__stream25d_auto(p, opt)) != CLS__S25_NAIVE)) {
-        char keep[512];
-        cls_plan_options o = *opt;
-        if (s25 == CLS__S25_SINGLE) o.steps_per_pass = 1; /* not the model's k */
-        snprintf(keep, sizeof keep, "%s", opt->steps_per_pass > 1 ? "stream25d: steps per pass "
-                                                                    "given" : p->why);
-        p->schedule = CLS_SCHEDULE_STREAM25D;
-        p->why[0] = 0;
-        s = cls__plan_stream25d(p, &o);
-        char plan_why[512];
-        snprintf(plan_why, sizeof plan_why, "%s", p->why);
-        snprintf(p->why, sizeof p->why, "%.250s%s%.250s", keep, plan_why[0] ? "; " : "",
-                 plan_why);
-        return s;
-    }
-    p->schedule = CLS_SCHEDULE_NAIVE;
-    have = cls__profile_get(ctx, p->st, 0, &prof, &fc) == CLS_SUCCESS;
-    if (opt->local_size[0] || opt->local_size[1] || opt->local_size[2] || opt->points_per_item) {
-        p->predicted_seconds = have ? cls__naive_predict(p, &prof) : 0;
-        snprintf(p->why, sizeof p->why, "naive: the work-group or points per item were given");
-        return cls__plan_naive(p, opt);
-    }
-    naive_s = cls__naive_predict(p, have ? &prof : NULL);
-    if (!have && naive_s < CLS__TUNE_MIN_RUN_SECONDS) {
-        p->predicted_seconds = naive_s;
-        p->predicted_naive = naive_s;
-        snprintf(p->why, sizeof p->why,
-                 "naive: the run is predicted to take %.3g s at the minimal traffic, less than "
-                 "the %.2g s below which no profile of '%s' is measured (none is cached)",
-                 naive_s, CLS__TUNE_MIN_RUN_SECONDS, p->st->name);
-        return cls__plan_naive(p, opt);
-    }
-    if (!have && (s = cls__profile_get(ctx, p->st, 1, &prof, &fc)) != CLS_SUCCESS) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "%s", cls_last_error());
-        p->predicted_seconds = naive_s;
-        snprintf(p->why, sizeof p->why, "naive: the stencil's profile could not be measured (%s)",
-                 msg);
-        return cls__plan_naive(p, opt);
-    }
-    naive_s = cls__naive_predict(p, &prof);
-    s = cls__trapezoid_choose(p, opt, &prof, &c, &trap_s, NULL, 0, NULL);
-    snprintf(choice, sizeof choice, "%s", s == CLS_SUCCESS ? p->why : cls_last_error());
-    p->predicted_naive = naive_s;
-    p->predicted_trapezoid = s == CLS_SUCCESS ? trap_s : 0;
-    if (s == CLS_SUCCESS && trap_s < naive_s) {
-        snprintf(p->why, sizeof p->why,
-                 "trapezoid: predicted %.4g s against the naive schedule's %.4g s (its measured "
-                 "rate); %.380s",
-                 trap_s, naive_s, choice);
-        p->tuned = 1;
-        p->choice = c;
-        p->have_profile = 1;
-        p->profile = prof;
-        char keep[512];
-        snprintf(keep, sizeof keep, "%s", p->why);
-        s = cls__plan_trapezoid(p, opt);
-        snprintf(p->why, sizeof p->why, "%s", keep);
-        return s;
-    }
-    p->predicted_seconds = naive_s;
-    if (s == CLS_SUCCESS)
-        snprintf(p->why, sizeof p->why,
-                 "naive: predicted %.4g s (its measured rate) against the best trapezoid's "
-                 "%.4g s; %.380s",
-                 naive_s, trap_s, choice);
-    else
-        snprintf(p->why, sizeof p->why, "naive: no trapezoid configuration fits (%.440s)", choice);
-    return cls__plan_naive(p, opt);
+    return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                     "unknown synchronisation '%s' (auto, restart, barrier)", name ? name : "(null)");
 }
 
 /* ---------------------------------------------------------------- public predictions */
@@ -264,31 +174,63 @@ void cls_tune_result_release(cls_tune_result *r)
     free(r);
 }
 
+/* A size list "34x34x1" of a plan parameter into v (zeros where absent). */
+static void sizes_of(const cls_plan *p, const char *name, size_t v[3])
+{
+    const char *t = cls_plan_param(p, name);
+    v[0] = v[1] = v[2] = 0;
+    for (int i = 0; t && *t && i < 3; i++) {
+        char *end;
+        v[i] = (size_t)strtoull(t, &end, 10);
+        t = *end == 'x' ? end + 1 : NULL;
+    }
+}
+
 static void entry_of(cls_tune_entry *e, const cls_plan *p)
 {
+    cls_plan_info info;
     memset(e, 0, sizeof *e);
-    e->schedule = p->schedule;
-    memcpy(e->local_size, p->local, sizeof e->local_size);
-    e->points_per_item = p->per_item;
-    if (p->schedule == CLS_SCHEDULE_TRAPEZOID) {
-        memcpy(e->tile, p->tile, sizeof e->tile);
-        e->h = p->h;
-        e->sync = p->sync;
+    cls_plan_describe(p, &info);
+    e->schedule = info.schedule;
+    memcpy(e->local_size, info.local_size, sizeof e->local_size);
+    size_t v[3];
+    if (e->schedule == (cls_schedule)cls__trapezoid_ops.id) {
+        sizes_of(p, "trapezoid.tile", e->tile);
+        sizes_of(p, "trapezoid.points_per_item", v);
+        e->points_per_item = v[0];
+        sizes_of(p, "trapezoid.height", v);
+        e->h = v[0];
+        const char *sync = cls_plan_param(p, "trapezoid.sync");
+        e->sync = sync && !strcmp(sync, "barrier") ? CLS_SYNC_BARRIER : CLS_SYNC_RESTART;
+    } else {
+        char name[96];
+        snprintf(name, sizeof name, "%s.points_per_item", info.schedule_name);
+        sizes_of(p, name, v);
+        e->points_per_item = v[0];
     }
-    e->predicted_seconds = p->predicted_seconds;
+    e->predicted_seconds = info.predicted_seconds;
+}
+
+/* Options of a plan of the baseline schedule (the registry's first), or of AUTO. */
+static void options_of(cls_plan_options *o, int baseline)
+{
+    cls_plan_options_init(o);
+    if (baseline) o->schedule = (cls_schedule)cls__schedule_at(0)->id;
 }
 
 static cls_status tune_common(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                               size_t steps, cls_sync sync, cls_tune_result **out)
 {
     cls_tune_result *r = NULL;
-    cls_plan *naive = NULL, *pick = NULL, tp;
+    cls_plan *naive = NULL, *pick = NULL;
     cls_plan_options opt;
     cls__trap_config c;
+    cls__facts f;
     const cls_model *m;
     double trap_s = 0;
     size_t n = 0;
     cls_status s;
+    memset(&f, 0, sizeof f);
     if (!ctx || !st || !out)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_tune: NULL argument");
     *out = NULL;
@@ -297,26 +239,24 @@ static cls_status tune_common(cls_context *ctx, const cls_stencil *st, cls_dims 
         free(r);
         return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_tune");
     }
-    /* The naive plan validates the stencil, sizes and memory like every plan. */
-    cls_plan_options_init(&opt);
-    opt.schedule = CLS_SCHEDULE_NAIVE;
-    if ((s = cls_plan_create(ctx, st, dims, steps, &opt, &naive)) != CLS_SUCCESS) goto fail;
-    if ((s = cls__ctx_model(ctx, &m)) != CLS_SUCCESS) goto fail;
+    /* The stencil's profile first, so that the baseline plan is priced at its measured rate;
+     * the baseline plan validates the sizes and memory like every plan. */
+    if ((s = cls_stencil_validate(st)) != CLS_SUCCESS) goto fail;
+    if ((s = cls__context_model(ctx, &m)) != CLS_SUCCESS) goto fail;
     snprintf(r->model, sizeof r->model, "%s", cls_model_name(m));
-    snprintf(r->model_why, sizeof r->model_why, "%s", ctx->model_why);
-    if ((s = cls__profile_get(ctx, naive->st, 1, &r->profile, &r->profile_from_cache)) !=
-        CLS_SUCCESS)
+    snprintf(r->model_why, sizeof r->model_why, "%s", cls__context_model_why(ctx));
+    if ((s = cls__profile_get(ctx, st, 1, &r->profile, &r->profile_from_cache)) != CLS_SUCCESS)
         goto fail;
+    options_of(&opt, 1);
+    if ((s = cls_plan_create(ctx, st, dims, steps, &opt, &naive)) != CLS_SUCCESS) goto fail;
     entry_of(&r->naive, naive);
-    r->naive.predicted_seconds = cls__naive_predict(naive, &r->profile);
 
     /* Every candidate tile and mode at its optimal h (the model's side of the table). */
-    memset(&tp, 0, sizeof tp);
-    tp = *naive;
-    tp.kernel = NULL;
-    cls_plan_options_init(&opt);
-    opt.sync = sync;
-    s = cls__trapezoid_choose(&tp, &opt, &r->profile, &c, &trap_s, r->entries, 64, &n);
+    if ((s = cls__facts_of_plan(naive, &f)) != CLS_SUCCESS) goto fail;
+    cls__trap_request req;
+    memset(&req, 0, sizeof req);
+    req.sync = sync == CLS_SYNC_AUTO ? 0 : (int)sync;
+    s = cls__trapezoid_choose(&f, &req, &r->profile, &c, &trap_s, NULL, r->entries, 64, &n);
     r->n_entries = n;
     if (s == CLS_SUCCESS) {
         memset(&r->trapezoid, 0, sizeof r->trapezoid);
@@ -326,19 +266,25 @@ static cls_status tune_common(cls_context *ctx, const cls_stencil *st, cls_dims 
         r->trapezoid.local_size[st->dims - 1] /= c.ppi;
         r->trapezoid.points_per_item = c.ppi;
         r->trapezoid.h = c.h;
-        r->trapezoid.sync = c.sync;
+        r->trapezoid.sync = (cls_sync)c.sync;
         r->trapezoid.predicted_seconds = trap_s;
     }
     /* What AUTO picks, as cls_plan_create makes it. */
-    cls_plan_options_init(&opt);
+    options_of(&opt, 0);
     if ((s = cls_plan_create(ctx, st, dims, steps, &opt, &pick)) != CLS_SUCCESS) goto fail;
     entry_of(&r->pick, pick);
-    snprintf(r->why, sizeof r->why, "%s", pick->why);
+    {
+        cls_plan_info info;
+        cls_plan_describe(pick, &info);
+        snprintf(r->why, sizeof r->why, "%s", info.why);
+    }
     cls_plan_release(pick);
     cls_plan_release(naive);
+    cls__facts_free(&f);
     *out = r;
     return CLS_SUCCESS;
 fail:
+    cls__facts_free(&f);
     cls_plan_release(pick);
     cls_plan_release(naive);
     cls_tune_result_release(r);
@@ -352,42 +298,9 @@ cls_status cls_tune(cls_context *ctx, const cls_stencil *st, cls_dims dims, size
 }
 
 /* ---------------------------------------------------------------- exhaustive */
-/* Device buffers of the run filled with constants (timing only: no host data moves). */
-static cls_status grid_fill(cls_plan *p, cls__dev_grid *g)
-{
-    cls_context *ctx = p->ctx;
-    size_t bytes = p->points * p->elem;
-    float f[2] = {0.5f, 0.25f};
-    double d[2] = {0.5, 0.25};
-    cl_int err = CL_SUCCESS;
-    memset(g, 0, sizeof *g);
-    g->n_aux = p->st->n_aux;
-    for (int i = 0; i < 2 && err == CL_SUCCESS; i++) {
-        g->buf[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        if (err == CL_SUCCESS)
-            err = clEnqueueFillBuffer(ctx->queue, g->buf[i], p->elem == 8 ? (void *)&d[0]
-                                                                          : (void *)&f[0],
-                                      p->elem, 0, bytes, 0, NULL, NULL);
-    }
-    for (size_t k = 0; k < g->n_aux && err == CL_SUCCESS; k++) {
-        size_t ab = p->st->aux[k].per_step ? bytes * p->steps : bytes;
-        g->aux[k] = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, ab, NULL, &err);
-        if (err == CL_SUCCESS)
-            err = clEnqueueFillBuffer(ctx->queue, g->aux[k], p->elem == 8 ? (void *)&d[1]
-                                                                          : (void *)&f[1],
-                                      p->elem, 0, ab, 0, NULL, NULL);
-    }
-    if (err == CL_SUCCESS) err = clFinish(ctx->queue);
-    if (err != CL_SUCCESS) {
-        cls__dev_grid_release(g);
-        return cls__fail(ctx, (cls_status)err, "allocating the exhaustive search's device grids");
-    }
-    return CLS_SUCCESS;
-}
-
-/* Device seconds of the plan's run: `warmup` untimed runs, then the minimum (or the median) of
- * `reps` timed ones. */
-static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, size_t warmup,
+/* Device seconds of the plan's run on state g (filled with constants once): `warmup`
+ * untimed runs, then the minimum (or the median) of `reps` timed ones. */
+static cls_status time_plan(cls_plan *p, cls_state *g, size_t steps, size_t reps, size_t warmup,
                             int median, double *out)
 {
     double t[32];
@@ -395,21 +308,14 @@ static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, size_t w
     if (reps < 1) reps = 1;
     if (warmup > 32) warmup = 32;
     for (size_t r = 0; r < reps + warmup; r++) {
-        cl_event first = NULL, last = NULL;
-        int cur = 0;
-        cls_status s = p->schedule == CLS_SCHEDULE_TRAPEZOID
-                           ? cls__trapezoid_launch(p, g, &cur, &first, &last)
-                       : p->schedule == CLS_SCHEDULE_STREAM25D
-                           ? cls__stream25d_launch(p, g, &cur, &first, &last)
-                           : cls__naive_launch(p, g, &cur, &first, &last);
-        if (s == CLS_SUCCESS) {
-            cl_int err = clFinish(p->ctx->queue);
-            if (err != CL_SUCCESS) s = cls__fail(p->ctx, (cls_status)err, "waiting for the device");
+        double sec = 0;
+        cls_state_set_step(g, 0);
+        cls_status s = cls__plan_advance(p, g, steps, 0, steps, &sec);
+        if (s != CLS_SUCCESS) {
+            cls__state_refill(g, steps); /* a failed advance leaves the state empty */
+            return s;
         }
-        if (r >= warmup) t[r - warmup] = cls__event_span(first, last ? last : first);
-        if (first) clReleaseEvent(first);
-        if (last) clReleaseEvent(last);
-        if (s != CLS_SUCCESS) return s;
+        if (r >= warmup) t[r - warmup] = sec;
     }
     if (median) {
         *out = cls__median(t, reps);
@@ -422,23 +328,29 @@ static cls_status time_plan(cls_plan *p, cls__dev_grid *g, size_t reps, size_t w
 
 /* The plan of an exhaustive entry: a naive configuration, AUTO's own pick (another schedule:
  * planned as AUTO plans it), or a trapezoid configuration. */
+/* The options of a trapezoid configuration. */
+static void trapezoid_options(cls_plan_options *o, char *params, size_t len, const size_t tile[3],
+                              size_t ppi, size_t h, cls_sync sync)
+{
+    cls_plan_options_init(o);
+    o->schedule = (cls_schedule)cls__trapezoid_ops.id;
+    snprintf(params, len,
+             "trapezoid.tile=%zux%zux%zu trapezoid.points_per_item=%zu trapezoid.height=%zu "
+             "trapezoid.sync=%s",
+             tile[0], tile[1], tile[2], ppi, h, sync == CLS_SYNC_BARRIER ? "barrier" : "restart");
+    o->params = params;
+}
+
 static cls_status plan_of(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
                           const cls_tune_entry *e, cls_plan **p)
 {
     cls_plan_options opt;
-    cls_plan_options_init(&opt);
-    if (e->schedule == CLS_SCHEDULE_NAIVE) {
-        opt.schedule = CLS_SCHEDULE_NAIVE;
-        memcpy(opt.local_size, e->local_size, sizeof opt.local_size);
-        opt.points_per_item = e->points_per_item;
+    char params[256];
+    if (e->schedule != (cls_schedule)cls__trapezoid_ops.id) {
+        options_of(&opt, e->schedule == (cls_schedule)cls__schedule_at(0)->id);
         return cls_plan_create(ctx, st, dims, steps, &opt, p);
     }
-    if (e->schedule != CLS_SCHEDULE_TRAPEZOID) return cls_plan_create(ctx, st, dims, steps, &opt, p);
-    opt.schedule = CLS_SCHEDULE_TRAPEZOID;
-    memcpy(opt.local_size, e->tile, sizeof opt.local_size);
-    opt.points_per_item = e->points_per_item;
-    opt.trapezoid_height = e->h;
-    opt.sync = e->sync;
+    trapezoid_options(&opt, params, sizeof params, e->tile, e->points_per_item, e->h, e->sync);
     return cls_plan_create(ctx, st, dims, steps, &opt, p);
 }
 
@@ -452,7 +364,7 @@ static void fastest(const cls_tune_result *r, size_t k, int trapezoid_only, size
             int taken = 0;
             for (size_t j = 0; j < *n; j++) taken |= idx[j] == i;
             if (taken || e->status != CLS_SUCCESS || !(e->measured_seconds > 0) ||
-                (trapezoid_only && e->schedule != CLS_SCHEDULE_TRAPEZOID))
+                (trapezoid_only && e->schedule != (cls_schedule)cls__trapezoid_ops.id))
                 continue;
             if (b == (size_t)-1 || e->measured_seconds < r->entries[b].measured_seconds) b = i;
         }
@@ -469,7 +381,7 @@ static size_t confirmed_min(const cls_tune_result *r, const size_t *idx, size_t 
     for (size_t j = 0; j < n; j++) {
         const cls_tune_entry *e = &r->entries[idx[j]];
         if (!(e->confirmed_seconds > 0) ||
-            (trapezoid_only && e->schedule != CLS_SCHEDULE_TRAPEZOID))
+            (trapezoid_only && e->schedule != (cls_schedule)cls__trapezoid_ops.id))
             continue;
         if (b == (size_t)-1 || e->confirmed_seconds < r->entries[b].confirmed_seconds) b = idx[j];
     }
@@ -481,7 +393,7 @@ static size_t confirmed_min(const cls_tune_result *r, const size_t *idx, size_t 
  * (auto_pick; either may be -1) run once each per round, in turn, so that a slow phase of a
  * shared machine hits all of them alike; each keeps its least time. */
 static cls_status confirm_rounds(cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                                 size_t steps, cls__dev_grid *g, const cls_tune_options *topt,
+                                 size_t steps, cls_state *g, const cls_tune_options *topt,
                                  cls_tune_result *r, size_t pick, size_t auto_pick)
 {
     enum { MAX = 2 * CLS_TUNE_CONFIRM_TOP + 2 };
@@ -500,13 +412,13 @@ static cls_status confirm_rounds(cls_context *ctx, const cls_stencil *st, cls_di
         s = plan_of(ctx, st, dims, steps, &r->entries[idx[j]], &plans[j]);
     for (size_t j = 0; j < n && s == CLS_SUCCESS; j++) { /* one warm-up each */
         double t;
-        s = time_plan(plans[j], g, 1, 0, 0, &t);
+        s = time_plan(plans[j], g, steps, 1, 0, 0, &t);
     }
     for (size_t round = 0; round < topt->confirm && s == CLS_SUCCESS; round++)
         for (size_t j = 0; j < n && s == CLS_SUCCESS; j++) {
             double t = 0;
             cls_tune_entry *e = &r->entries[idx[j]];
-            s = time_plan(plans[j], g, 1, 0, 0, &t);
+            s = time_plan(plans[j], g, steps, 1, 0, 0, &t);
             if (s == CLS_SUCCESS && t > 0 &&
                 (!(e->confirmed_seconds > 0) || t < e->confirmed_seconds))
                 e->confirmed_seconds = t;
@@ -563,11 +475,13 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
     cls_tune_result *r = NULL;
     cls_plan *base = NULL, *p = NULL;
     cls_plan_options opt;
-    cls__dev_grid g;
+    cls_state *g = NULL;
+    cls__facts f;
+    char params[256];
     size_t tiles[8][3], nt, cap = 64, pick_index = (size_t)-1, auto_index = (size_t)-1;
     int halo[3];
     cls_status s;
-    memset(&g, 0, sizeof g);
+    memset(&f, 0, sizeof f);
     if (!topt) {
         cls_tune_options_init(&defaults);
         topt = &defaults;
@@ -576,38 +490,41 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
     r->n_entries = 0;
     size_t reps = topt->reps ? topt->reps : 3;
 
-    /* The naive plan first: it owns the device grids every configuration runs on, and it is
-     * the first entry (AUTO chooses between it and the trapezoids; the ratio that matters is
-     * the best of everything over AUTO's pick). */
-    cls_plan_options_init(&opt);
-    opt.schedule = CLS_SCHEDULE_NAIVE;
+    /* The baseline plan first: its state holds the device grids every configuration runs on,
+     * and it is the first entry (AUTO chooses between it and the others; the ratio that
+     * matters is the best of everything over AUTO's pick). */
+    options_of(&opt, 1);
     if ((s = cls_plan_create(ctx, st, dims, steps, &opt, &base)) != CLS_SUCCESS) goto fail;
-    if ((s = grid_fill(base, &g)) != CLS_SUCCESS) goto fail;
-    s = time_plan(base, &g, reps, topt->warmup, topt->median, &r->naive.measured_seconds);
+    if ((s = cls_state_create(base, &g)) != CLS_SUCCESS) goto fail;
+    if ((s = cls__state_refill(g, steps)) != CLS_SUCCESS) goto fail;
+    if ((s = cls__facts_of_plan(base, &f)) != CLS_SUCCESS) goto fail;
+    s = time_plan(base, g, steps, reps, topt->warmup, topt->median, &r->naive.measured_seconds);
     r->naive.status = s;
     if (s != CLS_SUCCESS) goto fail;
     r->entries[r->n_entries++] = r->naive;
-    if (r->pick.schedule == CLS_SCHEDULE_NAIVE &&
+    if (r->pick.schedule == r->naive.schedule &&
         !memcmp(r->pick.local_size, r->naive.local_size, sizeof r->naive.local_size) &&
         r->pick.points_per_item == r->naive.points_per_item)
         auto_index = 0;
     else if (r->pick.schedule != CLS_SCHEDULE_TRAPEZOID) {
-        /* AUTO's pick is another naive configuration or schedule (stream25d on 3D GPUs). */
+        /* AUTO's pick is another configuration of the baseline, or another schedule. */
         cls_tune_entry *e = &r->entries[r->n_entries++];
         *e = r->pick;
         e->status = plan_of(ctx, st, dims, steps, e, &p);
         if (e->status == CLS_SUCCESS)
-            e->status = time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
+            e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median,
+                                  &e->measured_seconds);
         if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
         cls_plan_release(p);
         p = NULL;
         auto_index = r->n_entries - 1;
     }
 
-    cls_stencil_halo(base->st, halo);
-    nt = cls__trapezoid_candidates(ctx, base->st, dims, tiles, 8);
+    cls_stencil_halo(st, halo);
+    nt = cls__trapezoid_candidates(f.dev, f.model, st, dims, tiles, 8);
     for (size_t t = 0; t < nt; t++) {
-        size_t ppi = cls__trapezoid_default_ppi(ctx, base->st, tiles[t]), hmax = steps, hs[128];
+        size_t ppi = cls__trapezoid_default_ppi(f.dev, f.model, st, tiles[t]), hmax = steps,
+               hs[128];
         for (int i = 0; i < st->dims; i++)
             if (halo[i] && (tiles[t][i] - 1) / (2 * (size_t)halo[i]) < hmax)
                 hmax = (tiles[t][i] - 1) / (2 * (size_t)halo[i]);
@@ -615,17 +532,11 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         size_t nh = heights(hmax, topt->all_h, hs, 128);
         for (int mode = CLS_SYNC_RESTART; mode <= CLS_SYNC_BARRIER; mode++) {
             if (topt->sync != CLS_SYNC_AUTO && topt->sync != (cls_sync)mode) continue;
-            cls_plan_options_init(&opt);
-            opt.schedule = CLS_SCHEDULE_TRAPEZOID;
-            memcpy(opt.local_size, tiles[t], sizeof opt.local_size);
-            opt.points_per_item = ppi;
-            opt.trapezoid_height = 1;
-            opt.sync = (cls_sync)mode;
+            trapezoid_options(&opt, params, sizeof params, tiles[t], ppi, 1, (cls_sync)mode);
             s = cls_plan_create(ctx, st, dims, steps, &opt, &p);
             for (size_t k = 0; k < nh; k++) {
                 cls_tune_entry *e;
-                cls__trap_config c = {{tiles[t][0], tiles[t][1], tiles[t][2]}, ppi, hs[k],
-                                      (cls_sync)mode};
+                cls__trap_config c = {{tiles[t][0], tiles[t][1], tiles[t][2]}, ppi, hs[k], mode};
                 if (grow(r, &cap) != 0) {
                     s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "exhaustive table");
                     goto fail;
@@ -643,10 +554,10 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
                     e->status = s;
                     continue;
                 }
-                cls__trapezoid_set_height(p, hs[k]);
-                e->predicted_seconds = cls__trapezoid_predict(p, &r->profile, &c);
-                e->status =
-                    time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
+                cls__trapezoid_set_height(cls__plan_resident_config(p), dims, st->dims, hs[k]);
+                e->predicted_seconds = cls__trapezoid_predict(&f, &r->profile, &c);
+                e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median,
+                                      &e->measured_seconds);
                 if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
                 if (!memcmp(e->tile, r->trapezoid.tile, sizeof e->tile) &&
                     e->h == r->trapezoid.h && e->sync == r->trapezoid.sync &&
@@ -659,12 +570,8 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
     }
     /* The model's trapezoid pick, when the thinned heights skipped it. */
     if (pick_index == (size_t)-1 && r->trapezoid.h) {
-        cls_plan_options_init(&opt);
-        opt.schedule = CLS_SCHEDULE_TRAPEZOID;
-        memcpy(opt.local_size, r->trapezoid.tile, sizeof opt.local_size);
-        opt.points_per_item = r->trapezoid.points_per_item;
-        opt.trapezoid_height = r->trapezoid.h;
-        opt.sync = r->trapezoid.sync;
+        trapezoid_options(&opt, params, sizeof params, r->trapezoid.tile,
+                          r->trapezoid.points_per_item, r->trapezoid.h, r->trapezoid.sync);
         if (grow(r, &cap) != 0) {
             s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "exhaustive table");
             goto fail;
@@ -673,7 +580,8 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         *e = r->trapezoid;
         e->status = cls_plan_create(ctx, st, dims, steps, &opt, &p);
         if (e->status == CLS_SUCCESS)
-            e->status = time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
+            e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median,
+                                  &e->measured_seconds);
         cls_plan_release(p);
         p = NULL;
         pick_index = r->n_entries - 1;
@@ -695,7 +603,8 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         *e = r->pick;
         e->status = plan_of(ctx, st, dims, steps, e, &p);
         if (e->status == CLS_SUCCESS)
-            e->status = time_plan(p, &g, reps, topt->warmup, topt->median, &e->measured_seconds);
+            e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median,
+                                  &e->measured_seconds);
         if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
         cls_plan_release(p);
         p = NULL;
@@ -730,7 +639,7 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
                 r->entries[r->best_overall].measured_seconds / r->pick.measured_seconds;
     }
     if (topt->confirm && r->entries[r->best_overall].measured_seconds > 0 &&
-        (s = confirm_rounds(ctx, st, dims, steps, &g, topt, r,
+        (s = confirm_rounds(ctx, st, dims, steps, g, topt, r,
                             r->trapezoid.measured_seconds > 0 ? pick_index : (size_t)-1,
                             r->pick.measured_seconds > 0 ? auto_index : (size_t)-1)) !=
             CLS_SUCCESS)
@@ -739,14 +648,16 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         r->trapezoid.confirmed_seconds = r->entries[pick_index].confirmed_seconds;
     if (auto_index != (size_t)-1) r->pick.confirmed_seconds = r->entries[auto_index].confirmed_seconds;
     r->naive.confirmed_seconds = r->entries[0].confirmed_seconds;
+    cls_state_release(g);
     cls_plan_release(base);
-    cls__dev_grid_release(&g);
+    cls__facts_free(&f);
     *out = r;
     return CLS_SUCCESS;
 fail:
     cls_plan_release(p);
+    cls_state_release(g);
     cls_plan_release(base);
-    cls__dev_grid_release(&g);
+    cls__facts_free(&f);
     cls_tune_result_release(r);
     return s;
 }

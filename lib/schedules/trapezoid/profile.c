@@ -1,7 +1,7 @@
-/* profile.c: per-stencil ghost-zone profiles (000_c422610359a92120.txt Sect. 4.3, 5.4.2):
+/* profile.c: per-stencil ghost-zone profiles (Meng & Skadron 2010, Sect. 4.3, 5.4.2):
  * InstsPerSM_MC and InstsPerSM_IC from the timing of generated trapezoid kernel variants on a
- * small input, the tile-load efficiency and the naive schedule's rate on a larger one; cached on
- * disk per stencil source, device and driver. */
+ * small input, the tile-load efficiency and the baseline schedule's rate on a larger one; cached
+ * on disk per stencil source, device and driver. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
@@ -12,7 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tune.h"
+#include "clstencil_model.h"
+#include "trapezoid_model.h"
 
 /* Bump when the measurement or the file changes: old entries then miss. */
 #define PROFILE_FORMAT "libclstencil ghost-zone profile v2"
@@ -28,7 +29,7 @@ cls_status cls_ghost_profile_document(const char *name, cls_ghost_profile *p)
     if (!p) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_ghost_profile_document: NULL");
     if (!a)
         return cls__fail(NULL, CLS_ERR_UNKNOWN_STENCIL,
-                         "the document (000 Table 2) profiles pathfinder, hotspot, poisson2d and "
+                         "Meng & Skadron 2010 (Table 2) profile pathfinder, hotspot, poisson2d and "
                          "cell3d, not '%s'",
                          name ? name : "(null)");
     memset(p, 0, sizeof *p);
@@ -44,7 +45,7 @@ cls_status cls_ghost_profile_document(const char *name, cls_ghost_profile *p)
     for (int i = 0; i < 3; i++) p->tile[i] = (size_t)a->fig7.blk_len[i];
     p->points_per_item = 1;
     snprintf(p->source, sizeof p->source,
-             "000 Table 2 (%s on the GTX 280, CUDA profiler instruction counts)",
+             "Meng & Skadron 2010 Table 2 (%s on the GTX 280, CUDA profiler instruction counts)",
              a->profile.name);
     return CLS_SUCCESS;
 }
@@ -151,30 +152,11 @@ static cl_int set_args(cl_kernel k, const prof_bufs *b, const int *ints, size_t 
     return err;
 }
 
-/* A throw-away plan that only carries what code generation and the planners read. */
-static void scratch_plan(cls_plan *p, cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                         size_t steps)
-{
-    memset(p, 0, sizeof *p);
-    p->ctx = ctx;
-    p->st = (cls_stencil *)st; /* only read */
-    p->dims = dims;
-    p->steps = steps;
-    p->points = cls_dims_points(dims);
-    p->elem = cls_dtype_size(st->dtype);
-}
-
-static void scratch_release(cls_plan *p)
-{
-    if (p->kernel) clReleaseKernel(p->kernel);
-    p->kernel = NULL;
-}
-
 /* The defines of the profiling variant of the profiled tile. */
-static void profile_defines(const cls_context *ctx, const cls_stencil *st, const size_t tile[3],
-                            size_t *ppi, size_t wg[3], char *buf, size_t len)
+static void profile_defines(const cls_context *ctx, const cls_model *m, const cls_stencil *st,
+                            const size_t tile[3], size_t *ppi, size_t wg[3], char *buf, size_t len)
 {
-    *ppi = cls__trapezoid_default_ppi(ctx, st, tile);
+    *ppi = cls__trapezoid_default_ppi(&ctx->info, m, st, tile);
     memcpy(wg, tile, 3 * sizeof *wg);
     wg[st->dims - 1] /= *ppi;
     snprintf(buf, len,
@@ -184,19 +166,20 @@ static void profile_defines(const cls_context *ctx, const cls_stencil *st, const
              tile[0], tile[1], tile[2], wg[0], wg[1], wg[2], *ppi);
 }
 
-/* The profiling grid: enough tiles to fill every compute unit many times (000 Sect. 4.3: "a
- * minimum input size big enough to occupy all the SMs") and, on GPUs, a state several times the
+/* The profiling grid: enough tiles to fill every compute unit many times (Sect. 4.3: "a
+ * minimum input size big enough to occupy all the SMs") and a state several times the
  * global-memory cache, so that the tile loads come from memory as in the runs the model
- * predicts; on CPUs 8 MiB, which keeps the measurement to a few seconds. */
-static cls_dims profile_grid(const cls_context *ctx, const cls_stencil *st, const size_t tile[3])
+ * predicts; or the size the device model asks for (CPUs: 8 MiB, which keeps the measurement
+ * to a few seconds). */
+static cls_dims profile_grid(const cls_context *ctx, const cls_model *m, const cls_stencil *st,
+                             const size_t tile[3])
 {
     const cls_device_info *d = &ctx->info;
     cl_ulong cache = 0;
-    double bytes, inner = 1, cu = d->compute_units ? d->compute_units : 1;
+    double bytes = 0, inner = 1, cu = d->compute_units ? d->compute_units : 1;
     int halo[3];
-    if (d->type == CLS_DEVICE_CPU) {
-        bytes = 8.0 * (1 << 20);
-    } else {
+    if (m) cls_model_get(m, "tuning.profile_grid_bytes", &bytes);
+    if (!(bytes > 0)) {
         clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
         bytes = 4.0 * (double)cache;
         if (bytes < 128.0 * (1 << 20)) bytes = 128.0 * (1 << 20);
@@ -214,20 +197,9 @@ static cls_dims profile_grid(const cls_context *ctx, const cls_stencil *st, cons
 /* Least squares t = t0 + k t1 over the loop counts; the relative RMS residual. */
 static void fit_line(const double *t, double *t0, double *t1, double *rel)
 {
-    double sk = 0, st = 0, skk = 0, skt = 0, n = N_K, ss = 0;
-    for (size_t i = 0; i < N_K; i++) {
-        sk += prof_k[i];
-        st += t[i];
-        skk += (double)prof_k[i] * prof_k[i];
-        skt += prof_k[i] * t[i];
-    }
-    *t1 = (n * skt - sk * st) / (n * skk - sk * sk);
-    *t0 = (st - *t1 * sk) / n;
-    for (size_t i = 0; i < N_K; i++) {
-        double r = t[i] - (*t0 + *t1 * prof_k[i]);
-        ss += r * r;
-    }
-    *rel = st > 0 ? sqrt(ss / n) / (st / n) : 0;
+    double k[N_K];
+    for (size_t i = 0; i < N_K; i++) k[i] = prof_k[i];
+    cls__fit_line(k, t, N_K, t0, t1, rel);
 }
 
 /* Times the compute-only variant (io = 0) for every k with `groups` work-groups (0: one per
@@ -299,13 +271,13 @@ static double stage_cycles(const cls_model *m, cls_ghost_profile *p, cls_dims g,
 
 static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_profile *out)
 {
-    const cls_model *m;
+    const cls_model *m = NULL;
     cls_gz_device dev;
     cls_gz_profile gzp;
     cls_gz_sync gs;
-    cls_plan tp, np;
+    cls__built built = {0};
     prof_bufs b = {0};
-    size_t tile[3], wg[3], ppi, reps = ctx->info.type == CLS_DEVICE_CPU ? 3 : 7, tiles = 1;
+    size_t tile[3], wg[3], ppi, reps = 7, tiles = 1;
     size_t alloc = 1, groups, heights[3], n_heights = 0;
     char defines[512], err[256];
     double t_r[N_K], t_p[N_K], sp_r = 0, sp_p = 0, sp, t_fixed = 0, t_real[3] = {0, 0, 0};
@@ -314,30 +286,39 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     int halo[3];
     cls_status s;
     cls_stencil_halo(st, halo);
-    scratch_plan(&tp, ctx, st, (cls_dims){{1, 1, 1}}, MAX_K);
-    scratch_plan(&np, ctx, st, (cls_dims){{1, 1, 1}}, 1);
 
-    if ((s = cls__ctx_model(ctx, &m)) != CLS_SUCCESS) goto done;
+    if ((s = cls__context_model(ctx, &m)) != CLS_SUCCESS) goto done;
+    {
+        double r = 0;
+        cls_model_get(m, "tuning.profile_reps", &r);
+        if (r >= 1 && r <= 16) reps = (size_t)r;
+    }
     memset(out, 0, sizeof *out);
     cls__profile_shape(st, out);
-    cls__trapezoid_profile_tile(ctx, st, tile);
-    if (!cls__trapezoid_fits(ctx, st, tile, cls__trapezoid_default_ppi(ctx, st, tile), err,
+    cls__trapezoid_profile_tile(&ctx->info, m, st, tile);
+    if (!cls__trapezoid_fits(&ctx->info, st, tile,
+                             cls__trapezoid_default_ppi(&ctx->info, m, st, tile), err,
                              sizeof err)) {
         s = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
                       "profiling '%s': no trapezoid tile fits '%s' (%s)", st->name,
                       ctx->info.name, err);
         goto done;
     }
-    profile_defines(ctx, st, tile, &ppi, wg, defines, sizeof defines);
-    tp.dims = profile_grid(ctx, st, tile);
-    tp.points = cls_dims_points(tp.dims);
-    if ((s = cls__build_kernel(&tp, "trapezoid.cl", defines, "cls_trapezoid_profile")) !=
-        CLS_SUCCESS)
-        goto done;
-    tiles = tiles_of(st, tp.dims, tile, 1);
+    profile_defines(ctx, m, st, tile, &ppi, wg, defines, sizeof defines);
+    const cls_dims grid = profile_grid(ctx, m, st, tile);
+    const size_t points = cls_dims_points(grid);
+    {
+        cls__facts f = {.ctx = ctx, .dev = &ctx->info, .st = st, .dims = grid, .steps = MAX_K,
+                        .points = points, .elem = cls_dtype_size(st->dtype), .model = m};
+        if ((s = cls__build_kernel(&f, "trapezoid.cl", defines, CLS__UPDATE_TILE,
+                                   "cls_trapezoid_profile", 0, &built)) != CLS_SUCCESS)
+            goto done;
+    }
+    cl_kernel kernel = built.kernel;
+    tiles = tiles_of(st, grid, tile, 1);
     for (int i = 0; i < 3; i++) alloc *= tile[i] + 2 * (size_t)(i < st->dims ? halo[i] : 0);
-    if ((s = bufs_make(ctx, st, tp.points, alloc, MAX_K, &b)) != CLS_SUCCESS) goto done;
-    if ((s = set_never(ctx, tp.kernel, st, (cl_uint)(2 + st->n_aux + 5))) != CLS_SUCCESS) goto done;
+    if ((s = bufs_make(ctx, st, points, alloc, MAX_K, &b)) != CLS_SUCCESS) goto done;
+    if ((s = set_never(ctx, kernel, st, (cl_uint)(2 + st->n_aux + 5))) != CLS_SUCCESS) goto done;
     groups = ctx->info.compute_units ? ctx->info.compute_units : 1;
     if (groups > tiles) groups = tiles;
     /* The heights of the whole-kernel runs: 1, 2 and 4 where the tile leaves an inner block. */
@@ -351,42 +332,27 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     /* 1. The computation alone (Sect. 4.3): t(k) for k loops over every tile of h = 1, with
      *    one group per tile (restart kernel) and with one resident group per compute unit
      *    (persistent kernel); the intercept is MiscComp, the slope IterComp per loop. */
-    if ((s = time_compute(ctx, tp.kernel, &b, wg, tiles, 0, reps, t_r, &sp_r)) != CLS_SUCCESS ||
-        (s = time_compute(ctx, tp.kernel, &b, wg, tiles, groups, reps, t_p, &sp_p)) != CLS_SUCCESS)
+    if ((s = time_compute(ctx, kernel, &b, wg, tiles, 0, reps, t_r, &sp_r)) != CLS_SUCCESS ||
+        (s = time_compute(ctx, kernel, &b, wg, tiles, groups, reps, t_p, &sp_p)) != CLS_SUCCESS)
         goto done;
     {
         /* 2. The fixed cost of a launch (one group, one tile, no loop), which Eq. 17 already
          *    counts; then the whole trapezoids (load, h steps, commit) for the heights above,
          *    one group per tile. */
         int ints[5] = {0, 0, 1, 0, 1};
-        cl_int e = set_args(tp.kernel, &b, ints, 5, NULL);
-        if (e == CL_SUCCESS) s = time_kernel(ctx, tp.kernel, wg, wg, 3, reps, &t_fixed, &sp);
+        cl_int e = set_args(kernel, &b, ints, 5, NULL);
+        if (e == CL_SUCCESS) s = time_kernel(ctx, kernel, wg, wg, 3, reps, &t_fixed, &sp);
         for (size_t j = 0; j < n_heights && e == CL_SUCCESS && s == CLS_SUCCESS; j++) {
-            size_t all[3] = {tiles_of(st, tp.dims, tile, heights[j]) * wg[0], wg[1], wg[2]};
+            size_t all[3] = {tiles_of(st, grid, tile, heights[j]) * wg[0], wg[1], wg[2]};
             int hv = (int)heights[j], real_io[5] = {0, hv, hv, 1, INT_MAX};
-            e = set_args(tp.kernel, &b, real_io, 5, NULL);
-            if (e == CL_SUCCESS) s = time_kernel(ctx, tp.kernel, all, wg, 3, reps, &t_real[j], &sp);
+            e = set_args(kernel, &b, real_io, 5, NULL);
+            if (e == CL_SUCCESS) s = time_kernel(ctx, kernel, all, wg, 3, reps, &t_real[j], &sp);
         }
         if (e != CL_SUCCESS) s = cls__fail(ctx, (cls_status)e, "profiling kernel arguments");
         if (s != CLS_SUCCESS) goto done;
     }
-    {
-        /* 3. One step of the naive plan on the same grid. */
-        cls_plan_options nopt;
-        int ints[1] = {0};
-        cl_int e;
-        np.dims = tp.dims;
-        np.points = tp.points;
-        cls_plan_options_init(&nopt);
-        if ((s = cls__plan_naive(&np, &nopt)) != CLS_SUCCESS) goto done;
-        e = set_args(np.kernel, &b, ints, 1, NULL);
-        if (e == CL_SUCCESS)
-            s = time_kernel(ctx, np.kernel, np.global, np.local, (cl_uint)st->dims, reps,
-                            &t_naive, &sp);
-        else
-            s = cls__fail(ctx, (cls_status)e, "profiling kernel arguments");
-        if (s != CLS_SUCCESS) goto done;
-    }
+    /* 3. One step of the baseline schedule on the same grid (the rate its predictions take). */
+    if ((s = cls__baseline_step_seconds(ctx, st, grid, reps, &t_naive)) != CLS_SUCCESS) goto done;
 
     /* 4. From times to the document's quantities.  Over one stage of h = 1 (N points,
      *    W = T x blk^D work-items, T x P(1) of them computing):
@@ -408,7 +374,7 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
             W *= (double)tile[i];
             P1 *= (double)(tile[i] - 2 * (size_t)halo[i]);
         }
-        out->n = (double)tp.points;
+        out->n = (double)points;
         fit_line(t_r, &t0, &t1, &fe_r);
         fit_line(t_p, &p0, &p1, &fe_p);
         t0 = fmax(t0 - t_fixed, 0.02 * t_r[0]);
@@ -421,7 +387,7 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
         out->insts_per_sm_ic_persistent = p1 * dev.ClockRate * out->n / (dev.CPI * P1);
         out->fit_error = fmax(fe_r, fe_p);
         out->spread = fmax(sp_r, sp_p);
-        out->naive_seconds_per_point = t_naive / (double)tp.points;
+        out->naive_seconds_per_point = t_naive / (double)points;
     }
     {
         /* 5. alpha (Sect. 4.2's sigma^(D-1), fitted to the GTX 280 there): by Eqs. 7-10 a stage
@@ -431,8 +397,8 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
          *    how much of the traffic the caches serve and how much overlaps the computation. */
         double sxx = 0, sxy = 0, worst = 0;
         for (size_t j = 0; j < n_heights; j++) {
-            double y1 = stage_cycles(m, out, tp.dims, tile, heights[j], 1);
-            double x = stage_cycles(m, out, tp.dims, tile, heights[j], 2) - y1;
+            double y1 = stage_cycles(m, out, grid, tile, heights[j], 1);
+            double x = stage_cycles(m, out, grid, tile, heights[j], 2) - y1;
             double t = (t_real[j] - t_fixed) * dev.ClockRate;
             if (!(t > 0) || !(x > 0)) continue;
             sxx += (x / t) * (x / t);
@@ -444,7 +410,7 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
         /* The model's check: each height with the fitted alpha against the measurement; the
          *    error reported is the largest. */
         for (size_t j = 0; j < n_heights; j++) {
-            double pred = stage_cycles(m, out, tp.dims, tile, heights[j], out->alpha);
+            double pred = stage_cycles(m, out, grid, tile, heights[j], out->alpha);
             double meas = (t_real[j] - t_fixed) * dev.ClockRate;
             double e = meas > 0 ? (pred - meas) / meas : 0;
             if (fabs(e) > fabs(worst)) worst = e;
@@ -462,8 +428,7 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     s = CLS_SUCCESS;
 done:
     bufs_release(&b);
-    scratch_release(&tp);
-    scratch_release(&np);
+    cls__built_release(&built);
     return s;
 }
 
@@ -474,10 +439,13 @@ static cls_status profile_key(cls_context *ctx, const cls_stencil *st, uint64_t 
 {
     size_t tile[3], wg[3], ppi;
     char defines[512], *src = NULL, *opts = NULL;
+    const cls_model *m = NULL;
     cls_status s;
-    cls__trapezoid_profile_tile(ctx, st, tile);
-    profile_defines(ctx, st, tile, &ppi, wg, defines, sizeof defines);
-    s = cls__codegen(ctx, st, profile_grid(ctx, st, tile), "trapezoid.cl", defines, &src, &opts);
+    if (cls__context_model(ctx, &m) != CLS_SUCCESS) m = NULL;
+    cls__trapezoid_profile_tile(&ctx->info, m, st, tile);
+    profile_defines(ctx, m, st, tile, &ppi, wg, defines, sizeof defines);
+    s = cls__codegen(ctx, st, profile_grid(ctx, m, st, tile), "trapezoid.cl", defines,
+                     CLS__UPDATE_TILE, &src, &opts);
     if (s != CLS_SUCCESS) return s;
     uint64_t h = cls__hash(CLS__FNV_SEED, PROFILE_FORMAT, sizeof PROFILE_FORMAT);
     const char *parts[] = {ctx->info.name,           ctx->info.vendor, ctx->info.driver_version,

@@ -1,5 +1,5 @@
-/* plan_stream25d_tb.c: temporal blocking on top of the stream25d schedule (cl/stream25d_tb.cl):
- * several steps per pass over z, the ghost zone of 000_c422610359a92120.txt applied to the
+/* plan_fused.c: temporal blocking on top of the stream25d schedule (cl/stream25d_tb.cl):
+ * several steps per pass over z, the ghost zone of Meng & Skadron 2010 applied to the
  * streamed XY tile.  The steps per pass k and the tile come from the ghost-zone cost model (CPL,
  * cycles per step, Eq. 1) evaluated for the streamed tile: the XY tile is the model's 2D block,
  * a column of NZ points its element, and the bytes it moves are the streaming traffic (the
@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_model.h"
 #include "ghost_zone.h"
-#include "stream25d.h"
+#include "stream25d_plan.h"
 
 #define TB_MAX_K 16  /* steps per pass accepted */
 #define TB_AUTO_K 8  /* steps per pass the model considers */
@@ -25,7 +26,7 @@ typedef struct tb_config {
     size_t out_x, out_y;     /* the output tile */
     size_t gx, lw0;          /* input words loaded left of the output tile, per row */
     size_t chunk, prefetch;
-    cls_loader loader;
+    int loader;
 } tb_config;
 
 static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -33,7 +34,7 @@ static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 /* The in-plane offsets one row's window holds: the body's, closed under the boundary rule's
  * images (clamp: the edge, offset 0; mirror: the reflection), so that the kernel's boundary
  * fix-up always finds the image in the window.  base[dy+1][dx+1]. */
-static void base_offsets(const cls_plan *p, const cls__s25_reads *rd, unsigned char base[3][3])
+static void base_offsets(const cls__s25 *p, const cls__s25_reads *rd, unsigned char base[3][3])
 {
     const int M = CLS__S25_MAX_R;
     cls_boundary b = p->st->boundary;
@@ -85,7 +86,7 @@ static int geometry(tb_config *c, size_t sw)
     size_t ty = c->by * c->rows;
     if (c->bx <= 2 * c->k || ty <= 2 * c->k) return 0;
     c->out_y = ty - 2 * c->k;
-    if (c->loader == CLS_LOADER_ALIGNED) {
+    if (c->loader == CLS__LOADER_ALIGNED) {
         size_t w = (c->bx - 2 * c->k) / sw * sw;
         c->out_x = w ? w : c->bx - 2 * c->k;
         c->gx = div_up(c->k, sw) * sw;
@@ -99,7 +100,7 @@ static int geometry(tb_config *c, size_t sw)
 }
 
 /* Local memory: the input plane and k-1 stage planes, double-buffered, with a margin of one. */
-static size_t local_bytes(const cls_plan *p, const tb_config *c)
+static size_t local_bytes(const cls__s25 *p, const tb_config *c)
 {
     size_t stages = c->k > 1 ? c->k - 1 : 1;
     return (2 * (c->lw0 + 2) + 2 * stages * (c->bx + 2)) * (c->by * c->rows + 2) * p->elem;
@@ -107,7 +108,7 @@ static size_t local_bytes(const cls_plan *p, const tb_config *c)
 
 /* The model's inputs that do not depend on the configuration. */
 typedef struct tb_model {
-    cls_model *m;
+    const cls_model *m;
     cls_gz_device d;
     double flops;       /* per point and step */
     double base_n;      /* in-plane window offsets of one row */
@@ -116,16 +117,14 @@ typedef struct tb_model {
     int ok;
 } tb_model;
 
-static void model_setup(cls_plan *p, const unsigned char base[3][3], tb_model *tm)
+static void model_setup(cls__s25 *p, const unsigned char base[3][3], tb_model *tm)
 {
     char why[256];
     double seg = 0;
     size_t flops = 0;
     memset(tm, 0, sizeof *tm);
-    if (cls_model_match(&p->ctx->info, NULL, &tm->m, why, sizeof why) != CLS_SUCCESS &&
-        cls_model_from_defaults(p->ctx->info.type == CLS_DEVICE_CPU ? "cpu" : "gpu",
-                                &p->ctx->info, &tm->m) != CLS_SUCCESS)
-        tm->m = NULL;
+    snprintf(why, sizeof why, "no device model");
+    tm->m = cls__s25_facts(p)->model;
     if (tm->m) cls_model_get(tm->m, "memory.segment_bytes", &seg);
     tm->sw = (seg > 0 ? seg : 32) / (double)p->elem;
     if (tm->sw < 1) tm->sw = 1;
@@ -144,7 +143,7 @@ static void model_setup(cls_plan *p, const unsigned char base[3][3], tb_model *t
  * chunk's z halo (alpha, Sect. 4.2, replaced by that ratio); instructions per point and step
  * (IterComp) the body's flops, the window's local reads and moves and a fixed 4, per point and
  * pass (MiscComp) two per load and 8; BlksPerSM the occupancy of the device model. */
-static int config_inputs(const cls_plan *p, const tb_model *tm, const tb_config *c,
+static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config *c,
                          cls_gz_device *dp, cls_gz_profile *prp, cls_gz_config *gp)
 {
     if (!tm->ok) return 0;
@@ -168,7 +167,7 @@ static int config_inputs(const cls_plan *p, const tb_model *tm, const tb_config 
     d.BlksPerSM = occ.groups_per_cu;
     /* Words moved per row: the aligned loader's whole segments; the classic loader's bx words
      * start anywhere in a segment, so they touch (bx - 1) / sw + 1 segments on average. */
-    double moved = c->loader == CLS_LOADER_ALIGNED ? (double)c->lw0 : (double)c->bx - 1 + tm->sw;
+    double moved = c->loader == CLS__LOADER_ALIGNED ? (double)c->lw0 : (double)c->bx - 1 + tm->sw;
     d.MemBandwidth /= moved / computed_x * (1 + 2.0 * (double)c->k / (double)c->chunk);
     size_t per_step = 0;
     for (size_t i = 0; i < p->st->n_aux; i++) per_step += p->st->aux[i].per_step != 0;
@@ -203,7 +202,7 @@ static int config_inputs(const cls_plan *p, const tb_model *tm, const tb_config 
 }
 
 /* Cycles per step (CPL, 000 Eq. 1) of a configuration, HUGE_VAL when it cannot run. */
-static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config *c)
+static double config_cpl(const cls__s25 *p, const tb_model *tm, const tb_config *c)
 {
     cls_gz_device d;
     cls_gz_profile pr;
@@ -215,7 +214,7 @@ static double config_cpl(const cls_plan *p, const tb_model *tm, const tb_config 
  * cycles of the whole run, floor(steps / k) passes of k steps and a shorter last one, each
  * paying the kernel restart (000 Eqs. 1-2 through cls_gz_run_cycles), over the clock; 0 when
  * the model has no answer. */
-static double config_seconds(const cls_plan *p, const tb_model *tm, const tb_config *c)
+static double config_seconds(const cls__s25 *p, const tb_model *tm, const tb_config *c)
 {
     cls_gz_device d;
     cls_gz_profile pr;
@@ -229,7 +228,7 @@ static double config_seconds(const cls_plan *p, const tb_model *tm, const tb_con
  * resident groups per compute unit, eight waves), chunks of at least 32 planes and 4k.  Shorter
  * columns even out the groups' finishing times; on the H100 heat3d7 (k = 3, 512^3) ran 485
  * GPoints/s at 96 planes, 450 at 128 and 171, 319 at 512 (doc/stream25d.md). */
-static size_t default_chunk(const cls_plan *p, const tb_config *c)
+static size_t default_chunk(const cls__s25 *p, const tb_config *c)
 {
     size_t nz = p->dims.n[2], cus = p->ctx->info.compute_units ? p->ctx->info.compute_units : 1;
     size_t cols = div_up(p->dims.n[0], c->out_x) * div_up(p->dims.n[1], c->out_y);
@@ -241,24 +240,24 @@ static size_t default_chunk(const cls_plan *p, const tb_config *c)
 /* The i-th loader to try (i = 0, 1): the one asked for, else on GPUs classic then aligned, on
  * CPUs classic only (a segment is no transaction there, doc/stream25d.md).  0 when there is
  * no i-th. */
-static int loader_candidate(const cls_plan *p, const cls_plan_options *opt, int i,
-                            cls_loader *loader)
+static int loader_candidate(const cls__s25 *p, const cls__s25_request *opt, int i,
+                            int *loader)
 {
-    if (opt->loader != CLS_LOADER_AUTO) {
+    if (opt->loader != CLS__LOADER_AUTO) {
         *loader = opt->loader;
         return i == 0;
     }
-    if (p->ctx->info.type == CLS_DEVICE_CPU) {
-        *loader = CLS_LOADER_CLASSIC;
+    if (cls__s25_tuning(p, "tuning.local_tiles", 1) == 0) {
+        *loader = CLS__LOADER_CLASSIC;
         return i == 0;
     }
-    *loader = i ? CLS_LOADER_ALIGNED : CLS_LOADER_CLASSIC;
+    *loader = i ? CLS__LOADER_ALIGNED : CLS__LOADER_CLASSIC;
     return i < 2;
 }
 
 /* The best tile (and k when kfix is 0) by the model among work-groups of whole warps, 32..128
  * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's). */
-static double search(const cls_plan *p, const tb_model *tm, const cls_plan_options *opt,
+static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_request *opt,
                      size_t kfix, size_t kcap, size_t wgmax, tb_config *best)
 {
     const cls_device_info *d = &p->ctx->info;
@@ -291,7 +290,7 @@ static double search(const cls_plan *p, const tb_model *tm, const cls_plan_optio
     return bc;
 }
 
-static cls_status build(cls_plan *p, const unsigned char base[3][3], const tb_config *c,
+static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_config *c,
                         size_t *kmax)
 {
     char *defines = NULL;
@@ -321,7 +320,7 @@ static cls_status build(cls_plan *p, const unsigned char base[3][3], const tb_co
         clReleaseKernel(p->kernel);
         p->kernel = NULL;
     }
-    s = cls__build_kernel(p, "stream25d_tb.cl", defines, "cls_stream25d_tb");
+    s = cls__s25_build_kernel(p, "stream25d_tb.cl", defines, "cls_stream25d_tb");
     *kmax = 0;
     if (s == CLS_SUCCESS)
         clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -333,12 +332,14 @@ oom:
     return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: generating defines");
 }
 
-cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
+cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                                   const cls__s25_reads *rd, int *fused)
 {
     cls_context *ctx = p->ctx;
     const cls_device_info *d = &ctx->info;
-    const int is_cpu = d->type == CLS_DEVICE_CPU;
+    /* Devices whose local memory is only cache stream one step per pass unless asked: the
+     * fused stages' barriers split their runtimes' work-item loops (doc/stream25d.md). */
+    const int is_cpu = cls__s25_tuning(p, "tuning.local_tiles", 1) == 0;
     const int user_tile = opt->local_size[0] || opt->local_size[1];
     unsigned char base[3][3];
     tb_model tm;
@@ -360,21 +361,22 @@ cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
                              rd->r[0], rd->r[1], rd->r[2]);
         return CLS_SUCCESS;
     }
-    if (opt->steps_per_pass > 1 && opt->loader == CLS_LOADER_DIRECT)
+    if (opt->steps_per_pass > 1 && opt->loader == CLS__LOADER_DIRECT)
         return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
                          "stream25d: several steps per pass keep the planes in local memory; "
                          "the direct loader has none (use classic or aligned)");
     /* The model decides only on GPUs and for the local-memory loaders; CPUs stream one step per
      * pass (doc/stream25d.md: the fused stages' barriers split PoCL's work-item loops). */
-    if (!opt->steps_per_pass && (is_cpu || opt->loader == CLS_LOADER_DIRECT || p->steps < 2))
+    if (!opt->steps_per_pass && (is_cpu || opt->loader == CLS__LOADER_DIRECT || p->steps < 2))
         return CLS_SUCCESS;
     c.k = opt->steps_per_pass ? opt->steps_per_pass : 0;
     if (c.k > p->steps) c.k = p->steps;
     if (opt->steps_per_pass && c.k < 2) return CLS_SUCCESS;
-    c.loader = opt->loader != CLS_LOADER_AUTO ? opt->loader
-               : is_cpu                       ? CLS_LOADER_CLASSIC
-                                              : CLS_LOADER_ALIGNED;
-    c.prefetch = opt->prefetch ? opt->prefetch : is_cpu ? 1 : 2;
+    c.loader = opt->loader != CLS__LOADER_AUTO ? opt->loader
+               : is_cpu                       ? CLS__LOADER_CLASSIC
+                                              : CLS__LOADER_ALIGNED;
+    c.prefetch = opt->prefetch ? opt->prefetch
+                               : (size_t)cls__s25_tuning(p, "tuning.stream25d_prefetch", 2);
     base_offsets(p, rd, base);
     model_setup(p, base, &tm);
 
@@ -497,22 +499,21 @@ cls_status cls__plan_stream25d_tb(cls_plan *p, const cls_plan_options *opt,
     cls__debug("%s", p->why);
     *fused = 1;
 fail:
-    cls_model_release(tm.m);
     return s;
 }
 
-double cls__stream25d_tb_gain(cls_plan *p, const cls__s25_reads *rd, size_t *k)
+double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k)
 {
     unsigned char base[3][3];
     tb_model tm;
     tb_config c = {0}, one;
-    cls_plan_options opt;
+    cls__s25_request opt;
     double gain = 0;
     size_t kcap = p->steps < TB_AUTO_K ? p->steps : TB_AUTO_K;
     *k = 1;
     if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1 || p->steps < 2) return 0;
     memset(&opt, 0, sizeof opt);
-    c.loader = CLS_LOADER_ALIGNED;
+    c.loader = CLS__LOADER_ALIGNED;
     c.prefetch = 2;
     base_offsets(p, rd, base);
     model_setup(p, base, &tm);
@@ -526,6 +527,5 @@ double cls__stream25d_tb_gain(cls_plan *p, const cls__s25_reads *rd, size_t *k)
         if (f1 < HUGE_VAL) gain = f1 / best;
         *k = c.k;
     }
-    cls_model_release(tm.m);
     return gain;
 }

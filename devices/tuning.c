@@ -1,0 +1,82 @@
+/* tuning.c: the family defaults of the device model's tuning section (doc/devices.md,
+ * "Tuning"): the thresholds and preferred shapes the schedules consult, for GPUs and for CPUs.
+ * A parameter file or a probe may override any of them. */
+#include "devices.h"
+
+void cls__tuning_gpu(cls_model_params *p)
+{
+    p->local_tiles = 1;
+    p->row_kernel = 0;
+    p->row_length = 16384;
+    p->row_length_1d = 4096;
+    p->row_kernel_rows = 1;
+    p->row_items_per_cu = 4;
+    /* a column of 4 points per work-item lets the neighbours along the slowest axis come from
+     * registers and L1 (H100: heat3d7 512^3 float 230 -> 303 GPoints/s, poisson2d 8192^2
+     * 216 -> 254); 2D double peaks at 1-2 (doc/benchmarks.md, naive sweep) */
+    p->column = 4;
+    p->column_fp64_2d = 2;
+    /* a few warps per group, rows of whole coalesced segments; 3D grids do best with 64x2
+     * groups, 2D with 128x2 (H100 sweep in doc/benchmarks.md) */
+    p->group_items_1d = 256;
+    p->group_items_2d = 256;
+    p->group_items_3d = 128;
+    p->group_row_1d = 256;
+    p->group_row_2d = 128;
+    p->group_row_3d = 64;
+    p->trapezoid_group_items = 256;
+    p->persistent_barrier = 1;
+    p->barrier_spin_limit = 0;
+    p->profile_grid_bytes = 0;
+    p->profile_reps = 7;
+    p->unroll = 1;
+    /* two planes ahead, 2 rows per work-item for a cross in the plane, 4 for the whole box in
+     * single precision (H100, doc/stream25d.md) */
+    p->stream25d_prefetch = 2;
+    p->stream25d_rows = 2;
+    p->stream25d_rows_box_fp32 = 4;
+    /* AUTO's stream25d rule (doc/stream25d.md, "AUTO's rule") */
+    p->stream25d_box_single = 1;
+    p->stream25d_fused_gain = 1.2;
+    p->stream25d_fused_mirror = 0;
+    p->pipeline_when_fits = 1;
+}
+
+void cls__tuning_cpu(cls_model_params *p)
+{
+    /* local memory is a copy in cache: schedules read through the caches instead */
+    p->local_tiles = 0;
+    /* a vectorised run along x per work-item, 8 rows each, so that the kernel's own row loop
+     * replaces the runtime's work-item loop (PoCL, callgrind: doc/results.md) */
+    p->row_kernel = 1;
+    p->row_length = 16384;
+    p->row_length_1d = 4096;
+    p->row_kernel_rows = 8;
+    p->row_items_per_cu = 4;
+    p->column = 1;
+    p->column_fp64_2d = 1;
+    /* a work-group is one vectorised loop nest: long rows, few groups */
+    p->group_items_1d = 1024;
+    p->group_items_2d = 1024;
+    p->group_items_3d = 1024;
+    p->group_row_1d = 1024;
+    p->group_row_2d = 1024;
+    p->group_row_3d = 1024;
+    p->trapezoid_group_items = 256;
+    /* the persistent barrier spins the runtime's work-group threads against each other
+     * (poisson2d 16x16: predicted 9.4 us a step, measured 186 us; doc/ghost-zones.md) */
+    p->persistent_barrier = 0;
+    p->barrier_spin_limit = 1u << 30;
+    p->profile_grid_bytes = 8u << 20;
+    p->profile_reps = 3;
+    p->unroll = 0;
+    p->stream25d_prefetch = 1;
+    p->stream25d_rows = 1;
+    p->stream25d_rows_box_fp32 = 1;
+    p->stream25d_box_single = 0;
+    p->stream25d_fused_gain = 1.2;
+    p->stream25d_fused_mirror = 0;
+    /* the tile kernel runs far slower than the row kernel, and host and device share the
+     * memory anyway (PoCL hotspot 2048^2: 14.7 against 1.95 ms per step) */
+    p->pipeline_when_fits = 0;
+}

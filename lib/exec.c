@@ -1,0 +1,94 @@
+/* exec.c: what executors share: the first and last events, auxiliary arguments, progress
+ * calls, launches, one launch per step over the state's two buffers, and event times. */
+#include "exec.h"
+
+cl_event *cls__exec_event(cls__exec *x, size_t i, size_t n)
+{
+    return i == 0 ? &x->first : i + 1 == n ? &x->last : NULL;
+}
+
+cls_status cls__exec_set_aux_args(cls__exec *x, cl_kernel k, cl_uint first)
+{
+    for (size_t i = 0; i < x->state->n_aux; i++) {
+        cl_int err = clSetKernelArg(k, first + (cl_uint)i, sizeof(cl_mem), &x->state->aux[i]);
+        if (err != CL_SUCCESS)
+            return cls__fail(x->ctx, (cls_status)err, "setting an auxiliary kernel argument");
+    }
+    return CLS_SUCCESS;
+}
+
+int cls__exec_progress_due(const cls__exec *x, size_t done, size_t chunk_steps)
+{
+    if (!x->progress || done >= x->steps) return 0;
+    /* about 50 calls per run: the queue is drained for each */
+    size_t every = x->total / 50 > chunk_steps ? x->total / 50 : chunk_steps;
+    if (!every) every = 1;
+    return (x->done_before + done) / every != (x->done_before + done - chunk_steps) / every;
+}
+
+cls_status cls__exec_progress(cls__exec *x, size_t done)
+{
+    cl_int err = clFinish(x->ctx->queue);
+    if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "waiting for the device");
+    if (x->progress(x->done_before + done, x->total, x->progress_user))
+        return cls__fail(x->ctx, CLS_ERR_CANCELLED,
+                         "run cancelled by the progress callback after %zu of %zu steps",
+                         x->done_before + done, x->total);
+    return CLS_SUCCESS;
+}
+
+cls_status cls__exec_launch(cls__exec *x, cl_kernel k, cl_uint work_dim, const size_t global[3],
+                            const size_t local[3], cl_event *ev, const char *what)
+{
+    cl_int err = clEnqueueNDRangeKernel(x->ctx->queue, k, work_dim, NULL, global, local, 0, NULL,
+                                        ev);
+    if (err != CL_SUCCESS)
+        return cls__fail(x->ctx, (cls_status)err,
+                         "launching the %s kernel (work-group %zux%zux%zu, global %zux%zux%zu)",
+                         what, local[0], local[1], local[2], global[0], global[1], global[2]);
+    return CLS_SUCCESS;
+}
+
+double cls__event_span(cl_event first, cl_event last)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    if (!first || !last ||
+        clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) !=
+            CL_SUCCESS ||
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) != CL_SUCCESS)
+        return 0;
+    return t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
+}
+
+cl_int cls__event_seconds(cl_event ev, double *seconds)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    cl_int err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    *seconds = err == CL_SUCCESS && t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0.0;
+    return err;
+}
+
+cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
+                              const size_t global[3], const size_t local[3], const char *what)
+{
+    cls_state *s = x->state;
+    cls_status st;
+    if ((st = cls__exec_set_aux_args(x, k, 2)) != CLS_SUCCESS) return st;
+    cl_uint step_arg = (cl_uint)(2 + s->n_aux);
+    for (size_t t = 0; t < x->steps; t++) {
+        cl_int step = (cl_int)(s->step + t);
+        cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &s->buf[s->cur]);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof(cl_mem), &s->buf[1 - s->cur]);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, step_arg, sizeof step, &step);
+        if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
+        if ((st = cls__exec_launch(x, k, work_dim, global, local, cls__exec_event(x, t, x->steps),
+                                   what)) != CLS_SUCCESS)
+            return st;
+        s->cur = 1 - s->cur;
+        if (cls__exec_progress_due(x, t + 1, 1) && (st = cls__exec_progress(x, t + 1)) != CLS_SUCCESS)
+            return st;
+    }
+    return CLS_SUCCESS;
+}

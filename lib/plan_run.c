@@ -1,0 +1,208 @@
+/* plan_run.c: runs: a plan advances a state by any number of steps with the configuration for
+ * the state's residency, and runs host arrays through the device (through the host schedule, or
+ * by copying the grid into a state kept on the plan, advancing it and copying it out). */
+#include <string.h>
+
+#include "plan.h"
+
+/* ---------------------------------------------------------------- advancing */
+static cls_status check_state(const cls_plan *p, const cls_state *s)
+{
+    if (s->ctx != p->ctx)
+        return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "the state belongs to another context than the plan");
+    if (s->dims != p->st->dims || memcmp(&s->size, &p->dims, sizeof s->size) ||
+        s->dtype != p->st->dtype || s->n_aux != p->st->n_aux)
+        return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "the state holds a %dD %zux%zux%zu %s grid with %zu auxiliary arrays; "
+                         "the plan's '%s' runs a %dD %zux%zux%zu %s grid with %zu",
+                         s->dims, s->size.n[0], s->size.n[1], s->size.n[2],
+                         s->dtype == CLS_FLOAT64 ? "double" : "float", s->n_aux, p->st->name,
+                         p->st->dims, p->dims.n[0], p->dims.n[1], p->dims.n[2],
+                         p->st->dtype == CLS_FLOAT64 ? "double" : "float", p->st->n_aux);
+    if (!s->written)
+        return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "the state holds no field: write it first (a failed advance leaves it "
+                         "empty)");
+    for (size_t k = 0; k < s->n_aux; k++)
+        if (!s->aux_written[k])
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "auxiliary array %zu ('%s') of the state was never written "
+                             "(cls_state_write_aux)",
+                             k, p->st->aux[k].name);
+    const cls__candidate *c = s->host ? &p->host : &p->resident;
+    if (!c->ops)
+        return cls__fail(p->ctx, CLS_ERR_UNSUPPORTED,
+                         s->host ? "the state lives in host memory and the plan has no host "
+                                   "schedule to run it"
+                                 : "the plan has no device-resident configuration: %s",
+                         p->why);
+    return CLS_SUCCESS;
+}
+
+cls_status cls__plan_advance(cls_plan *p, cls_state *s, size_t steps, size_t done_before,
+                             size_t total, double *kernel_seconds)
+{
+    cls_status st = check_state(p, s);
+    if (st != CLS_SUCCESS) return st;
+    if (s->step + steps > 2147483647u || s->step + steps < s->step)
+        return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "steps: the state is at step %zu; %zu more pass 2^31-1", s->step, steps);
+    for (size_t k = 0; k < s->n_aux; k++)
+        if (s->per_step[k] && s->step + steps > s->slices[k])
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "the per-step array '%s' holds %zu steps; the state is at step %zu "
+                             "and %zu more were asked for",
+                             p->st->aux[k].name, s->slices[k], s->step, steps);
+    *kernel_seconds = 0;
+    if (!steps) return CLS_SUCCESS;
+    const cls__candidate *c = s->host ? &p->host : &p->resident;
+    cls__exec x;
+    memset(&x, 0, sizeof x);
+    x.ctx = p->ctx;
+    x.st = p->st;
+    x.dims = p->dims;
+    x.points = p->points;
+    x.elem = p->elem;
+    x.config = c->config;
+    x.steps = steps;
+    x.state = s;
+    x.keep_buffers = !p->release_buffers;
+    x.progress = p->progress;
+    x.progress_user = p->progress_user;
+    x.done_before = done_before;
+    x.total = total;
+    st = c->ops->run(&x);
+    if (st == CLS_SUCCESS) {
+        cl_int err = clFinish(p->ctx->queue);
+        if (err != CL_SUCCESS) st = cls__fail(p->ctx, (cls_status)err, "waiting for the device");
+    }
+    if (st == CLS_SUCCESS) {
+        *kernel_seconds = x.timed ? x.kernel_seconds : cls__event_span(x.first, x.last ? x.last : x.first);
+        s->step += steps;
+    } else {
+        clFinish(p->ctx->queue);
+        s->written = 0;
+    }
+    if (x.first) clReleaseEvent(x.first);
+    if (x.last) clReleaseEvent(x.last);
+    return st;
+}
+
+static void fill_report(const cls_plan *p, const cls__candidate *c, cls_report *r,
+                        size_t steps, double t_start, double kernel_seconds)
+{
+    if (!r) return;
+    r->schedule = c->ops ? (cls_schedule)c->ops->id : CLS_SCHEDULE_AUTO;
+    r->steps = steps;
+    r->seconds_total = cls__now() - t_start;
+    r->seconds_kernels = kernel_seconds;
+    if (p->steps && c->seconds > 0) r->predicted_seconds = c->seconds * (double)steps / (double)p->steps;
+    if (steps) {
+        r->seconds_per_step = kernel_seconds / (double)steps;
+        if (kernel_seconds > 0)
+            r->gpoints_per_s = (double)p->points * (double)steps / kernel_seconds / 1e9;
+    }
+}
+
+cls_status cls_plan_advance(cls_plan *p, cls_state *s, size_t steps, cls_report *report)
+{
+    if (!p || !s)
+        return cls__fail(p ? p->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_plan_advance: plan and state are required");
+    if (report) memset(report, 0, sizeof *report);
+    double t0 = cls__now(), ks = 0;
+    cls_status st = cls__plan_advance(p, s, steps, 0, steps, &ks);
+    if (st != CLS_SUCCESS) return st;
+    if (p->progress && steps) p->progress(steps, steps, p->progress_user);
+    fill_report(p, s->host ? &p->host : &p->resident, report, steps, t0, ks);
+    return CLS_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- host arrays */
+/* Through the host schedule: it reads input and writes output itself. */
+static cls_status run_host(cls_plan *p, const void *input, const void *const *aux, void *output,
+                           cls_report *report)
+{
+    cls__exec x;
+    double t0 = cls__now();
+    memset(&x, 0, sizeof x);
+    x.ctx = p->ctx;
+    x.st = p->st;
+    x.dims = p->dims;
+    x.points = p->points;
+    x.elem = p->elem;
+    x.config = p->host.config;
+    x.steps = p->steps;
+    x.input = input;
+    x.aux = aux;
+    x.output = output;
+    x.keep_buffers = !p->release_buffers;
+    x.progress = p->progress;
+    x.progress_user = p->progress_user;
+    x.total = p->steps;
+    cls_status s = p->host.ops->run(&x);
+    if (x.first) clReleaseEvent(x.first);
+    if (x.last) clReleaseEvent(x.last);
+    if (s != CLS_SUCCESS) return s;
+    if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
+    fill_report(p, &p->host, report, p->steps, t0, x.kernel_seconds);
+    if (report) {
+        report->predicted_total_seconds = p->predicted_total;
+        report->allocated = x.allocated;
+        if (x.allocated && p->predicted_total > 0) report->predicted_total_seconds += p->predicted_alloc;
+    }
+    return CLS_SUCCESS;
+}
+
+/* Copy in, advance resident, copy out, on the state the plan keeps between runs. */
+static cls_status run_resident(cls_plan *p, const void *input, const void *const *aux,
+                               void *output, cls_report *report)
+{
+    double t0 = cls__now(), ks = 0;
+    cls_state *s = p->kept;
+    cls_status st = CLS_SUCCESS;
+    int allocated = 0;
+    p->kept = NULL; /* out of the plan while in use: a failure frees it */
+    if (!s) {
+        if ((st = cls_state_create(p, &s)) != CLS_SUCCESS) return st;
+        allocated = 1;
+    }
+    st = cls_state_write(s, input);
+    for (size_t k = 0; k < p->st->n_aux && st == CLS_SUCCESS; k++)
+        st = cls_state_write_aux(s, k, aux[k], p->st->aux[k].per_step ? (p->steps ? p->steps : 1) : 1);
+    if (st == CLS_SUCCESS) st = cls__plan_advance(p, s, p->steps, 0, p->steps, &ks);
+    if (st == CLS_SUCCESS) st = cls_state_read(s, output);
+    if (st != CLS_SUCCESS) {
+        cls_state_release(s);
+        return st;
+    }
+    if (p->progress) p->progress(p->steps, p->steps, p->progress_user);
+    fill_report(p, &p->resident, report, p->steps, t0, ks);
+    if (report) {
+        report->predicted_total_seconds = p->predicted_copy;
+        report->allocated = allocated;
+        if (allocated && p->predicted_copy > 0) report->predicted_total_seconds += p->predicted_alloc;
+    }
+    if (p->release_buffers)
+        cls_state_release(s);
+    else
+        p->kept = s;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_plan_run(cls_plan *p, const void *input, const void *const *aux, void *output,
+                        cls_report *report)
+{
+    if (!p || !input || !output)
+        return cls__fail(p ? p->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_plan_run: plan, input and output are required");
+    for (size_t k = 0; k < p->st->n_aux; k++)
+        if (!aux || !aux[k])
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "cls_plan_run: stencil '%s' needs auxiliary array %zu ('%s')",
+                             p->st->name, k, p->st->aux[k].name);
+    if (report) memset(report, 0, sizeof *report);
+    if (p->host.ops) return run_host(p, input, aux, output, report);
+    return run_resident(p, input, aux, output, report);
+}

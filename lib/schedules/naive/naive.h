@@ -1,0 +1,33 @@
+/* naive.h: the naive schedule's configuration, shared by its planner (plan.c) and its
+ * executor (exec.c). */
+#ifndef CLS_NAIVE_H
+#define CLS_NAIVE_H
+
+#include "exec.h"
+
+typedef struct cls__naive {
+    int rows;            /* the row kernel (cl/naive_rows.cl): a vectorised run along x per
+                            work-item; else cl/naive.cl, points along the slowest axis */
+    size_t per_item;     /* points per work-item: along x for the row kernel, else along the
+                            slowest axis */
+    size_t item_rows;    /* row kernel: rows per work-item (1 otherwise) */
+    size_t vector;       /* row kernel: its vector length */
+    size_t local[3], global[3];
+    int local_given;     /* the work-group came from the caller */
+    /* built */
+    cl_program program;
+    cl_kernel kernel;
+    int from_cache;
+    double build_seconds;
+    size_t max_regs, regs_ignored;
+} cls__naive;
+
+
+/* The operations the planner's table points at (exec.c, access.c). */
+typedef struct cls__access_request cls__access_request;
+typedef struct cls__access_out cls__access_out;
+cls_status cls__naive_run(cls__exec *x);
+cls_status cls__naive_publish_access(const cls__access_request *a, const void *own,
+                                  cls__access_out *out);
+
+#endif /* CLS_NAIVE_H */

@@ -1,0 +1,247 @@
+/* plan.c: the naive schedule's planner: one launch per step, every read from global memory;
+ * on devices whose model asks for it (CPUs) the row kernel, a vectorised run along x per
+ * work-item, else short columns along the slowest axis.  Priced at the stencil's measured
+ * rate, or at the minimal traffic and the device's bandwidth. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clstencil_tune.h"
+#include "naive.h"
+#include "schedule.h"
+
+
+static const cls__param_desc params[] = {
+    {"local", CLS__PARAM_SIZES, 1, 1u << 20, NULL,
+     "work-group size per dimension (0 or absent: chosen per device)"},
+    {"points_per_item", CLS__PARAM_SIZE, 1, 1u << 20, NULL,
+     "points each work-item updates: a run along x with the row kernel, else along the slowest "
+     "axis"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+
+extern const cls__schedule_ops cls__naive_ops;
+#define OPS (&cls__naive_ops)
+
+static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+static size_t tuning(const cls__facts *f, const char *key, size_t dflt)
+{
+    double v = cls__facts_model(f, key);
+    return v > 0 ? (size_t)v : dflt;
+}
+
+/* Points per work-item when the caller leaves it open: whole rows (up to a device maximum)
+ * for the row kernel; for the column kernel the device model's column length, which lets the
+ * neighbours along the slowest axis come from registers (doc/devices.md, "Tuning"). */
+static size_t default_per_item(const cls__facts *f, int rows)
+{
+    if (rows) {
+        size_t cap = tuning(f, f->st->dims == 1 ? "tuning.row_length_1d" : "tuning.row_length",
+                            16384);
+        return f->dims.n[0] < cap ? f->dims.n[0] : cap;
+    }
+    if (f->st->dims < 2) return 1;
+    if (f->st->dims == 2 && f->st->dtype == CLS_FLOAT64)
+        return tuning(f, "tuning.column_fp64_2d", 1);
+    return tuning(f, "tuning.column", 1);
+}
+
+/* Rows per work-item of the row kernel in 2D and 3D: the model's count, one work-group each,
+ * so that the kernel's own row loop replaces the runtime's work-item loop; fewer where that
+ * would leave under the model's work-items per compute unit. */
+static size_t item_rows_of(const cls__facts *f)
+{
+    if (f->st->dims < 2) return 1;
+    size_t rows = f->dims.n[1] * (f->st->dims > 2 ? f->dims.n[2] : 1);
+    size_t items = tuning(f, "tuning.row_items_per_cu", 4) *
+                   (f->dev->compute_units ? f->dev->compute_units : 1);
+    size_t r = tuning(f, "tuning.row_kernel_rows", 1);
+    while (r > 1 && rows / r < items) r /= 2;
+    return r < f->dims.n[1] ? r : f->dims.n[1];
+}
+
+/* The row kernel's vector length: the device's preferred vector width for the element type,
+ * which the compiler's vectorisation factor divides; 16 when the driver does not say. */
+static size_t row_vector_width(const cls__facts *f)
+{
+    cl_uint w = 0;
+    cl_device_info what = f->st->dtype == CLS_FLOAT64 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+                                                      : CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT;
+    if (clGetDeviceInfo(f->ctx->device, what, sizeof w, &w, NULL) != CL_SUCCESS || w == 0) w = 16;
+    return w > 64 ? 64 : w;
+}
+
+/* One launch per step (the restart of Meng & Skadron 2010's Eq. 17) and every point at the
+ * stencil's measured rate, or at the minimal traffic when none was measured. */
+static double predict(const cls__facts *f, const char **how)
+{
+    double per_point = 0;
+    if (f->profile && f->profile->naive_seconds_per_point > 0) {
+        per_point = f->profile->naive_seconds_per_point;
+        *how = "its measured rate";
+    } else if (f->bandwidth > 0) {
+        per_point = f->min_bytes_per_point / f->bandwidth;
+        *how = "the minimal traffic at the device's bandwidth";
+    } else {
+        *how = "no device model";
+        return 0;
+    }
+    return (double)f->steps * (f->restart_seconds + (double)f->points * per_point);
+}
+
+static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
+{
+    size_t v[3];
+    cls__naive *c = calloc(1, sizeof *c);
+    if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "naive configuration");
+    c->rows = tuning(f, "tuning.row_kernel", 0) != 0;
+    int axis = c->rows ? 0 : f->st->dims - 1;
+    size_t given = cls__param_get(f->params, OPS, "points_per_item", v) ? v[0] : 0;
+    c->per_item = given ? given : default_per_item(f, c->rows);
+    if (!c->rows && axis == 0) c->per_item = 1;
+    if (c->per_item > f->dims.n[axis]) c->per_item = f->dims.n[axis];
+    size_t most = c->rows ? (size_t)1 << 20 : 1024;
+    if (c->per_item > most) {
+        free(c);
+        return cls__fail(f->ctx, CLS_ERR_INVALID_ARGUMENT, "points per item: at most %zu, got %zu",
+                         most, given);
+    }
+    c->item_rows = c->rows ? item_rows_of(f) : 1;
+    c->vector = c->rows ? row_vector_width(f) : 0;
+    size_t n = cls__param_get(f->params, OPS, "local", v);
+    if (n) {
+        for (int i = 0; i < 3; i++) {
+            size_t l = v[i] ? v[i] : 1;
+            if (i >= f->st->dims && l != 1) {
+                free(c);
+                return cls__fail(f->ctx, CLS_ERR_INVALID_ARGUMENT,
+                                 "local size: a %d-D stencil takes %d work-group sizes",
+                                 f->st->dims, f->st->dims);
+            }
+            c->local[i] = l;
+        }
+        c->local_given = 1;
+    }
+    (void)forced;
+    const char *how = "";
+    double s = predict(f, &how);
+    return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, s, "%s (%s)",
+                              s > 0 ? "one launch per step" : "no prediction", how);
+}
+
+static cls_status check_local(const cls__facts *f, cls__naive *c)
+{
+    const cls_device_info *d = f->dev;
+    size_t wgmax = cls__kernel_wg_limit(f->ctx, c->kernel), prod = 1;
+    if (!wgmax) wgmax = d->max_work_group_size;
+    for (int i = 0; i < 3; i++) {
+        if (d->max_work_item_sizes[i] && c->local[i] > d->max_work_item_sizes[i])
+            return cls__fail(f->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "local size: %zu in dimension %d exceeds the device's %zu",
+                             c->local[i], i, d->max_work_item_sizes[i]);
+        prod *= c->local[i];
+    }
+    if (prod > wgmax)
+        return cls__fail(f->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "local size: %zu work-items per group exceed this kernel's limit of %zu "
+                         "on '%s'",
+                         prod, wgmax, d->name);
+    return CLS_SUCCESS;
+}
+
+static cls_status build(const cls__facts *f, cls__candidate *cand)
+{
+    cls__naive *c = cand->config;
+    cls__built b = {0};
+    char defines[160];
+    cls_status s;
+    if (c->rows)
+        snprintf(defines, sizeof defines,
+                 "#define CLS_NAIVE_ROWS 1\n#define CLS_ROW_LEN %zu\n#define CLS_ROW_VEC %zu\n"
+                 "#define CLS_ITEM_ROWS %zu",
+                 c->per_item, c->vector, c->item_rows);
+    else
+        snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu", c->per_item);
+    s = cls__build_kernel(f, c->rows ? "naive_rows.cl" : "naive.cl", defines,
+                          c->rows ? CLS__UPDATE_ROW : 0, "cls_naive", f->max_registers, &b);
+    c->program = b.program;
+    c->kernel = b.kernel;
+    c->from_cache = b.from_cache;
+    c->build_seconds = b.build_seconds;
+    c->max_regs = b.max_regs;
+    c->regs_ignored = b.regs_ignored;
+    if (s != CLS_SUCCESS) return s;
+    int axis = c->rows ? 0 : f->st->dims - 1;
+    if (c->local_given) {
+        if ((s = check_local(f, c)) != CLS_SUCCESS) return s;
+    } else if (c->rows) {
+        /* A few rows per work-group: each row is already a long vector loop; with several
+         * rows per work-item, one item per group. */
+        size_t rows_axis = f->st->dims == 1 ? 0 : 1;
+        size_t n = rows_axis == 0 ? (f->dims.n[0] + c->per_item - 1) / c->per_item : f->dims.n[1];
+        c->local[0] = c->local[1] = c->local[2] = 1;
+        if (c->item_rows <= 1) c->local[rows_axis] = n < 8 ? n : 8;
+    } else {
+        cls__choose_local_size(f, c->kernel, c->local);
+    }
+    for (int i = 0; i < 3; i++) {
+        size_t n = i == axis ? (f->dims.n[i] + c->per_item - 1) / c->per_item : f->dims.n[i];
+        if (i == 1) n = (n + c->item_rows - 1) / c->item_rows; /* 1 but for row kernels */
+        c->global[i] = round_up(n, c->local[i]);
+    }
+    if (c->regs_ignored) {
+        char *why = NULL;
+        size_t len = 0, cap = 0;
+        if (cls__appendf(&why, &len, &cap, "%s; register cap %zu ignored: the device has no "
+                                           "cl_nv_compiler_options",
+                         cand->why, c->regs_ignored) == 0) {
+            free(cand->why);
+            cand->why = why;
+        }
+    }
+    return CLS_SUCCESS;
+}
+
+static void describe(const void *config, cls__description *d)
+{
+    const cls__naive *c = config;
+    memcpy(d->local, c->local, sizeof d->local);
+    memcpy(d->global, c->global, sizeof d->global);
+    d->from_cache = c->from_cache;
+    d->build_seconds = c->build_seconds;
+    d->max_registers = c->max_regs;
+    cls__describe_param(d, OPS, "local", "%zux%zux%zu", c->local[0], c->local[1], c->local[2]);
+    cls__describe_param(d, OPS, "points_per_item", "%zu", c->per_item);
+    cls__describe_param(d, OPS, "kernel", "%s", c->rows ? "rows" : "points");
+    if (c->rows) cls__describe_param(d, OPS, "rows_per_item", "%zu", c->item_rows);
+}
+
+static void variant_name(const void *config, char *name, size_t len)
+{
+    const cls__naive *c = config;
+    snprintf(name, len, "naive-%zux%zu", c->local[0], c->local[1]);
+}
+
+static void release(void *config)
+{
+    cls__naive *c = config;
+    if (!c) return;
+    if (c->kernel) clReleaseKernel(c->kernel);
+    free(c);
+}
+
+
+const cls__schedule_ops cls__naive_ops = {
+    .name = "naive",
+    .id = CLS_SCHEDULE_NAIVE,
+    .flags = 0,
+    .summary = "one launch per time step over ping-pong buffers, every read from global "
+               "memory (the baseline of Meng & Skadron 2010)",
+    .params = params,
+    .candidates = candidates,
+    .build = build,
+    .run = cls__naive_run,
+    .describe = describe,
+    .variant_name = variant_name,
+    .publish_access = cls__naive_publish_access,
+    .release = release,
+};

@@ -1,0 +1,165 @@
+/* plan.c: the stream25d schedule's operations (Mo & Li, 2.5D streaming): its parameters, its
+ * offer under AUTO's rule (rule.c), the build through its planners (plan_single.c,
+ * plan_fused.c), and what it reports. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream25d_plan.h"
+
+#define OPS (&cls__stream25d_ops)
+
+static const char *const loader_names[] = {"auto", "classic", "aligned", "direct", NULL};
+
+static const cls__param_desc params[] = {
+    {"tile", CLS__PARAM_SIZES, 1, 1u << 20, NULL,
+     "the XY work-group (direct loader: row length x rows per work-item); absent: chosen per "
+     "device"},
+    {"planes", CLS__PARAM_SIZE, 1, 1u << 24, NULL,
+     "planes each work-group streams along z (absent: enough groups for four waves)"},
+    {"loader", CLS__PARAM_NAME, 0, 0, loader_names,
+     "how a plane and its ghost zone come on chip: classic (Mo & Li Listing 2), aligned "
+     "(Listing 3), direct (no local memory), auto"},
+    {"prefetch", CLS__PARAM_SIZE, 1, 4, NULL, "planes loaded ahead into registers"},
+    {"rows_per_item", CLS__PARAM_SIZE, 1, 8, NULL,
+     "adjacent rows of the tile each work-item updates from one register window"},
+    {"steps_per_pass", CLS__PARAM_SIZE, 1, 16, NULL,
+     "time steps fused into one pass over z (absent: the ghost-zone model's choice)"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+
+double cls__s25_tuning(const cls__s25 *p, const char *key, double dflt)
+{
+    const cls__facts *f = cls__s25_facts(p);
+    return f->model ? cls__facts_model(f, key) : dflt;
+}
+
+cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defines,
+                                 const char *kernel)
+{
+    const cls__facts *f = cls__s25_facts(p);
+    cls__built b = {.kernel = p->kernel, .program = p->program};
+    cls_status s = cls__build_kernel(f, tmpl, defines, CLS__UPDATE_WINDOW, kernel,
+                                     f->max_registers, &b);
+    p->program = b.program;
+    p->kernel = b.kernel;
+    p->from_cache = b.from_cache;
+    p->build_seconds = b.build_seconds;
+    p->max_regs = b.max_regs;
+    p->regs_ignored = b.regs_ignored;
+    return s;
+}
+
+static void request_of(const cls__facts *f, cls__s25_request *r)
+{
+    size_t v[3];
+    memset(r, 0, sizeof *r);
+    if (cls__param_get(f->params, OPS, "tile", v)) memcpy(r->local_size, v, sizeof r->local_size);
+    if (cls__param_get(f->params, OPS, "planes", v)) r->points_per_item = v[0];
+    if (cls__param_get(f->params, OPS, "loader", v)) r->loader = (int)v[0];
+    if (cls__param_get(f->params, OPS, "prefetch", v)) r->prefetch = v[0];
+    if (cls__param_get(f->params, OPS, "rows_per_item", v)) r->rows_per_item = v[0];
+    if (cls__param_get(f->params, OPS, "steps_per_pass", v)) r->steps_per_pass = v[0];
+}
+
+static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
+{
+    cls__s25 *c = calloc(1, sizeof *c);
+    if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d configuration");
+    c->facts = f;
+    c->ctx = f->ctx;
+    c->st = f->st;
+    c->dims = f->dims;
+    c->steps = f->steps;
+    c->points = f->points;
+    c->elem = f->elem;
+    request_of(f, &c->req);
+    if (forced)
+        return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, 0, "as asked");
+    int rule = cls__stream25d_auto(c, &c->req);
+    if (rule == CLS__S25_NONE) {
+        cls_status s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);
+        free(c);
+        return s;
+    }
+    /* One step per pass: not the model's k. */
+    if (rule == CLS__S25_SINGLE) c->req.steps_per_pass = 1;
+    return cls__candidate_add(out, OPS, c, CLS__RANK_PREFERRED, 0, "%s", c->rule);
+}
+
+static cls_status build(const cls__facts *f, cls__candidate *cand)
+{
+    cls__s25 *c = cand->config;
+    c->facts = f;
+    c->why[0] = '\0';
+    cls_status s = cls__plan_stream25d(c, &c->req);
+    c->facts = NULL;
+    if (s != CLS_SUCCESS) return s;
+    cand->seconds = c->predicted_seconds;
+    char *why = NULL;
+    size_t len = 0, cap = 0;
+    int r = cls__appendf(&why, &len, &cap, "%s%s%s", cand->why, c->why[0] ? "; " : "", c->why);
+    if (r == 0 && c->regs_ignored)
+        r = cls__appendf(&why, &len, &cap,
+                         "; register cap %zu ignored: the device has no cl_nv_compiler_options",
+                         c->regs_ignored);
+    if (r != 0) {
+        free(why);
+        return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: why");
+    }
+    free(cand->why);
+    cand->why = why;
+    return CLS_SUCCESS;
+}
+
+static void describe(const void *config, cls__description *d)
+{
+    const cls__s25 *c = config;
+    memcpy(d->local, c->local, sizeof d->local);
+    memcpy(d->global, c->global, sizeof d->global);
+    d->from_cache = c->from_cache;
+    d->build_seconds = c->build_seconds;
+    d->max_registers = c->max_regs;
+    cls__describe_param(d, OPS, "tile", "%zux%zu", c->tile[0], c->tile[1]);
+    cls__describe_param(d, OPS, "planes", "%zu", c->per_item);
+    cls__describe_param(d, OPS, "loader", "%s", loader_names[c->loader & 3]);
+    if (c->prefetch) cls__describe_param(d, OPS, "prefetch", "%zu", c->prefetch);
+    if (c->item_rows) cls__describe_param(d, OPS, "rows_per_item", "%zu", c->item_rows);
+    cls__describe_param(d, OPS, "steps_per_pass", "%zu", c->steps_per_pass);
+}
+
+static void variant_name(const void *config, char *name, size_t len)
+{
+    const cls__s25 *c = config;
+    /* the direct loader reads no plane into local memory: nothing the analysis describes */
+    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1) {
+        if (len) name[0] = '\0';
+        return;
+    }
+    snprintf(name, len, "%s-%zux%zu", c->loader == CLS__LOADER_ALIGNED ? "aligned" : "classic",
+             c->local[0], c->local[1]);
+}
+
+static void release(void *config)
+{
+    cls__s25 *c = config;
+    if (!c) return;
+    if (c->kernel) clReleaseKernel(c->kernel);
+    free(c);
+}
+
+
+const cls__schedule_ops cls__stream25d_ops = {
+    .name = "stream25d",
+    .id = CLS_SCHEDULE_STREAM25D,
+    .flags = 0,
+    .summary = "3D: 2D work-groups march along z, planes in registers and local memory (Mo & "
+               "Li); one step per pass or several fused",
+    .params = params,
+    .candidates = candidates,
+    .build = build,
+    .run = cls__stream25d_run,
+    .describe = describe,
+    .variant_name = variant_name,
+    .publish_access = cls__stream25d_publish_access,
+    .release = release,
+};

@@ -1,0 +1,60 @@
+/* rule.c: CLS_SCHEDULE_AUTO's stream25d rule for 3D bodies.  The naive kernel of a radius-1
+ * star already streams at about copy speed, so one step per pass cannot win there, and fused
+ * steps (Meng & Skadron 2010's ghost zones on the streamed tile) win only where the body is
+ * cheap; box bodies are where streaming serves the in-plane reads from local memory while the
+ * caches of one point per work-item fall behind.  Auxiliary arrays would be read from global
+ * memory at every stage of a fused pass.  The thresholds are the device model's
+ * (doc/devices.md, "Tuning"); the measurements behind the GPU family's are in doc/stream25d.md,
+ * "AUTO's rule". */
+#include <stdio.h>
+
+#include "rule.h"
+
+int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
+{
+    if (!f->radius1) {
+        snprintf(why, why_len, "the body reads beyond the 3x3x3 box");
+        return CLS__S25_NONE;
+    }
+    if (f->n_aux) {
+        snprintf(why, why_len, "the body reads %zu auxiliary array%s, which are not kept on chip",
+                 f->n_aux, f->n_aux == 1 ? "" : "s");
+        return CLS__S25_NONE;
+    }
+    if (f->corners && f->cheap && f->box_single) {
+        snprintf(why, why_len,
+                 "one step per pass: a box body (in-plane diagonals) without divisions or "
+                 "calls, whose in-plane reads streaming serves from local memory "
+                 "(tuning.stream25d_box_single); model gain of fusing %.2fx",
+                 f->gain);
+        return CLS__S25_SINGLE;
+    }
+    if (!f->plain) {
+        snprintf(why, why_len, "the body %s; streamed, such bodies turn compute-bound",
+                 f->cheap ? "compares or selects in a star" : "divides or calls functions");
+        return CLS__S25_NONE;
+    }
+    if (f->k > 1 && f->gain >= f->fused_gain && f->mirror && !f->fused_mirror) {
+        snprintf(why, why_len,
+                 "a radius-1 star on a mirror grid, whose fused steps' boundary fix-ups cost "
+                 "more than fusing saves (tuning.stream25d_fused_mirror 0)");
+        return CLS__S25_NONE;
+    }
+    if (f->k > 1 && f->gain >= f->fused_gain) {
+        snprintf(why, why_len,
+                 "a cheap radius-1 star whose %zu fused steps per pass the ghost-zone model "
+                 "predicts %.2fx faster than one (at least %.2g, tuning.stream25d_fused_gain)",
+                 f->k, f->gain, f->fused_gain);
+        return CLS__S25_FUSED;
+    }
+    if (f->k <= 1)
+        snprintf(why, why_len,
+                 "a radius-1 star, which one point per work-item already streams at about copy "
+                 "speed, and the ghost-zone model prefers one step per pass");
+    else
+        snprintf(why, why_len,
+                 "a radius-1 star, which one point per work-item already streams at about copy "
+                 "speed, and the model's gain of fusing %zu steps is %.2fx, below %.2g",
+                 f->k, f->gain, f->fused_gain);
+    return CLS__S25_NONE;
+}

@@ -1,0 +1,46 @@
+/* stream25d_plan.h: what the stream25d planner's parts share (plan.c, plan_single.c,
+ * plan_fused.c, rule.c); never seen by the executor. */
+#ifndef CLS_STREAM25D_PLAN_H
+#define CLS_STREAM25D_PLAN_H
+
+#include "rule.h"
+#include "schedule.h"
+#include "stream25d.h"
+
+extern const cls__schedule_ops cls__stream25d_ops;
+
+/* The IN offsets the body reads: read[dy][dx] for the in-plane offsets of any dz, the radii
+ * and whether any read is diagonal in the plane. */
+typedef struct cls__s25_reads {
+    unsigned char read[2 * CLS__S25_MAX_R + 1][2 * CLS__S25_MAX_R + 1];
+    int r[3];
+    int corners;
+} cls__s25_reads;
+
+/* The facts the configuration was planned with. */
+static inline const cls__facts *cls__s25_facts(const cls__s25 *p) { return p->facts; }
+/* A tuning number of the device model (doc/devices.md, "Tuning"); dflt when it has none. */
+double cls__s25_tuning(const cls__s25 *p, const char *key, double dflt);
+/* Builds the configuration's kernel (core cls__build_kernel) into p. */
+cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defines,
+                                 const char *kernel);
+/* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
+cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
+
+/* One step per pass (plan_single.c): the whole planner, fused steps included when asked for or
+ * chosen by the model (plan_fused.c). */
+cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt);
+/* Temporal blocking (cl/stream25d_tb.cl): plans opt->steps_per_pass > 1 steps per pass, or,
+ * when it is 0 where the device model stages planes in local memory, lets the ghost-zone model
+ * choose the steps and the tile.  *fused is 1 when the plan is complete (fused kernel built), 0
+ * when the caller plans the single-pass kernel. */
+cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
+                                  const cls__s25_reads *rd, int *fused);
+/* The ghost-zone model's gain of its best fused configuration over one step per pass on the
+ * same tile (CPL ratio; 0 when the body is beyond radius 1 or there is no model), and its k. */
+double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k);
+/* CLS_SCHEDULE_AUTO's question: baseline, single-pass or fused stream25d here?  Returns
+ * CLS__S25_NAIVE, _SINGLE or _FUSED (rule.h) and writes the reason into p->rule. */
+int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt);
+
+#endif /* CLS_STREAM25D_PLAN_H */
