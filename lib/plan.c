@@ -396,14 +396,21 @@ static char *phase_why(const cls__candidates *l, int chosen, int host, int force
     int others = 0;
     if (chosen >= 0) {
         const cls__candidate *c = &l->c[chosen];
-        if (appendf(&b, &len, &cap, "%s%s: %s", c->ops->name, forced ? " (asked for)" : "",
-                    c->why) < 0)
+        /* a host schedule's account names what it does */
+        if (host ? appendf(&b, &len, &cap, "%s", c->why) < 0
+                 : appendf(&b, &len, &cap, "%s%s: %s", c->ops->name,
+                           forced ? " (asked for)" : "", c->why) < 0)
             goto oom;
     }
     for (size_t i = 0; i < l->n; i++) {
         const cls__candidate *c = &l->c[i];
         if ((int)i == chosen || !!(c->ops->flags & CLS__SCHED_HOST) != host) continue;
         const char *lead = others++ ? "; " : chosen >= 0 ? ". Against: " : "";
+        /* a host schedule that declines says itself what runs instead */
+        if (host && chosen < 0) {
+            if (appendf(&b, &len, &cap, "%s%s", others > 1 ? "; " : "", c->why) < 0) goto oom;
+            continue;
+        }
         int r = c->rank == CLS__RANK_DECLINED || !c->config
                     ? appendf(&b, &len, &cap, "%s%s not taken: %s", lead, c->ops->name, c->why)
                     : appendf(&b, &len, &cap, "%s%s %s (%s)", lead, c->ops->name,

@@ -105,13 +105,31 @@ int cli_parse_boundary(const char *s, cls_boundary *b, double *value);
 /* "name=value": copies the name (1..cap-1 characters) and points *value after the '='. */
 int cli_parse_assign(const char *s, char *name, size_t cap, const char **value);
 
-/* "LX[xLY[xLZ]]" into opt->local_size (missing parts 1). */
-int cli_parse_local_size(const char *s, cls_plan_options *opt);
-/* The value of --schedule, --height, --sync, --points-per-item or --local-size (`option`
- * without dashes) into opt; returns CLI_EXIT_OK or, with the message printed,
- * CLI_EXIT_USAGE (tools/cmd_run.c). */
+/* A plan's options as the command line gives them (tools/cli_plan.c): --schedule,
+ * --param schedule.name=VALUE, and the older flags that name the schedule they configure
+ * (--local-size, --points-per-item, --height, --sync, --pipeline, --pipeline-tile,
+ * --pipeline-steps, --rect), --device-memory, --max-registers, --pinned. */
+typedef struct cli_plan_opts {
+    cls_plan_options opt;
+    char *params;   /* the schedule parameters, "schedule.name=value ..." */
+    size_t len, cap;
+    const char *local, *per_item, *height, *sync; /* the older flags' values */
+    const char *pipeline, *pipeline_tile, *pipeline_steps;
+    int rect;
+} cli_plan_opts;
+
+void cli_plan_opts_init(cli_plan_opts *o);
+/* Whether a --param value names a schedule parameter (a dot in the name) rather than a
+ * stencil's. */
+int cli_is_schedule_param(const char *v);
+void cli_plan_opts_free(cli_plan_opts *o);
+/* The value of one of those options (`option` without dashes; "param" for a schedule
+ * parameter); returns CLI_EXIT_OK or, with the message printed, CLI_EXIT_USAGE. */
 int cli_parse_plan_option(const cli_command *cmd, const char *option, const char *value,
-                          cls_plan_options *opt);
+                          cli_plan_opts *o);
+/* Names the schedule the older flags configure and points o->opt.params at the parameters;
+ * call once all options are read.  CLI_EXIT_OK or CLI_EXIT_USAGE. */
+int cli_plan_finish(const cli_command *cmd, cli_plan_opts *o);
 /* "4096", "512M", "1.5G", "2GiB" (K, M, G, T: powers of 1024) into bytes > 0; 0 or -1
  * (tools/cmd_tune_pipeline.c). */
 int cli_parse_bytes(const char *s, double *bytes);
@@ -247,8 +265,14 @@ void cli_verify_json(cli_json *j, const cli_workload *w, const cli_verify *v);
 
 /* The configuration (cls_plan_describe) and the measured figures, as "label: value" lines or
  * as JSON members.  GB/s is the effective bandwidth at cls_stencil_min_bytes_per_point. */
-void cli_plan_text(FILE *f, const cls_plan_info *pi, int dims);
-void cli_plan_json(cli_json *j, const cls_plan_info *pi, int dims);
+/* A size parameter of the plan ("34x34x1") into d, 1 where absent; 0 or -1 when the plan has
+ * no such parameter. */
+int cli_plan_size_param(const cls_plan *plan, const char *name, cls_dims *d);
+/* Points per work-item of the plan's resident schedule (naive and trapezoid: along the slowest
+ * axis or x; stream25d: planes per group); 1 when it has none. */
+size_t cli_plan_points_per_item(const cls_plan *plan);
+void cli_plan_text(FILE *f, const cls_plan *plan, const cls_plan_info *pi, int dims);
+void cli_plan_json(cli_json *j, const cls_plan *plan, const cls_plan_info *pi, int dims);
 void cli_report_text(FILE *f, const cli_workload *w, const cls_report *r);
 void cli_report_json(cli_json *j, const cli_workload *w, const cls_report *r);
 /* "hotspot (2D, float, boundary clamp)" */

@@ -243,15 +243,6 @@ int cli_parse_assign(const char *s, char *name, size_t cap, const char **value)
     return 0;
 }
 
-int cli_parse_local_size(const char *s, cls_plan_options *opt)
-{
-    cls_dims d;
-    int n;
-    if (cli_parse_size(s, &d, &n) != 0) return -1;
-    for (int i = 0; i < 3; i++) opt->local_size[i] = d.n[i];
-    return 0;
-}
-
 int cli_parse_format(const char *s, int allowed, cli_format *out)
 {
     static const struct { const char *name; cli_format f; } names[] = {

@@ -28,6 +28,8 @@ typedef struct bench_result {
     const char *dtype;
     size_t steps, reps;
     cls_plan_info plan;
+    const cls_plan *p;
+    size_t per_item;
     char local[96];
     char tile[96];   /* trapezoid: the tile */
     const char *device;
@@ -46,11 +48,11 @@ static void print_text(const bench_result *r)
     cli_format_seconds(t2, sizeof t2, r->copy_s);
     printf("stencil: %s %s %s, %zu steps, median of %zu runs\n", r->stencil, r->size, r->dtype,
            r->steps, r->reps);
-    printf("schedule: %s, work-group %s\n", cls_schedule_name(r->plan.schedule), r->local);
+    printf("schedule: %s, work-group %s\n", r->plan.schedule_name, r->local);
     if (r->plan.schedule == CLS_SCHEDULE_TRAPEZOID)
-        printf("trapezoid: tile %s, h %zu, sync %s, %zu point%s per item\n", r->tile,
-               r->plan.trapezoid_height, cls_sync_name(r->plan.sync), r->plan.points_per_item,
-               r->plan.points_per_item == 1 ? "" : "s");
+        printf("trapezoid: tile %s, h %s, sync %s, %zu point%s per item\n", r->tile,
+               cls_plan_param(r->p, "trapezoid.height"), cls_plan_param(r->p, "trapezoid.sync"),
+               r->per_item, r->per_item == 1 ? "" : "s");
     if (r->plan.predicted_seconds > 0 && r->steps) {
         char pr[32];
         cli_format_seconds(pr, sizeof pr, r->plan.predicted_seconds / (double)r->steps);
@@ -74,7 +76,7 @@ static void print_csv(const bench_result *r)
     printf("%s\n", csv_header);
     cli_csv_field(stdout, r->stencil);
     printf(",%s,%s,%zu,%zu,%s,%s,%zu,", r->size, r->dtype, r->steps, r->reps,
-           cls_schedule_name(r->plan.schedule), r->local, r->plan.points_per_item);
+           r->plan.schedule_name, r->local, r->per_item);
     cli_csv_field(stdout, r->device);
     printf(",%g,%.9g,%.6g,%.6g,%.0f,%.9g,%.6g,%.6g,%.2f\n", r->bytes_per_point, r->step_s,
            r->step_gpts, r->step_gbs, r->copy_bytes, r->copy_s, r->copy_gbs, r->copy_gpts,
@@ -95,7 +97,7 @@ static void print_json(const bench_result *r, const cls_device_info *dev, const 
     cli_json_str(&j, "platform", dev->platform_name);
     cli_json_str(&j, "type", cli_device_type_name(dev->type));
     cli_json_close(&j);
-    cli_plan_json(&j, &r->plan, w->dims);
+    cli_plan_json(&j, r->p, &r->plan, w->dims);
     cli_json_num(&j, "bytes_per_point", r->bytes_per_point);
     cli_json_object(&j, "stencil_result");
     cli_json_num(&j, "seconds_per_step", r->step_s);
@@ -119,7 +121,7 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     cli_parser p;
     cli_settings set = {0};
     cli_format format = CLI_FORMAT_TEXT;
-    cls_plan_options popt;
+    cli_plan_opts popt;
     const char *stencil_arg = NULL, *device = NULL, *v;
     cls_dims size = {{1, 1, 1}};
     int size_dims = 0, id, ret = CLI_EXIT_FAIL, rc;
@@ -134,10 +136,10 @@ static int bench_main(const cli_command *self, int argc, char **argv)
         return cli_cmd_bench_transit.main(&cli_cmd_bench_transit, argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "suite") == 0)
         return cli_cmd_bench_suite.main(&cli_cmd_bench_suite, argc - 1, argv + 1);
-    cls_plan_options_init(&popt);
+    cli_plan_opts_init(&popt);
     /* Device-resident steps: the time per step is the schedule's kernels, so the host pipeline
-     * (tiles re-sent every sweep, the naive tile kernel) stays off. */
-    popt.pipeline = CLS_PIPELINE_OFF;
+     * (tiles re-sent every sweep, the one-point tile kernel) stays off. */
+    popt.pipeline = "off";
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
         switch (id) {
@@ -164,7 +166,16 @@ static int bench_main(const cli_command *self, int argc, char **argv)
                 goto done;
             }
             break;
-        case OPT_DTYPE: case OPT_BOUNDARY: case OPT_PARAM:
+        case OPT_PARAM:
+            if (cli_is_schedule_param(v)) {
+                if ((ret = cli_parse_plan_option(self, "param", v, &popt)) != CLI_EXIT_OK)
+                    goto done;
+            } else if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK) {
+                goto done;
+            }
+            ret = CLI_EXIT_FAIL;
+            break;
+        case OPT_DTYPE: case OPT_BOUNDARY:
             if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
@@ -192,6 +203,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
     }
+    if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
+    ret = CLI_EXIT_FAIL;
     if (reps > 100000) {
         ret = cli_usage_error(self, "--reps %zu is more than 100000", reps);
         goto done;
@@ -217,11 +230,11 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     /* On GPUs AUTO is timed as it plans once the stencil's profile is cached: a run predicted
      * shorter than the tuner's threshold would otherwise stay naive without a look (the
      * profile costs about a second, once per stencil and device; CPUs stay naive anyway). */
-    if (popt.schedule == CLS_SCHEDULE_AUTO && dev.type == CLS_DEVICE_GPU) {
+    if (popt.opt.schedule == CLS_SCHEDULE_AUTO && dev.type == CLS_DEVICE_GPU) {
         cls_ghost_profile prof;
         (void)cls_ghost_profile_get(ctx, w.st, &prof, NULL); /* failing: AUTO says why */
     }
-    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt, &plan)) != CLS_SUCCESS) {
+    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt.opt, &plan)) != CLS_SUCCESS) {
         cli_fail(rc);
         goto done;
     }
@@ -231,6 +244,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
         cli_fail(rc);
         goto done;
     }
+    r.p = plan;
+    r.per_item = cli_plan_points_per_item(plan);
 
     step_times = calloc(reps, sizeof *step_times);
     run_times = calloc(reps, sizeof *run_times);
@@ -263,7 +278,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     r.reps = reps;
     cls_dims ls = {{r.plan.local_size[0], r.plan.local_size[1], r.plan.local_size[2]}};
     cli_format_size(r.local, sizeof r.local, ls, dims);
-    cls_dims ts = {{r.plan.tile[0], r.plan.tile[1], r.plan.tile[2]}};
+    cls_dims ts;
+    cli_plan_size_param(plan, "trapezoid.tile", &ts);
     cli_format_size(r.tile, sizeof r.tile, ts, dims);
     r.device = dev.name;
     r.bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
@@ -298,6 +314,7 @@ done:
     free(step_times);
     free(run_times);
     cls_plan_release(plan);
+    cli_plan_opts_free(&popt);
     cls_context_release(ctx);
     cli_workload_free(&w);
     cli_settings_free(&set);

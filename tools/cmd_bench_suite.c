@@ -61,6 +61,8 @@ typedef struct suite_row {
     const char *dtype;
     double bytes_per_point;
     cls_plan_info plan;           /* the AUTO plan */
+    cls_plan *p;                  /* ... itself (its buffers freed once measured), for the
+                                     text plan's owns; released with the rows */
     char plan_text[256];          /* schedule and parameters, one line */
     double plan_seconds;          /* cls_plan_create of the AUTO plan, host wall time */
     double step_s, gpts, gbs;     /* AUTO, medians */
@@ -87,30 +89,36 @@ static void progress(size_t i, size_t n, const char *app, const char *size, cons
     fflush(stderr);
 }
 
-static void plan_line(char *buf, size_t len, const cls_plan_info *pi, int dims)
+static void plan_line(char *buf, size_t len, const cls_plan *p, const cls_plan_info *pi,
+                      int dims)
 {
     char local[64], tile[64];
-    cls_dims l = {{pi->local_size[0], pi->local_size[1], pi->local_size[2]}};
-    cls_dims t = {{pi->tile[0], pi->tile[1], pi->tile[2]}};
+    cls_dims l = {{pi->local_size[0], pi->local_size[1], pi->local_size[2]}}, t;
+    cli_plan_size_param(p, "trapezoid.tile", &t);
     cli_format_size(local, sizeof local, l, dims);
     cli_format_size(tile, sizeof tile, t, dims);
+    size_t ppi = cli_plan_points_per_item(p);
+    const char *rows;
     switch (pi->schedule) {
     case CLS_SCHEDULE_TRAPEZOID:
-        snprintf(buf, len, "trapezoid h=%zu tile=%s sync=%s wg=%s ppi=%zu", pi->trapezoid_height,
-                 tile, cls_sync_name(pi->sync), local, pi->points_per_item);
+        snprintf(buf, len, "trapezoid h=%s tile=%s sync=%s wg=%s ppi=%zu",
+                 cls_plan_param(p, "trapezoid.height"), tile, cls_plan_param(p, "trapezoid.sync"),
+                 local, ppi);
         break;
     case CLS_SCHEDULE_STREAM25D:
-        snprintf(buf, len, "stream25d wg=%s loader=%s prefetch=%zu rows=%zu planes=%zu", local,
-                 cls_loader_name(pi->loader), pi->prefetch, pi->rows_per_item,
-                 pi->points_per_item);
+        rows = cls_plan_param(p, "stream25d.rows_per_item");
+        snprintf(buf, len, "stream25d wg=%s loader=%s prefetch=%s rows=%s planes=%zu k=%s", local,
+                 cls_plan_param(p, "stream25d.loader"),
+                 cls_plan_param(p, "stream25d.prefetch") ? cls_plan_param(p, "stream25d.prefetch")
+                                                         : "0",
+                 rows ? rows : "0", ppi, cls_plan_param(p, "stream25d.steps_per_pass"));
         break;
     default:
-        if (pi->rows_per_item > 1)
-            snprintf(buf, len, "%s wg=%s ppi=%zu rows=%zu", cls_schedule_name(pi->schedule),
-                     local, pi->points_per_item, pi->rows_per_item);
+        rows = cls_plan_param(p, "naive.rows_per_item");
+        if (rows && strcmp(rows, "1"))
+            snprintf(buf, len, "%s wg=%s ppi=%zu rows=%s", pi->schedule_name, local, ppi, rows);
         else
-            snprintf(buf, len, "%s wg=%s ppi=%zu", cls_schedule_name(pi->schedule), local,
-                     pi->points_per_item);
+            snprintf(buf, len, "%s wg=%s ppi=%zu", pi->schedule_name, local, ppi);
     }
 }
 
@@ -149,23 +157,31 @@ static void fail_row(suite_row *r, int rc, const char *what)
 /* One point of a sweep: the plan of `o` (device-resident steps) timed and predicted, one row
  * of PREFIX-sweep.csv with `param` as its h column; no row when the device cannot hold it. */
 static void sweep_point(suite_run *s, suite_row *r, const cli_workload *w, double *times,
-                        cls_plan_options *o, size_t param)
+                        cls_schedule schedule, size_t param)
 {
     cls_plan *p = NULL;
     cls_plan_info pi;
+    cls_plan_options o;
+    char params[128];
+    const char *name = schedule == CLS_SCHEDULE_TRAPEZOID ? "trapezoid.height"
+                                                          : "stream25d.steps_per_pass";
     double t = 0;
-    o->pipeline = CLS_PIPELINE_OFF;
-    int rc = cls_plan_create(s->ctx, w->st, w->size, w->steps, o, &p);
+    cls_plan_options_init(&o);
+    o.schedule = schedule;
+    /* device-resident steps: the schedule's kernels */
+    snprintf(params, sizeof params, "%s=%zu pipeline.scheme=off", name, param);
+    o.params = params;
+    int rc = cls_plan_create(s->ctx, w->st, w->size, w->steps, &o, &p);
     if (rc == CLS_SUCCESS) rc = cls_plan_describe(p, &pi);
     if (rc == CLS_SUCCESS) rc = time_plan(p, w, s->reps, times, &t);
     if (rc == CLS_SUCCESS) {
         char line[256];
-        int pick = r->plan.schedule == o->schedule &&
-                   (o->schedule == CLS_SCHEDULE_TRAPEZOID ? r->plan.trapezoid_height
-                                                          : r->plan.steps_per_pass) == param;
-        plan_line(line, sizeof line, &pi, r->dims);
+        const char *chosen = cls_plan_param(r->p, name);
+        int pick = r->plan.schedule == schedule && chosen &&
+                   strtoull(chosen, NULL, 10) == param;
+        plan_line(line, sizeof line, p, &pi, r->dims);
         fprintf(s->sweep, "%s,%s,%zu,%s,%zu,%.9g,%.9g,", r->app->name, r->size, r->steps,
-                cls_schedule_name(o->schedule), param, pi.predicted_seconds / (double)r->steps,
+                cls_schedule_name(schedule), param, pi.predicted_seconds / (double)r->steps,
                 t);
         cli_csv_field(s->sweep, line);
         fprintf(s->sweep, ",%d\n", pick);
@@ -179,19 +195,10 @@ static void sweep_point(suite_run *s, suite_row *r, const cli_workload *w, doubl
  * chunk for each k); both at most the steps. */
 static void sweep(suite_run *s, suite_row *r, const cli_workload *w, double *times)
 {
-    cls_plan_options o;
-    for (size_t h = 1; h <= r->steps && h <= SWEEP_MAX_H; h *= 2) {
-        cls_plan_options_init(&o);
-        o.schedule = CLS_SCHEDULE_TRAPEZOID;
-        o.trapezoid_height = h;
-        sweep_point(s, r, w, times, &o, h);
-    }
-    for (size_t k = 1; r->dims == 3 && k <= r->steps && k <= SWEEP_MAX_K; k++) {
-        cls_plan_options_init(&o);
-        o.schedule = CLS_SCHEDULE_STREAM25D;
-        o.steps_per_pass = k;
-        sweep_point(s, r, w, times, &o, k);
-    }
+    for (size_t h = 1; h <= r->steps && h <= SWEEP_MAX_H; h *= 2)
+        sweep_point(s, r, w, times, CLS_SCHEDULE_TRAPEZOID, h);
+    for (size_t k = 1; r->dims == 3 && k <= r->steps && k <= SWEEP_MAX_K; k++)
+        sweep_point(s, r, w, times, CLS_SCHEDULE_STREAM25D, k);
 }
 
 static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, suite_row *r)
@@ -253,7 +260,7 @@ static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, 
     progress(idx, n, app->name, r->size, "planning (auto)");
     cls_plan_options ao;
     cls_plan_options_init(&ao);
-    ao.pipeline = CLS_PIPELINE_OFF; /* device-resident steps: the schedule's kernels */
+    ao.params = "pipeline.scheme=off"; /* device-resident steps: the schedule's kernels */
     double t0 = cli_now();
     if ((rc = cls_plan_create(s->ctx, w.st, w.size, w.steps, &ao, &plan)) != CLS_SUCCESS ||
         (rc = cls_plan_describe(plan, &r->plan)) != CLS_SUCCESS) {
@@ -261,9 +268,11 @@ static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, 
         goto done;
     }
     r->plan_seconds = cli_now() - t0;
-    plan_line(r->plan_text, sizeof r->plan_text, &r->plan, r->dims);
+    r->p = plan;
+    plan = NULL;
+    plan_line(r->plan_text, sizeof r->plan_text, r->p, &r->plan, r->dims);
     progress(idx, n, app->name, r->size, "timing the model's plan");
-    if ((rc = time_plan(plan, &w, s->reps, times, &r->step_s)) != CLS_SUCCESS) {
+    if ((rc = time_plan(r->p, &w, s->reps, times, &r->step_s)) != CLS_SUCCESS) {
         fail_row(r, rc, "run");
         goto done;
     }
@@ -280,7 +289,7 @@ static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, 
         cls_plan_options o;
         cls_plan_info ni;
         cls_plan_options_init(&o);
-        o.pipeline = CLS_PIPELINE_OFF; /* device-resident steps */
+        o.params = "pipeline.scheme=off"; /* device-resident steps */
         o.schedule = CLS_SCHEDULE_NAIVE;
         progress(idx, n, app->name, r->size, "timing the naive schedule");
         if ((rc = cls_plan_create(s->ctx, w.st, w.size, w.steps, &o, &naive)) != CLS_SUCCESS ||
@@ -318,6 +327,7 @@ done:
     free(times);
     cls_plan_release(naive);
     cls_plan_release(plan);
+    cls_plan_release_buffers(r->p);
     cli_workload_free(&w);
 }
 
@@ -411,7 +421,7 @@ static void write_json(FILE *f, const suite_run *s, const suite_row *rows, size_
             continue;
         }
         cli_json_str(&j, "plan_text", r->plan_text);
-        cli_plan_json(&j, &r->plan, r->dims);
+        cli_plan_json(&j, r->p, &r->plan, r->dims);
         cli_json_num(&j, "plan_seconds", r->plan_seconds);
         cli_json_num(&j, "seconds_per_step", r->step_s);
         cli_json_num(&j, "gpoints_per_s", r->gpts);
@@ -599,6 +609,7 @@ done:
     if (s.sweep && fclose(s.sweep) != 0 && ret == CLI_EXIT_OK)
         ret = cli_failf(CLS_ERR_IO, "cannot write the sweep table");
     free(path);
+    for (size_t i = 0; rows && i < total; i++) cls_plan_release(rows[i].p);
     free(rows);
     cls_model_release(model);
     cls_context_release(s.ctx);

@@ -90,14 +90,17 @@ static int run_stencil(cls_context *ctx, const char *name, const cli_settings *s
     r->seconds = cli_median(t, reps);
     snprintf(r->name, sizeof r->name, "%s", cls_stencil_name(w.st));
     snprintf(r->schedule, sizeof r->schedule, "%s", cls_schedule_name(pi.schedule));
-    snprintf(r->loader, sizeof r->loader, "%s",
-             pi.schedule == CLS_SCHEDULE_STREAM25D ? cls_loader_name(pi.loader) : "-");
+    const char *loader = cls_plan_param(plan, "stream25d.loader"), *q;
+    snprintf(r->loader, sizeof r->loader, "%s", loader ? loader : "-");
     cls_dims ls = {{pi.local_size[0], pi.local_size[1], pi.local_size[2]}};
     cli_format_size(r->local, sizeof r->local, ls, 3);
-    r->per_item = pi.points_per_item;
-    r->prefetch = pi.prefetch;
-    r->rows = pi.rows_per_item;
-    r->steps_per_pass = pi.steps_per_pass;
+    r->per_item = cli_plan_points_per_item(plan);
+    r->prefetch = (q = cls_plan_param(plan, "stream25d.prefetch")) ? strtoull(q, NULL, 10) : 0;
+    r->rows = (q = cls_plan_param(plan, "stream25d.rows_per_item")) ? strtoull(q, NULL, 10)
+              : (q = cls_plan_param(plan, "naive.rows_per_item")) ? strtoull(q, NULL, 10)
+                                                                   : 0;
+    r->steps_per_pass =
+        (q = cls_plan_param(plan, "stream25d.steps_per_pass")) ? strtoull(q, NULL, 10) : 0;
     r->max_registers = pi.max_registers;
     r->bytes_per_point = cls_stencil_min_bytes_per_point(w.st);
     size_t flops = 0;
@@ -167,7 +170,7 @@ static int transit_main(const cli_command *self, int argc, char **argv)
     cli_parser p;
     cli_settings set = {0};
     cli_format format = CLI_FORMAT_TEXT;
-    cls_plan_options popt;
+    cli_plan_opts popt;
     const char *device = NULL, *v, *stencils[MAX_STENCILS];
     size_t n_stencils = 0, steps = DEFAULT_STEPS, reps = DEFAULT_REPS;
     cls_dims size = {{256, 256, 256}}, tdims;
@@ -177,11 +180,11 @@ static int transit_main(const cli_command *self, int argc, char **argv)
     cls_device_info dev;
     row rows[2 + MAX_STENCILS];
 
-    cls_plan_options_init(&popt);
-    popt.schedule = CLS_SCHEDULE_STREAM25D;
+    cli_plan_opts_init(&popt);
+    popt.opt.schedule = CLS_SCHEDULE_STREAM25D;
     /* Device-resident runs: the benchmark states kernels against cube_transit, so the host
      * pipeline (which would replace the schedule's kernels by its tiles) stays off. */
-    popt.pipeline = CLS_PIPELINE_OFF;
+    popt.pipeline = "off";
     memset(rows, 0, sizeof rows);
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
@@ -224,56 +227,38 @@ static int transit_main(const cli_command *self, int argc, char **argv)
             ret = CLI_EXIT_FAIL;
             break;
         case OPT_SCHEDULE:
-            if (cls_schedule_from_name(v, &popt.schedule) != CLS_SUCCESS) {
+            if (cls_schedule_from_name(v, &popt.opt.schedule) != CLS_SUCCESS) {
                 ret = cli_usage_error(self, "unknown --schedule '%s' (auto, naive, trapezoid or "
                                             "stream25d)", v);
                 goto done;
             }
             break;
         case OPT_LOADER:
-            if (cls_loader_from_name(v, &popt.loader) != CLS_SUCCESS) {
-                ret = cli_usage_error(self, "unknown --loader '%s' (auto, classic, aligned or "
-                                            "direct)", v);
-                goto done;
-            }
-            break;
-        case OPT_LOCAL_SIZE:
-            if (cli_parse_local_size(v, &popt) != 0) {
-                ret = cli_usage_error(self, "invalid --local-size '%s' (expected LXxLY)", v);
-                goto done;
-            }
-            break;
-        case OPT_PER_ITEM:
-            if (cli_parse_count(v, &popt.points_per_item) != 0) {
-                ret = cli_usage_error(self, "invalid --points-per-item '%s'", v);
-                goto done;
-            }
-            break;
         case OPT_PREFETCH:
-            if (cli_parse_count(v, &popt.prefetch) != 0 || popt.prefetch > 4) {
-                ret = cli_usage_error(self, "invalid --prefetch '%s' (1..4 planes)", v);
-                goto done;
-            }
-            break;
         case OPT_ROWS:
-            if (cli_parse_count(v, &popt.rows_per_item) != 0 || popt.rows_per_item > 8) {
-                ret = cli_usage_error(self, "invalid --rows-per-item '%s' (1..8)", v);
+        case OPT_STEPS_PER_PASS: {
+            /* the stream25d schedule's parameters; the library checks the values */
+            static const char *const names[] = {"loader", "prefetch", "rows_per_item",
+                                                "steps_per_pass"};
+            char param[160];
+            size_t n;
+            int k = id == OPT_LOADER ? 0 : id == OPT_PREFETCH ? 1 : id == OPT_ROWS ? 2 : 3;
+            if (k && (cli_parse_count(v, &n) != 0 || n == 0)) {
+                ret = cli_usage_error(self, "invalid %s '%s': a whole number >= 1", p.opt_name, v);
                 goto done;
             }
-            break;
-        case OPT_STEPS_PER_PASS:
-            if (cli_parse_count(v, &popt.steps_per_pass) != 0 || popt.steps_per_pass > 16) {
-                ret = cli_usage_error(self, "invalid --steps-per-pass '%s' (1..16; 0: the model)",
-                                      v);
+            snprintf(param, sizeof param, "stream25d.%s=%s", names[k], v);
+            if ((ret = cli_parse_plan_option(self, "param", param, &popt)) != CLI_EXIT_OK)
                 goto done;
-            }
+            ret = CLI_EXIT_FAIL;
             break;
+        }
+        case OPT_LOCAL_SIZE:
+        case OPT_PER_ITEM:
         case OPT_MAX_REGISTERS:
-            if (cli_parse_count(v, &popt.max_registers) != 0 || popt.max_registers < 16 ||
-                popt.max_registers > 255) {
-                ret = cli_usage_error(self, "invalid --max-registers '%s' (16..255)", v);
+            if ((ret = cli_parse_plan_option(self, p.opt_name + 2, v, &popt)) != CLI_EXIT_OK)
                 goto done;
-            }
+            ret = CLI_EXIT_FAIL;
             break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:
@@ -285,6 +270,8 @@ static int transit_main(const cli_command *self, int argc, char **argv)
             break;
         }
     }
+    if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
+    ret = CLI_EXIT_FAIL;
     if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
 
     const cls_dtype dt = set.have_dtype ? set.dtype : CLS_FLOAT32;
@@ -302,7 +289,7 @@ static int transit_main(const cli_command *self, int argc, char **argv)
     rg->seconds = tr.ghost_seconds;
     rg->bytes_per_point = tr.ghost_bytes_per_point;
     for (size_t i = 0; i < n_stencils; i++)
-        if (run_stencil(ctx, stencils[i], &set, size, steps, reps, &popt, &rows[2 + i]) !=
+        if (run_stencil(ctx, stencils[i], &set, size, steps, reps, &popt.opt, &rows[2 + i]) !=
             CLS_SUCCESS)
             goto done;
     for (size_t i = 0; i < 2 + n_stencils; i++)
@@ -364,6 +351,7 @@ static int transit_main(const cli_command *self, int argc, char **argv)
     }
     ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 done:
+    cli_plan_opts_free(&popt);
     cls_context_release(ctx);
     cli_settings_free(&set);
     return ret;

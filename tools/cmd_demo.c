@@ -25,9 +25,9 @@ static int load_hotspot(cls_stencil **st)
     return rc;
 }
 
-/* Plans and runs w on ctx with the given options. */
+/* Plans and runs w on ctx with the given options; the plan is the caller's (*out) on success. */
 static int plan_and_run(cls_context *ctx, cli_workload *w, const cls_plan_options *popt,
-                        cls_plan_info *pi, cls_report *rep, int show_progress)
+                        cls_plan **out, cls_plan_info *pi, cls_report *rep, int show_progress)
 {
     cls_plan *plan = NULL;
     int rc = cls_plan_create(ctx, w->st, w->size, w->steps, popt, &plan);
@@ -43,8 +43,10 @@ static int plan_and_run(cls_context *ctx, cli_workload *w, const cls_plan_option
             fprintf(stderr, "clstencil: interrupted\n");
         else
             cli_fail(rc);
+        cls_plan_release(plan);
+        return rc;
     }
-    cls_plan_release(plan);
+    *out = plan;
     return rc;
 }
 
@@ -56,6 +58,7 @@ static int demo_main(const cli_command *self, int argc, char **argv)
     int id, ret = CLI_EXIT_FAIL;
     cli_workload big = {0}, small = {0};
     cls_context *ctx = NULL;
+    cls_plan *plan = NULL, *vplan = NULL;
     cls_device_info dev;
 
     cli_parser_init(&p, self, options, argc, argv);
@@ -77,7 +80,6 @@ static int demo_main(const cli_command *self, int argc, char **argv)
     size_t n = gpu_sized ? 2048 : 512;
     cls_plan_options popt;
     cls_plan_options_init(&popt);
-    popt.schedule = CLS_SCHEDULE_AUTO;
 
     /* The timed run at full size. */
     if (load_hotspot(&big.st) != CLS_SUCCESS) goto done;
@@ -86,14 +88,14 @@ static int demo_main(const cli_command *self, int argc, char **argv)
     if (cli_workload_fill(&big) != CLS_SUCCESS) goto done;
     cls_plan_info pi, vpi;
     cls_report rep, vrep;
-    if (plan_and_run(ctx, &big, &popt, &pi, &rep, 1) != CLS_SUCCESS) goto done;
+    if (plan_and_run(ctx, &big, &popt, &plan, &pi, &rep, 1) != CLS_SUCCESS) goto done;
 
     /* The same plan settings on a grid the host reference can afford. */
     if (load_hotspot(&small.st) != CLS_SUCCESS) goto done;
     small.size = (cls_dims){{VERIFY_N, VERIFY_N, 1}};
     small.steps = VERIFY_STEPS;
     if (cli_workload_fill(&small) != CLS_SUCCESS) goto done;
-    if (plan_and_run(ctx, &small, &popt, &vpi, &vrep, 0) != CLS_SUCCESS) goto done;
+    if (plan_and_run(ctx, &small, &popt, &vplan, &vpi, &vrep, 0) != CLS_SUCCESS) goto done;
     cli_verify ver;
     if (cli_verify_run(&small, &ver) != CLS_SUCCESS) goto done;
 
@@ -114,7 +116,7 @@ static int demo_main(const cli_command *self, int argc, char **argv)
         cli_json_str(&j, "stencil", "hotspot");
         cli_json_size_array(&j, "size", big.size.n, 2);
         cli_json_uint(&j, "steps", big.steps);
-        cli_plan_json(&j, &pi, 2);
+        cli_plan_json(&j, plan, &pi, 2);
         cli_report_json(&j, &big, &rep);
         cli_json_size_array(&j, "verify_size", small.size.n, 2);
         cli_json_uint(&j, "verify_steps", small.steps);
@@ -126,7 +128,7 @@ static int demo_main(const cli_command *self, int argc, char **argv)
                cli_device_type_name(dev.type));
         printf("stencil: %s\n", stext);
         printf("grid: %s, %zu steps\n", sz, big.steps);
-        cli_plan_text(stdout, &pi, 2);
+        cli_plan_text(stdout, plan, &pi, 2);
         cli_report_text(stdout, &big, &rep);
         printf("verify: %s on %s, %zu steps against the host reference\n", vt, vsz, small.steps);
     }
@@ -134,6 +136,8 @@ static int demo_main(const cli_command *self, int argc, char **argv)
     if (fflush(stdout) != 0) ret = CLI_EXIT_FAIL;
 
 done:
+    cls_plan_release(plan);
+    cls_plan_release(vplan);
     cli_workload_free(&big);
     cli_workload_free(&small);
     cls_context_release(ctx);

@@ -351,125 +351,6 @@ void cli_stencil_text(char *buf, size_t len, const cls_stencil *st)
              cls_boundary_name(cls_stencil_boundary(st)));
 }
 
-static void dims_text(char *buf, size_t len, const size_t *n, int dims)
-{
-    cls_dims d = {{n[0], n[1], n[2]}};
-    cli_format_size(buf, len, d, dims < 1 ? 1 : dims);
-}
-
-int cli_parse_plan_option(const cli_command *cmd, const char *option, const char *value,
-                          cls_plan_options *opt)
-{
-    if (strcmp(option, "schedule") == 0) {
-        if (cls_schedule_from_name(value, &opt->schedule) != CLS_SUCCESS)
-            return cli_usage_error(cmd, "%s", cls_last_error());
-    } else if (strcmp(option, "height") == 0) {
-        if (cli_parse_count(value, &opt->trapezoid_height) != 0 || opt->trapezoid_height > 65536)
-            return cli_usage_error(cmd, "invalid --height '%s' (steps per stage, 1..65536)",
-                                   value);
-    } else if (strcmp(option, "points-per-item") == 0) {
-        if (cli_parse_count(value, &opt->points_per_item) != 0 || opt->points_per_item == 0)
-            return cli_usage_error(cmd, "invalid --points-per-item '%s' (a positive integer)",
-                                   value);
-    } else if (strcmp(option, "local-size") == 0) {
-        if (cli_parse_local_size(value, opt) != 0)
-            return cli_usage_error(cmd, "invalid --local-size '%s' (expected LX[xLY[xLZ]])",
-                                   value);
-    } else if (strcmp(option, "pipeline") == 0) {
-        if (cls_pipeline_from_name(value, &opt->pipeline) != CLS_SUCCESS)
-            return cli_usage_error(cmd, "%s", cls_last_error());
-    } else if (strcmp(option, "pipeline-tile") == 0) {
-        cls_dims t;
-        int n;
-        if (cli_parse_size(value, &t, &n) != 0)
-            return cli_usage_error(cmd, "invalid --pipeline-tile '%s' (TX[xTY[xTZ]])", value);
-        for (int i = 0; i < 3; i++) opt->pipeline_tile[i] = i < n ? t.n[i] : 0;
-    } else if (strcmp(option, "pipeline-steps") == 0) {
-        if (cli_parse_count(value, &opt->pipeline_steps) != 0)
-            return cli_usage_error(cmd, "invalid --pipeline-steps '%s' (a positive integer)",
-                                   value);
-    } else if (strcmp(option, "rect") == 0) {
-        opt->pipeline_rect = 1;
-    } else if (strcmp(option, "device-memory") == 0) {
-        if (cli_parse_bytes(value, &opt->device_memory) != 0)
-            return cli_usage_error(cmd, "invalid --device-memory '%s' (bytes, with K, M or G)",
-                                   value);
-    } else if (cls_sync_from_name(value, &opt->sync) != CLS_SUCCESS || opt->sync == CLS_SYNC_AUTO) {
-        return cli_usage_error(cmd, "unknown --sync '%s' (restart or barrier)", value);
-    }
-    return CLI_EXIT_OK;
-}
-
-void cli_plan_text(FILE *f, const cls_plan_info *pi, int dims)
-{
-    char local[96], global[96];
-    dims_text(local, sizeof local, pi->local_size, dims);
-    dims_text(global, sizeof global, pi->global_size, dims);
-    fprintf(f, "schedule: %s\n", cls_schedule_name(pi->schedule));
-    fprintf(f, "work-group: %s (global %s), %zu point%s per item\n", local, global,
-            pi->points_per_item, pi->points_per_item == 1 ? "" : "s");
-    if (pi->schedule == CLS_SCHEDULE_TRAPEZOID) {
-        char tile[96];
-        dims_text(tile, sizeof tile, pi->tile, dims);
-        fprintf(f, "trapezoid: tile %s, h %zu, sync %s", tile, pi->trapezoid_height,
-                cls_sync_name(pi->sync));
-        if (pi->sync == CLS_SYNC_BARRIER) fprintf(f, " (%zu resident groups)", pi->resident_groups);
-        fprintf(f, "\n");
-    }
-    if (pi->predicted_naive_seconds > 0 && pi->predicted_trapezoid_seconds > 0) {
-        char a[32], b[32];
-        cli_format_seconds(a, sizeof a, pi->predicted_naive_seconds);
-        cli_format_seconds(b, sizeof b, pi->predicted_trapezoid_seconds);
-        fprintf(f, "predicted run: naive %s, trapezoid %s\n", a, b);
-    }
-    if (pi->why[0]) fprintf(f, "why: %s\n", pi->why);
-    if (pi->pipeline_why[0]) fprintf(f, "pipeline: %s\n", pi->pipeline_why);
-    if (pi->from_cache)
-        fprintf(f, "program: from the cache (cache hit, %.3f s)\n", pi->build_seconds);
-    else
-        fprintf(f, "program: built in %.3f s (cache miss)\n", pi->build_seconds);
-}
-
-void cli_plan_json(cli_json *j, const cls_plan_info *pi, int dims)
-{
-    cli_json_object(j, "plan");
-    cli_json_str(j, "schedule", cls_schedule_name(pi->schedule));
-    cli_json_size_array(j, "local_size", pi->local_size, dims);
-    cli_json_size_array(j, "global_size", pi->global_size, dims);
-    cli_json_num(j, "points_per_item", (double)pi->points_per_item);
-    if (pi->schedule == CLS_SCHEDULE_TRAPEZOID) {
-        cli_json_size_array(j, "tile", pi->tile, dims);
-        cli_json_uint(j, "trapezoid_height", pi->trapezoid_height);
-        cli_json_str(j, "sync", cls_sync_name(pi->sync));
-        if (pi->sync == CLS_SYNC_BARRIER) cli_json_uint(j, "resident_groups", pi->resident_groups);
-    }
-    if (pi->predicted_seconds > 0) cli_json_num(j, "predicted_seconds", pi->predicted_seconds);
-    if (pi->predicted_naive_seconds > 0)
-        cli_json_num(j, "predicted_naive_seconds", pi->predicted_naive_seconds);
-    if (pi->predicted_trapezoid_seconds > 0)
-        cli_json_num(j, "predicted_trapezoid_seconds", pi->predicted_trapezoid_seconds);
-    cli_json_str(j, "why", pi->why);
-    cli_json_object(j, "pipeline");
-    cli_json_str(j, "scheme", cls_pipeline_name(pi->pipeline));
-    if (pi->pipeline != CLS_PIPELINE_OFF) {
-        cli_json_size_array(j, "tile", pi->pipeline_tile, dims);
-        cli_json_uint(j, "tiles", pi->pipeline_tiles);
-        cli_json_uint(j, "steps_per_tile", pi->pipeline_steps);
-        cli_json_str(j, "copies", pi->pipeline_rect ? "rect" : "merged");
-    }
-    if (pi->predicted_total_seconds > 0)
-        cli_json_num(j, "predicted_total_seconds", pi->predicted_total_seconds);
-    if (pi->predicted_copy_seconds > 0)
-        cli_json_num(j, "predicted_copy_compute_copy_seconds", pi->predicted_copy_seconds);
-    if (pi->predicted_alloc_seconds > 0)
-        cli_json_num(j, "predicted_alloc_seconds", pi->predicted_alloc_seconds);
-    cli_json_str(j, "why", pi->pipeline_why);
-    cli_json_close(j);
-    cli_json_bool(j, "cache_hit", pi->from_cache != 0);
-    cli_json_num(j, "build_seconds", pi->build_seconds);
-    cli_json_close(j);
-}
-
 double cli_effective_gbs(const cli_workload *w, double seconds)
 {
     if (!(seconds > 0)) return 0.0;
@@ -577,7 +458,7 @@ enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_BOUNDARY, OPT_DTYPE, OPT_PARAM, OPT_INPUT, OPT_AUX, OPT_OUTPUT,
     OPT_VERIFY, OPT_SCHEDULE, OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT,
     OPT_SYNC, OPT_PIPELINE, OPT_PIPELINE_TILE, OPT_PIPELINE_STEPS, OPT_RECT, OPT_DEVICE_MEMORY,
-    OPT_PINNED
+    OPT_PINNED, OPT_MAX_REGISTERS, OPT_RANK_MAPPING, OPT_SNAPSHOT_EVERY
 };
 
 static const cli_option options[] = {
@@ -589,7 +470,9 @@ static const cli_option options[] = {
     {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},
     {"pipeline", 1, OPT_PIPELINE}, {"pipeline-tile", 1, OPT_PIPELINE_TILE},
     {"pipeline-steps", 1, OPT_PIPELINE_STEPS}, {"rect", 0, OPT_RECT},
-    {"device-memory", 1, OPT_DEVICE_MEMORY}, {"pinned", 0, OPT_PINNED}, {NULL, 0, 0},
+    {"device-memory", 1, OPT_DEVICE_MEMORY}, {"pinned", 0, OPT_PINNED},
+    {"max-registers", 1, OPT_MAX_REGISTERS}, {"rank-mapping", 0, OPT_RANK_MAPPING},
+    {"snapshot-every", 1, OPT_SNAPSHOT_EVERY}, {NULL, 0, 0},
 };
 
 typedef struct aux_arg {
@@ -602,16 +485,66 @@ typedef struct aux_arg {
     size_t slices; /* grids held (per-step arrays) */
 } aux_arg;
 
+/* OUT.npy's snapshot after `step` of `total` steps: OUT-<step>.npy, the step zero-padded to
+ * the width of the total (u-0100.npy ... u-1000.npy). */
+static void snapshot_name(char *buf, size_t len, const char *out, size_t step, size_t total)
+{
+    size_t n = strlen(out);
+    int width = snprintf(NULL, 0, "%zu", total);
+    if (n > 4 && strcmp(out + n - 4, ".npy") == 0) n -= 4;
+    snprintf(buf, len, "%.*s-%0*zu.npy", (int)n, out, width, step);
+}
+
+/* --snapshot-every K: the grid stays on the device (a state) and advances K steps at a time;
+ * after each, its field is read and written to OUT-<step>.npy; the last read is the output.
+ * The figures are those of all the advances together. */
+static int run_snapshots(cls_plan *plan, cli_workload *w, size_t every, const char *out,
+                         const size_t shape[3], cls_report *rep)
+{
+    cls_state *s = NULL;
+    cls_status rc = cls_state_create(plan, &s);
+    double t0 = cli_now(), kernels = 0;
+    if (rc == CLS_SUCCESS) rc = cls_state_write(s, w->input);
+    for (size_t k = 0; k < w->n_aux && rc == CLS_SUCCESS; k++)
+        rc = cls_state_write_aux(s, k, w->aux[k], w->steps ? w->steps : 1);
+    memset(rep, 0, sizeof *rep);
+    for (size_t done = 0; rc == CLS_SUCCESS && done < w->steps;) {
+        size_t n = w->steps - done < every ? w->steps - done : every;
+        cls_report r;
+        if ((rc = cls_plan_advance(plan, s, n, &r)) != CLS_SUCCESS) break;
+        done += n;
+        kernels += r.seconds_kernels;
+        rep->schedule = r.schedule;
+        rep->predicted_seconds += r.predicted_seconds;
+        if ((rc = cls_state_read(s, w->output)) != CLS_SUCCESS) break;
+        if (done % every == 0) {
+            char name[4096];
+            snapshot_name(name, sizeof name, out, done, w->steps);
+            rc = cls_npy_write(name, w->output, cls_stencil_dtype(w->st), w->dims, shape);
+        }
+    }
+    if (rc == CLS_SUCCESS && !w->steps) rc = cls_state_read(s, w->output);
+    cls_state_release(s);
+    if (rc != CLS_SUCCESS) return rc;
+    rep->steps = w->steps;
+    rep->seconds_total = cli_now() - t0;
+    rep->seconds_kernels = kernels;
+    if (w->steps) rep->seconds_per_step = kernels / (double)w->steps;
+    if (kernels > 0) rep->gpoints_per_s = (double)w->points * (double)w->steps / kernels / 1e9;
+    return CLS_SUCCESS;
+}
+
 static int run_main(const cli_command *self, int argc, char **argv)
 {
     cli_parser p;
     cli_settings set = {0};
     cli_format format = CLI_FORMAT_TEXT;
-    cls_plan_options popt;
+    cli_plan_opts popt;
     const char *stencil_arg = NULL, *input_path = NULL, *output_path = NULL, *device = NULL, *v;
     cls_dims size = {{1, 1, 1}};
-    int size_dims = 0, verify = 0, id, ret = CLI_EXIT_FAIL, rc;
-    size_t steps = 0;
+    int size_dims = 0, verify = 0, rank_mapping = 0, id, ret = CLI_EXIT_FAIL, rc;
+    size_t steps = 0, snapshot_every = 0;
+    char *mapping = NULL;
     aux_arg *auxs = calloc((size_t)argc, sizeof *auxs);
     size_t n_auxs = 0;
     cli_workload w = {0};
@@ -624,7 +557,7 @@ static int run_main(const cli_command *self, int argc, char **argv)
     cls_dtype input_dt = CLS_FLOAT32;
 
     if (!auxs) return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
-    cls_plan_options_init(&popt);
+    cli_plan_opts_init(&popt);
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
         switch (id) {
@@ -650,10 +583,28 @@ static int run_main(const cli_command *self, int argc, char **argv)
                 goto done;
             }
             break;
-        case OPT_BOUNDARY: case OPT_DTYPE: case OPT_PARAM:
+        case OPT_PARAM:
+            /* schedule.name=VALUE configures the plan; NAME=NUMBER the stencil */
+            if (cli_is_schedule_param(v)) {
+                if ((ret = cli_parse_plan_option(self, "param", v, &popt)) != CLI_EXIT_OK)
+                    goto done;
+            } else if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK) {
+                goto done;
+            }
+            ret = CLI_EXIT_FAIL;
+            break;
+        case OPT_BOUNDARY: case OPT_DTYPE:
             if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
+            break;
+        case OPT_RANK_MAPPING: rank_mapping = 1; break;
+        case OPT_SNAPSHOT_EVERY:
+            if (cli_parse_count(v, &snapshot_every) != 0 || snapshot_every == 0) {
+                ret = cli_usage_error(self, "invalid --snapshot-every '%s': expected a whole "
+                                            "number >= 1", v);
+                goto done;
+            }
             break;
         case OPT_INPUT: input_path = v; break;
         case OPT_OUTPUT: output_path = v; break;
@@ -682,11 +633,12 @@ static int run_main(const cli_command *self, int argc, char **argv)
         case OPT_PIPELINE_STEPS:
         case OPT_RECT:
         case OPT_DEVICE_MEMORY:
+        case OPT_MAX_REGISTERS:
             if ((ret = cli_parse_plan_option(self, p.opt_name + 2, v, &popt)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
             break;
-        case OPT_PINNED: pinned = 1; popt.host_pinned = 1; break;
+        case OPT_PINNED: pinned = 1; popt.opt.host_pinned = 1; break;
         case OPT_DEVICE: device = v; break;
         case OPT_FORMAT:
             if (cli_parse_format(v, CLI_FORMAT_TEXT | CLI_FORMAT_JSON, &format) != 0) {
@@ -700,6 +652,13 @@ static int run_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
     }
+    if (snapshot_every && !output_path) {
+        ret = cli_usage_error(self, "--snapshot-every writes files named after --output: give "
+                                    "--output OUT.npy");
+        goto done;
+    }
+    if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
+    ret = CLI_EXIT_FAIL;
 
     /* The stencil, then the settings that change it. */
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
@@ -848,7 +807,7 @@ static int run_main(const cli_command *self, int argc, char **argv)
         heap_in = w.input, heap_out = w.output;
         w.input = pi, w.output = po;
     }
-    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt, &plan)) != CLS_SUCCESS) {
+    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt.opt, &plan)) != CLS_SUCCESS) {
         cli_fail(rc);
         goto done;
     }
@@ -857,11 +816,20 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_fail(rc);
         goto done;
     }
+    if (rank_mapping && (rc = cls_plan_rank_mapping(plan, &mapping)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
 
     cls_report rep;
     cli_progress prog;
+    size_t shape[3] = {1, 1, 1};
+    for (int i = 0; i < dims; i++) shape[i] = g[i];
     cli_progress_attach(&prog, plan, sname);
-    rc = cls_plan_run(plan, w.input, (const void *const *)w.aux, w.output, &rep);
+    if (snapshot_every)
+        rc = run_snapshots(plan, &w, snapshot_every, output_path, shape, &rep);
+    else
+        rc = cls_plan_run(plan, w.input, (const void *const *)w.aux, w.output, &rep);
     cli_progress_detach(&prog);
     if (rc != CLS_SUCCESS) {
         if (cli_interrupted()) {
@@ -874,8 +842,6 @@ static int run_main(const cli_command *self, int argc, char **argv)
     }
 
     if (output_path) {
-        size_t shape[3] = {1, 1, 1};
-        for (int i = 0; i < dims; i++) shape[i] = g[i];
         if ((rc = cls_npy_write(output_path, w.output, dt, dims, shape)) != CLS_SUCCESS) {
             cli_fail(rc);
             goto done;
@@ -909,17 +875,27 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_json_str(&j, "platform", dev.platform_name);
         cli_json_str(&j, "type", cli_device_type_name(dev.type));
         cli_json_close(&j);
-        cli_plan_json(&j, &pi, dims);
+        cli_plan_json(&j, plan, &pi, dims);
+        if (mapping) cli_json_str(&j, "mapping", mapping);
         cli_report_json(&j, &w, &rep);
         cli_json_str(&j, "output", output_path);
+        if (snapshot_every) cli_json_uint(&j, "snapshot_every", snapshot_every);
         if (verify) cli_verify_json(&j, &w, &ver);
         cli_json_end(&j);
     } else {
         printf("stencil: %s\n", stext);
         printf("grid: %s, %zu steps\n", sz, w.steps);
-        cli_plan_text(stdout, &pi, dims);
+        cli_plan_text(stdout, plan, &pi, dims);
+        if (mapping) printf("mapping: %s\n", mapping);
         cli_report_text(stdout, &w, &rep);
         if (output_path) printf("output: %s\n", output_path);
+        if (snapshot_every) {
+            char first[4096], last[4096];
+            snapshot_name(first, sizeof first, output_path, snapshot_every, w.steps);
+            snapshot_name(last, sizeof last, output_path,
+                          w.steps / snapshot_every * snapshot_every, w.steps);
+            printf("snapshots: every %zu steps, %s .. %s\n", snapshot_every, first, last);
+        }
         if (verify) {
             char vt[512];
             cli_verify_text(&w, &ver, vt, sizeof vt);
@@ -931,7 +907,9 @@ static int run_main(const cli_command *self, int argc, char **argv)
 
 done:
     cls_free(input_raw);
+    cls_free(mapping);
     cls_plan_release(plan);
+    cli_plan_opts_free(&popt);
     if (heap_in) {
         cls_host_free(ctx, w.input);
         cls_host_free(ctx, w.output);
@@ -955,7 +933,9 @@ const cli_command cli_cmd_run = {
     "           [--height H] [--sync restart|barrier]\n"
     "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|json]\n"
     "           [--pipeline auto|off|basic|scalable|buffered] [--pipeline-tile TXxTYxTZ]\n"
-    "           [--pipeline-steps H] [--rect] [--device-memory SIZE] [--pinned]",
+    "           [--pipeline-steps H] [--rect] [--device-memory SIZE] [--pinned]\n"
+    "           [--param SCHEDULE.NAME=VALUE]... [--max-registers R] [--rank-mapping]\n"
+    "           [--snapshot-every K]",
     "Runs STENCIL for N steps on one device and prints the configuration the planner chose\n"
     "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is a JSON spec\n"
     "file if such a file exists, else the name of a built-in stencil (hotspot, pathfinder,\n"
@@ -971,7 +951,9 @@ const cli_command cli_cmd_run = {
     "  --steps N           time steps (default: the slices of a per-step --aux file, else 100)\n"
     "  --boundary B        clamp, constant[=V] (V defaults to 0), periodic or mirror\n"
     "  --dtype T           float or double (default: the spec's, or the input file's)\n"
-    "  --param NAME=VALUE  set a declared scalar parameter (repeatable)\n"
+    "  --param NAME=VALUE  set a declared scalar parameter of the stencil (repeatable)\n"
+    "  --param S.NAME=VALUE  a schedule parameter, e.g. trapezoid.height=4 or\n"
+    "                      stream25d.steps_per_pass=3 (`clstencil schedules` lists them)\n"
     "  --input IN.npy      initial state; NumPy shape (NZ, NY, NX), float32 or float64\n"
     "  --aux NAME=FILE.npy auxiliary array NAME (repeatable); per-step arrays hold\n"
     "                      STEPS slices: shape (STEPS, NY, NX) or (STEPS*NZ, NY, NX)\n"
@@ -981,7 +963,8 @@ const cli_command cli_cmd_run = {
     "                      exit status 1 on a mismatch\n"
     "  --schedule S        auto (default: the naive or the trapezoid schedule, whichever the\n"
     "                      ghost-zone model predicts faster; 3D stencils on GPUs may stream\n"
-    "                      with stream25d), naive, trapezoid or stream25d (3D only)\n"
+    "                      with stream25d), naive, trapezoid, stream25d (3D only) or\n"
+    "                      pipeline (runs through the device tile by tile)\n"
     "  --height H          trapezoid: steps per stage (default: the model's optimum)\n"
     "  --sync M            trapezoid: restart (a launch per stage) or barrier (one persistent\n"
     "                      launch, an in-kernel barrier); default: the model's choice\n"
@@ -998,6 +981,13 @@ const cli_command cli_cmd_run = {
     "  --device-memory S   device memory the run may hold (bytes, K/M/G suffixes; default the\n"
     "                      device's): larger grids run tile by tile\n"
     "  --pinned            the state in pinned host memory (cls_host_alloc)\n"
+    "  --max-registers R   registers per work-item NVIDIA's compiler may use (16..255)\n"
+    "  --rank-mapping      rank the plan's mapping among its schedule's variants by CuMAPz\n"
+    "                      (Kim & Shrivastava) on the device model: a line 'mapping: ...'\n"
+    "  --snapshot-every K  keep the grid on the device and write its state after K, 2K, ...\n"
+    "                      steps to OUT-<step>.npy (the step zero-padded to the width of\n"
+    "                      --steps: u-0100.npy ... u-1000.npy for --output u.npy); --output\n"
+    "                      gets the final state as without it\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE): gpu, cpu,\n"
     "                      accelerator, gpu:N, P:D or a name substring\n"
     "  --format F          text (default) or json\n"

@@ -60,10 +60,20 @@ typedef struct ctx_t {
     char size_text[64];
 } ctx_t;
 
+/* How a plan moves the grid (its pipeline parameters). */
+typedef struct pconf {
+    int on;             /* the runs pipeline */
+    char scheme[16];    /* "off", "basic", ... */
+    cls_dims tile;
+    size_t tiles, steps;
+    int rect;
+    char why[1024];
+} pconf;
+
 typedef struct meas {
     double predicted, min, median;
     int check; /* -1 not checked, 0 differs, 1 bitwise */
-    cls_plan_info info;
+    pconf info;
     double t[MAX_TIMES]; /* every timed run, the sweep's first, then the confirmation's */
     size_t n;
 } meas;
@@ -77,15 +87,43 @@ static void summarize(meas *m)
     m->min = s[0];
 }
 
-static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
+/* The options of a configuration: the run's own, and its pipeline parameters. */
+typedef struct config {
+    cls_plan_options opt;
+    char params[160];
+} config;
+
+static const cls_plan_options *options_of(config *k)
+{
+    k->opt.params = k->params;
+    return &k->opt;
+}
+
+static void pconf_of(const cls_plan *plan, const cls_plan_info *pi, pconf *p)
+{
+    const char *t;
+    memset(p, 0, sizeof *p);
+    p->on = pi->host_schedule == CLS_SCHEDULE_PIPELINE;
+    snprintf(p->scheme, sizeof p->scheme, "%s",
+             p->on && (t = cls_plan_param(plan, "pipeline.scheme")) ? t : "off");
+    cli_plan_size_param(plan, "pipeline.tile", &p->tile);
+    if ((t = cls_plan_param(plan, "pipeline.tiles"))) p->tiles = (size_t)strtoull(t, NULL, 10);
+    if ((t = cls_plan_param(plan, "pipeline.steps"))) p->steps = (size_t)strtoull(t, NULL, 10);
+    if ((t = cls_plan_param(plan, "pipeline.rect"))) p->rect = !strcmp(t, "1");
+    snprintf(p->why, sizeof p->why, "%s", pi->host_why);
+}
+
+static int measure(ctx_t *c, config *k, meas *m)
 {
     cls_plan *plan = NULL;
-    int rc = cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, opt, &plan);
+    cls_plan_info pi;
+    int rc = cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, options_of(k), &plan);
     if (rc != CLS_SUCCESS) return rc;
-    cls_plan_describe(plan, &m->info);
+    cls_plan_describe(plan, &pi);
+    pconf_of(plan, &pi, &m->info);
     /* the timed runs follow a warm-up: they allocate only with --release-buffers */
-    m->predicted = m->info.predicted_total_seconds;
-    if (c->release && m->predicted > 0) m->predicted += m->info.predicted_alloc_seconds;
+    m->predicted = pi.predicted_total_seconds;
+    if (c->release && m->predicted > 0) m->predicted += pi.predicted_alloc_seconds;
     size_t bytes = c->w->points * cls_dtype_size(cls_stencil_dtype(c->w->st));
     for (size_t r = 0; r <= c->reps && rc == CLS_SUCCESS; r++) {
         cls_report rep;
@@ -101,13 +139,13 @@ static int measure(ctx_t *c, const cls_plan_options *opt, meas *m)
     return CLS_SUCCESS;
 }
 
-static void tile_text(char *tile, size_t len, const cls_plan_info *i, int dims)
+static void tile_text(char *tile, size_t len, const pconf *i, int dims)
 {
     size_t n = 0;
     snprintf(tile, len, "-");
-    if (i->pipeline != CLS_PIPELINE_OFF)
+    if (i->on)
         for (int d = 0; d < dims; d++)
-            n += (size_t)snprintf(tile + n, len - n, "%s%zu", d ? "x" : "", i->pipeline_tile[d]);
+            n += (size_t)snprintf(tile + n, len - n, "%s%zu", d ? "x" : "", i->tile.n[d]);
 }
 
 /* One table row.  role NULL: a sweep row (kind naive, pick or tile); otherwise a confirmation
@@ -116,13 +154,13 @@ static void tile_text(char *tile, size_t len, const cls_plan_info *i, int dims)
 static void row(ctx_t *c, const char *kind, const char *role, const meas *m, int dims)
 {
     char tile[64];
-    const cls_plan_info *i = &m->info;
+    const pconf *i = &m->info;
     tile_text(tile, sizeof tile, i, dims);
-    const char *scheme = cls_pipeline_name(i->pipeline);
-    const char *layout = i->pipeline == CLS_PIPELINE_OFF ? "-" : i->pipeline_rect ? "rect" : "merged";
+    const char *scheme = i->scheme;
+    const char *layout = !i->on ? "-" : i->rect ? "rect" : "merged";
     double ref = role ? m->min : m->median;
     printf("%-6s %-9s %-6s %-14s %6zu %5zu %12.3f %12.3f %12.3f %7.1f%% %s", role ? role : kind,
-           scheme, layout, tile, i->pipeline_tiles, c->w->steps, m->predicted * 1e3, m->min * 1e3,
+           scheme, layout, tile, i->tiles, c->w->steps, m->predicted * 1e3, m->min * 1e3,
            m->median * 1e3, m->predicted > 0 ? 100 * (m->predicted - ref) / ref : 0,
            m->check < 0 ? "" : m->check ? "bitwise" : "DIFFERS");
     if (role) printf("%s%zu runs", m->check < 0 ? "" : ", ", m->n);
@@ -130,7 +168,7 @@ static void row(ctx_t *c, const char *kind, const char *role, const meas *m, int
     if (c->csv)
         fprintf(c->csv, "%s,%s,%zu,%s,%s,%s,%s,%zu,%zu,%.9g,%.9g,%.9g,%s,%d,%.9g,%zu,%s\n",
                 cls_stencil_name(c->w->st), c->size_text, c->w->steps, kind, scheme, layout, tile,
-                i->pipeline_tiles, i->pipeline_steps, m->predicted, m->min, m->median,
+                i->tiles, i->steps, m->predicted, m->min, m->median,
                 m->check < 0 ? "" : m->check ? "bitwise" : "differs", c->pinned, c->cap, m->n,
                 role ? role : "");
     if (c->csv) fflush(c->csv);
@@ -138,21 +176,20 @@ static void row(ctx_t *c, const char *kind, const char *role, const meas *m, int
 }
 
 typedef struct cand {
-    cls_plan_options opt;
+    config opt;
     const char *role; /* naive, pick or tile */
     meas m;           /* the sweep's row, its timings extended by the rounds */
 } cand;
 
-static int same_config(const cls_plan_info *a, const cls_plan_info *b)
+static int same_config(const pconf *a, const pconf *b)
 {
-    return a->pipeline == b->pipeline && a->pipeline_rect == b->pipeline_rect &&
-           a->pipeline_steps == b->pipeline_steps &&
-           !memcmp(a->pipeline_tile, b->pipeline_tile, sizeof a->pipeline_tile);
+    return a->on == b->on && !strcmp(a->scheme, b->scheme) && a->rect == b->rect &&
+           a->steps == b->steps && !memcmp(&a->tile, &b->tile, sizeof a->tile);
 }
 
 /* Keeps top[] (at most k, fastest first by the sweep's minimum) up to date with one tile row;
  * a result that differs from the reference, or the pick's own configuration, is no candidate. */
-static void consider(cand *top, size_t *n, size_t k, const cand *pick, const cls_plan_options *opt,
+static void consider(cand *top, size_t *n, size_t k, const cand *pick, const config *opt,
                      const meas *m)
 {
     if (m->check == 0 || (pick && same_config(&pick->m.info, &m->info))) return;
@@ -191,8 +228,8 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
     size_t bytes = c->w->points * cls_dtype_size(cls_stencil_dtype(c->w->st));
     cls_report rep;
     for (size_t i = 0; i < n; i++) {
-        if (cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, &cs[i].opt, &plans[i]) !=
-            CLS_SUCCESS) {
+        if (cls_plan_create(c->ctx, c->w->st, c->w->size, c->w->steps, options_of(&cs[i].opt),
+                            &plans[i]) != CLS_SUCCESS) {
             printf("confirm %s: %s\n", cs[i].role, cls_last_error());
             plans[i] = NULL;
             continue;
@@ -251,13 +288,15 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
             printf("  confirmed pick vs fastest: the pick is the fastest (+0.0 %%)");
         else
             printf("  confirmed pick vs fastest (%s %s, %zu tiles): %+.1f %%",
-                   cls_pipeline_name(best->m.info.pipeline), tile, best->m.info.pipeline_tiles,
+                   best->m.info.scheme, tile, best->m.info.tiles,
                    100 * (pick->m.min / best->m.min - 1));
         if (naive) printf("; speed-up over copy-compute-copy %.2fx", naive->m.min / pick->m.min);
         printf(" (minima)\n");
     }
     fflush(stdout);
 }
+
+static const char *const scheme_names[3] = {"basic", "scalable", "buffered"};
 
 int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
 {
@@ -315,12 +354,13 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             memset(flags, 0, (id == OPT_SCHEMES ? 3 : 2) * sizeof(int));
             snprintf(buf, sizeof buf, "%s", v);
             for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-                cls_pipeline pl;
+                int sc = -1;
+                for (int k = 0; k < 3; k++)
+                    if (!strcmp(tok, scheme_names[k])) sc = k;
                 if (id == OPT_LAYOUTS && !strcmp(tok, "merged")) layouts[0] = 1;
                 else if (id == OPT_LAYOUTS && !strcmp(tok, "rect")) layouts[1] = 1;
-                else if (id == OPT_SCHEMES && cls_pipeline_from_name(tok, &pl) == CLS_SUCCESS &&
-                         pl >= CLS_PIPELINE_BASIC)
-                    schemes[pl - CLS_PIPELINE_BASIC] = 1;
+                else if (id == OPT_SCHEMES && sc >= 0)
+                    schemes[sc] = 1;
                 else {
                     ret = cli_usage_error(self, "invalid --%s entry '%s'",
                                           id == OPT_SCHEMES ? "schemes" : "layouts", tok);
@@ -437,12 +477,13 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
            "tiles", "steps", "predicted", "min", "median", "pred-med");
     for (size_t si = 0; si < n_steps; si++) {
         w.steps = steps_list[si];
-        cls_plan_options opt;
-        cls_plan_options_init(&opt);
-        opt.schedule = CLS_SCHEDULE_NAIVE;
-        opt.host_pinned = c.pinned;
-        opt.device_memory = c.cap;
-        opt.release_buffers = c.release;
+        config opt;
+        memset(&opt, 0, sizeof opt);
+        cls_plan_options_init(&opt.opt);
+        opt.opt.schedule = CLS_SCHEDULE_NAIVE;
+        opt.opt.host_pinned = c.pinned;
+        opt.opt.device_memory = c.cap;
+        opt.opt.release_buffers = c.release;
         meas m;
         cand cs[MAX_CONFIRM_TOP + 2], top[MAX_CONFIRM_TOP];
         size_t n_cs = 0, n_top = 0;
@@ -450,7 +491,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         void *keep = c.expect;
         /* copy-compute-copy (when it fits the cap), its result the reference of --check */
         c.expect = NULL;
-        opt.pipeline = CLS_PIPELINE_OFF;
+        snprintf(opt.params, sizeof opt.params, "pipeline.scheme=off");
         if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
             row(&c, "naive", NULL, &m, dims);
             cs[n_cs++] = (cand){opt, "naive", m};
@@ -467,10 +508,10 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             }
         }
         c.expect = keep;
-        opt.pipeline = CLS_PIPELINE_AUTO;
+        snprintf(opt.params, sizeof opt.params, "pipeline.scheme=auto");
         if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
             row(&c, "pick", NULL, &m, dims);
-            printf("  why: %s\n", m.info.pipeline_why);
+            printf("  why: %s\n", m.info.why);
             cs[n_cs] = (cand){opt, "pick", m};
             pick = &cs[n_cs++];
         } else {
@@ -485,16 +526,18 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
                     size_t n = size.n[dims - 1], len = (n + tiles[t] - 1) / tiles[t];
                     if (len == last || tiles[t] > n) continue;
                     last = len;
-                    opt.pipeline = (cls_pipeline)(CLS_PIPELINE_BASIC + s);
-                    for (int d = 0; d < 3; d++) opt.pipeline_tile[d] = d < dims ? size.n[d] : 0;
-                    opt.pipeline_tile[dims - 1] = len;
-                    opt.pipeline_steps = w.steps;
-                    opt.pipeline_rect = l;
+                    size_t tl[3] = {1, 1, 1};
+                    for (int d = 0; d < dims; d++) tl[d] = size.n[d];
+                    tl[dims - 1] = len;
+                    snprintf(opt.params, sizeof opt.params,
+                             "pipeline.scheme=%s pipeline.tile=%zux%zux%zu pipeline.steps=%zu "
+                             "pipeline.rect=%d",
+                             scheme_names[s], tl[0], tl[1], tl[2], w.steps, l);
                     if ((rc = measure(&c, &opt, &m)) == CLS_SUCCESS) {
                         row(&c, "tile", NULL, &m, dims);
                         consider(top, &n_top, c.confirm_top, pick, &opt, &m);
                     } else
-                        printf("%s %zu tiles: %s\n", cls_pipeline_name(opt.pipeline), tiles[t],
+                        printf("%s %zu tiles: %s\n", scheme_names[s], tiles[t],
                                cls_last_error());
                 }
             }
