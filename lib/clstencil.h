@@ -246,6 +246,28 @@ typedef enum cls_schedule {
 CLS_API const char *cls_schedule_name(cls_schedule s);
 CLS_API cls_status cls_schedule_from_name(const char *name, cls_schedule *s);
 
+/* The registered schedules and the parameters they take (`clstencil schedules`). */
+typedef struct cls_schedule_info {
+    cls_schedule schedule;
+    const char *name;
+    const char *summary;  /* one line */
+    int host;             /* runs from host arrays tile by tile (a transfer schedule) */
+    size_t num_params;
+} cls_schedule_info;
+
+typedef struct cls_schedule_param {
+    const char *name;     /* "height": given as "trapezoid.height=VALUE" */
+    const char *kind;     /* "integer", "sizes" (one to three, "64x8") or "name" */
+    size_t min, max;      /* integers and sizes: the accepted range */
+    char values[128];     /* names: the accepted values, "restart|barrier" ("" otherwise) */
+    const char *doc;      /* one line */
+} cls_schedule_param;
+
+/* The i-th registered schedule (CLS_ERR_INVALID_ARGUMENT past the end), and its k-th
+ * parameter.  The strings are the library's (static). */
+CLS_API cls_status cls_schedule_describe(size_t i, cls_schedule_info *info);
+CLS_API cls_status cls_schedule_describe_param(size_t i, size_t k, cls_schedule_param *param);
+
 /* Page-locked host memory for a context's device (CL_MEM_ALLOC_HOST_PTR, mapped): transfers
  * from and to it run at the device's pinned rate.  Free with cls_host_free before releasing
  * the context. */

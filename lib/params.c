@@ -180,3 +180,45 @@ const cls__schedule_ops *cls__params_single_schedule(const cls__params *ps, unsi
     }
     return one;
 }
+
+cls_status cls_schedule_describe(size_t i, cls_schedule_info *info)
+{
+    const cls__schedule_ops *o = cls__schedule_at(i);
+    if (!o || !info)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_schedule_describe: no schedule %zu",
+                         i);
+    memset(info, 0, sizeof *info);
+    info->schedule = (cls_schedule)o->id;
+    info->name = o->name;
+    info->summary = o->summary;
+    info->host = (o->flags & CLS__SCHED_HOST) != 0;
+    for (const cls__param_desc *d = o->params; d && d->name; d++) info->num_params++;
+    return CLS_SUCCESS;
+}
+
+cls_status cls_schedule_describe_param(size_t i, size_t k, cls_schedule_param *param)
+{
+    static const char *const kinds[] = {"integer", "sizes", "name"};
+    const cls__schedule_ops *o = cls__schedule_at(i);
+    size_t n = 0;
+    for (const cls__param_desc *d = o ? o->params : NULL; d && d->name; d++) n++;
+    if (!o || !param || k >= n)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_schedule_describe_param: no parameter %zu of schedule %zu", k, i);
+    const cls__param_desc *d = &o->params[k];
+    memset(param, 0, sizeof *param);
+    param->name = d->name;
+    param->kind = kinds[d->kind];
+    param->min = d->lo;
+    param->max = d->hi;
+    param->doc = d->doc;
+    for (size_t j = 0, len = 0; d->kind == CLS__PARAM_NAME && d->names && d->names[j] &&
+                                len < sizeof param->values;
+         j++) {
+        int w = snprintf(param->values + len, sizeof param->values - len, "%s%s", j ? "|" : "",
+                         d->names[j]);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    return CLS_SUCCESS;
+}

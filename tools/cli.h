@@ -25,6 +25,7 @@ struct cli_command {
 /* One definition per subcommand file; the dispatch table in tools/clstencil.c lists them. */
 extern const cli_command cli_cmd_devices;
 extern const cli_command cli_cmd_run;
+extern const cli_command cli_cmd_schedules;
 extern const cli_command cli_cmd_demo;
 extern const cli_command cli_cmd_bench;
 /* `clstencil bench transit` (tools/cmd_bench_transit.c), dispatched by cmd_bench.c. */

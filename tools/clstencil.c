@@ -11,6 +11,7 @@
 static const cli_command *const commands[] = {
     &cli_cmd_devices,
     &cli_cmd_run,
+    &cli_cmd_schedules,
     &cli_cmd_demo,
     &cli_cmd_bench,
     &cli_cmd_probe,

@@ -13,7 +13,7 @@
 
 static const cls__param_desc params[] = {
     {"local", CLS__PARAM_SIZES, 1, 1u << 20, NULL,
-     "work-group size per dimension (0 or absent: chosen per device)"},
+     "work-group size per dimension (absent: chosen per device)"},
     {"points_per_item", CLS__PARAM_SIZE, 1, 1u << 20, NULL,
      "points each work-item updates: a run along x with the row kernel, else along the slowest "
      "axis"},
