@@ -106,7 +106,7 @@ cls_status cls__params_parse(cls_context *ctx, const char *text, cls__params *ou
         if (!dot || !eq || dot > eq || dot == start || eq == dot + 1) {
             s = cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
                           "schedule parameter '%.*s': write schedule.name=value "
-                          "(trapezoid.height=4)",
+                          "(`clstencil schedules` lists them)",
                           (int)(len > 64 ? 64 : len), start);
             break;
         }
