@@ -248,20 +248,19 @@ static cls_status check_blocks(cls_solver *s)
 }
 
 /* The side of the squares of the square order: the co-resident groups as a square, from the
- * compute units (a GPU keeps several groups of a compute unit resident, up to ~2048 work-items;
- * a CPU device runs one group per core). */
+ * compute units and the groups of the pass that the device model's occupancy rule keeps
+ * resident on one (a GPU several, by work-items and local memory; a CPU one per core). */
 static size_t default_square(const cls_solver *s)
 {
     const cls_device_info *d = &s->ctx->info;
+    const cls_model *m = NULL;
+    cls_model_occupancy_info occ;
     double per_cu = 1;
-    if (d->type == CLS_DEVICE_GPU) {
-        per_cu = floor(2048.0 / (double)s->wg);
-        if (s->local_bytes && d->local_mem_bytes && !d->local_mem_is_global) {
-            double by_mem = floor((double)d->local_mem_bytes / (double)s->local_bytes);
-            if (by_mem < per_cu) per_cu = by_mem;
-        }
-        if (per_cu < 1) per_cu = 1;
-    }
+    if (cls__context_model(s->ctx, &m) == CLS_SUCCESS &&
+        cls_model_occupancy(m, s->wg, 0, d->local_mem_is_global ? 0 : s->local_bytes, &occ) ==
+            CLS_SUCCESS &&
+        occ.groups_per_cu > 1)
+        per_cu = occ.groups_per_cu;
     double resident = (d->compute_units ? (double)d->compute_units : 1) * per_cu;
     size_t side = (size_t)floor(sqrt(resident) + 0.5);
     size_t most = s->nb[0] > s->nb[1] ? s->nb[0] : s->nb[1];
