@@ -46,6 +46,26 @@ static double compare(const void *a, const void *b, cls_dtype dt, size_t n, int 
     return worst;
 }
 
+/* The plan's parameters for `per_item` points per work-item (0: the planner's choice). */
+static const char *naive_params(char *buf, size_t len, size_t per_item)
+{
+    if (!per_item) return NULL;
+    snprintf(buf, len, "naive.points_per_item=%zu", per_item);
+    return buf;
+}
+
+/* Points per work-item of whichever resident schedule the plan chose ("?" if none). */
+static const char *plan_points_per_item(const cls_plan *plan)
+{
+    static const char *const names[] = {"naive.points_per_item", "trapezoid.points_per_item",
+                                        "stream25d.planes"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = cls_plan_param(plan, names[i]);
+        if (v) return v;
+    }
+    return "?";
+}
+
 static const cls_dims sizes[3] = {{{97, 1, 1}}, {{23, 17, 1}}, {{11, 9, 7}}};
 
 static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt,
@@ -73,8 +93,9 @@ static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cl
         fill(aux[k], dt, m, name, (int)k);
     }
     cls_plan_options opt;
+    char params[64];
     cls_plan_options_init(&opt);
-    opt.points_per_item = per_item;
+    opt.params = naive_params(params, sizeof params, per_item);
     cls_status s = cls_plan_create(ctx, st, d, steps, &opt, &plan);
     if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, (const void *const *)aux, out, NULL);
     cls_status r = cls_reference_run(st, d, steps, in, (const void *const *)aux, ref);
@@ -87,11 +108,9 @@ static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cl
         int exact = cls_stencil_is_exact(st);
         /* Exact bodies must match bit for bit; others within a few ulps per step. */
         double tol = dt == CLS_FLOAT64 ? 1e-12 : 1e-5;
-        cls_plan_info pi;
-        cls_plan_describe(plan, &pi);
         tap_ok(exact ? bitwise : err <= tol,
-               "%s %s %s, %zu per item: naive == reference (%s, max rel err %.3g)", name,
-               cls_boundary_name(b), dt ? "double" : "float", pi.points_per_item,
+               "%s %s %s, %s per item: naive == reference (%s, max rel err %.3g)", name,
+               cls_boundary_name(b), dt ? "double" : "float", plan_points_per_item(plan),
                bitwise ? "bitwise" : "not bitwise", err);
     }
     cls_plan_release(plan);
@@ -152,7 +171,7 @@ int main(void)
     /* Device-resident only (the pipeline off): refused, naming the device's limit. */
     cls_plan_options resident;
     cls_plan_options_init(&resident);
-    resident.pipeline = CLS_PIPELINE_OFF;
+    resident.params = "pipeline.scheme=off";
     cls_status s = cls_plan_create(ctx, st, huge, 1, &resident, &plan);
     tap_ok(s == CLS_ERR_TOO_LARGE && plan == NULL && strstr(cls_context_last_error(ctx), "allows"),
            "a grid larger than the device is refused with the pipeline off: %s",
@@ -161,10 +180,12 @@ int main(void)
      * are the caller's business, so the plan alone must succeed and say so. */
     s = cls_plan_create(ctx, st, huge, 1, NULL, &plan);
     cls_plan_info huge_info;
-    tap_ok(s == CLS_SUCCESS && cls_plan_describe(plan, &huge_info) == CLS_SUCCESS &&
-               huge_info.pipeline == CLS_PIPELINE_SCALABLE,
+    if (s == CLS_SUCCESS) s = cls_plan_describe(plan, &huge_info);
+    tap_ok(s == CLS_SUCCESS && huge_info.host_schedule == CLS_SCHEDULE_PIPELINE &&
+               cls_plan_param(plan, "pipeline.scheme") &&
+               !strcmp(cls_plan_param(plan, "pipeline.scheme"), "scalable"),
            "a grid larger than the device is tiled through the scalable pipeline by default (%s)",
-           s == CLS_SUCCESS ? huge_info.pipeline_why : cls_context_last_error(ctx));
+           s == CLS_SUCCESS ? huge_info.host_why : cls_context_last_error(ctx));
     cls_plan_release(plan);
     plan = NULL;
 
@@ -210,8 +231,7 @@ int main(void)
     }
     cls_plan_options opt;
     cls_plan_options_init(&opt);
-    opt.local_size[0] = 1u << 20;
-    opt.local_size[1] = 1;
+    opt.params = "naive.local=1048576x1";
     s = cls_plan_create(ctx, hs, d2, 2, &opt, &plan);
     tap_ok(s == CLS_ERR_INVALID_ARGUMENT && plan == NULL, "an impossible work-group size is refused: %s",
            cls_last_error());
