@@ -1,4 +1,4 @@
-/* test_pipeline_exec.c: the tiled transfer/compute pipeline (lib/exec_pipeline.c) on PoCL:
+/* test_pipeline_exec.c: the tiled transfer/compute pipeline (lib/schedules/pipeline/exec.c) on PoCL:
  * every scheme bitwise equal to the host reference for 1D, 2D and 3D stencils, auxiliary
  * arrays, several steps per tile and several sweeps, edge tiles, contiguous and rectangular
  * copies, tiles split in every dimension, in-place runs, halo reuse between consecutive
@@ -21,8 +21,10 @@ static float value(size_t i, int k)
     return (float)((h & 0xffff) / 65536.0) + (k ? 300.0f : 0.0f);
 }
 
+/* A request: the scheme as pipeline.scheme names it (NULL: auto), the tile and steps per
+ * tile (0: the model's), rectangular copies, the device-memory cap, an in-place run. */
 typedef struct req {
-    cls_pipeline scheme;
+    const char *scheme;
     size_t tile[3];
     size_t h;
     int rect;
@@ -30,10 +32,51 @@ typedef struct req {
     int in_place;
 } req;
 
+/* What the plan chose for runs from host arrays: the scheme ("off" when the grid moves
+ * whole), the tiles and the steps per tile. */
+typedef struct got {
+    char scheme[16];
+    size_t tiles, h;
+} got;
+
+/* The request's plan parameters. */
+static const char *req_params(char *buf, size_t len, const req *r)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (r->scheme) n += (size_t)snprintf(buf, len, "pipeline.scheme=%s", r->scheme);
+    if (r->tile[0] && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " pipeline.tile=%zux%zux%zu", r->tile[0],
+                              r->tile[1], r->tile[2]);
+    if (r->h && n < len) n += (size_t)snprintf(buf + n, len - n, " pipeline.steps=%zu", r->h);
+    if (r->rect && n < len) snprintf(buf + n, len - n, " pipeline.rect=1");
+    return buf;
+}
+
+static size_t plan_size(const cls_plan *plan, const char *name)
+{
+    const char *v = cls_plan_param(plan, name);
+    return v ? (size_t)strtoull(v, NULL, 10) : 0;
+}
+
+static void describe(const cls_plan *plan, got *g)
+{
+    cls_plan_info info;
+    const char *scheme = cls_plan_param(plan, "pipeline.scheme");
+    memset(g, 0, sizeof *g);
+    snprintf(g->scheme, sizeof g->scheme, "off");
+    if (cls_plan_describe(plan, &info) != CLS_SUCCESS ||
+        info.host_schedule != CLS_SCHEDULE_PIPELINE)
+        return;
+    snprintf(g->scheme, sizeof g->scheme, "%s", scheme ? scheme : "?");
+    g->tiles = plan_size(plan, "pipeline.tiles");
+    g->h = plan_size(plan, "pipeline.steps");
+}
+
 /* Runs `name` on `dims` for `steps` steps with the request; returns 1 when the output is
- * bitwise the reference's.  *info receives the plan's description. */
+ * bitwise the reference's.  *info receives what the plan chose. */
 static int run_one(cls_context *ctx, const char *name, cls_boundary b, cls_dims dims,
-                   size_t steps, const req *r, cls_plan_info *info, cls_status *status)
+                   size_t steps, const req *r, got *info, cls_status *status)
 {
     cls_stencil *st = NULL;
     cls_plan *plan = NULL;
@@ -52,16 +95,14 @@ static int run_one(cls_context *ctx, const char *name, cls_boundary b, cls_dims 
         for (size_t k = 0; k < na; k++) aux[k][i] = value(i, (int)k + 1);
     }
     cls_plan_options opt;
+    char params[256];
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_NAIVE;
-    opt.pipeline = r->scheme;
-    memcpy(opt.pipeline_tile, r->tile, sizeof opt.pipeline_tile);
-    opt.pipeline_steps = r->h;
-    opt.pipeline_rect = r->rect;
+    opt.params = req_params(params, sizeof params, r);
     opt.device_memory = r->cap;
     *status = cls_plan_create(ctx, st, dims, steps, &opt, &plan);
     if (*status == CLS_SUCCESS) {
-        cls_plan_describe(plan, info);
+        describe(plan, info);
         *status = cls_reference_run(st, dims, steps, in, (const void *const *)aux, ref);
     }
     if (*status == CLS_SUCCESS) {
@@ -87,28 +128,29 @@ static int run_one(cls_context *ctx, const char *name, cls_boundary b, cls_dims 
     return ok;
 }
 
+/* expect: the scheme the plan must take, NULL for any. */
 static void check(cls_context *ctx, const char *name, cls_boundary b, cls_dims dims, size_t steps,
-                  req r, cls_pipeline expect)
+                  req r, const char *expect)
 {
-    cls_plan_info info;
+    got info;
     cls_status s;
     memset(&info, 0, sizeof info);
     int ok = run_one(ctx, name, b, dims, steps, &r, &info, &s);
-    tap_ok(ok && s == CLS_SUCCESS && ((int)expect < 0 || info.pipeline == expect),
+    tap_ok(ok && s == CLS_SUCCESS && (!expect || !strcmp(info.scheme, expect)),
            "%s %s %zux%zux%zu, %zu steps, %s tile %zux%zux%zu, h %zu%s%s: %s (%s, %zu tiles, h "
            "%zu)",
            name, cls_boundary_name(b), dims.n[0], dims.n[1], dims.n[2], steps,
-           cls_pipeline_name(r.scheme), r.tile[0], r.tile[1], r.tile[2], r.h,
+           r.scheme ? r.scheme : "auto", r.tile[0], r.tile[1], r.tile[2], r.h,
            r.rect ? ", rect" : "", r.in_place ? ", in place" : "",
-           s == CLS_SUCCESS ? (ok ? "bitwise" : "DIFFERS") : cls_last_error(),
-           cls_pipeline_name(info.pipeline), info.pipeline_tiles, info.pipeline_steps);
+           s == CLS_SUCCESS ? (ok ? "bitwise" : "DIFFERS") : cls_last_error(), info.scheme,
+           info.tiles, info.h);
 }
 
 static void check_error(cls_context *ctx, const char *name, cls_boundary b, cls_dims dims,
                         size_t steps, req r, cls_status expect, const char *what,
                         const char *needle)
 {
-    cls_plan_info info;
+    got info;
     cls_status s;
     run_one(ctx, name, b, dims, steps, &r, &info, &s);
     const char *msg = cls_last_error();
@@ -123,11 +165,10 @@ int main(void)
         tap_skip("pipeline executor", "no OpenCL device");
         return tap_done();
     }
-    static const cls_pipeline schemes[3] = {CLS_PIPELINE_BASIC, CLS_PIPELINE_SCALABLE,
-                                            CLS_PIPELINE_BUFFERED};
+    static const char *const schemes[3] = {"basic", "scalable", "buffered"};
     const cls_dims d1 = {{1001, 1, 1}}, d2 = {{37, 29, 1}}, d3 = {{13, 11, 10}};
     for (int s = 0; s < 3; s++) {
-        cls_pipeline sc = schemes[s];
+        const char *sc = schemes[s];
         /* 1D, radius 4: edge tiles (1001 = 7 x 137 + 42), one step, then 3 steps per tile */
         check(ctx, "moving_average", CLS_BOUNDARY_CLAMP, d1, 1, (req){sc, {137, 1, 1}, 0, 0, 0, 0},
               sc);
@@ -168,53 +209,71 @@ int main(void)
      * tiles (the planner's own choice: scalable, by rule on PoCL, which has no transfer
      * tables), with the same result. */
     const cls_dims big = {{64, 64, 64}};
-    check(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, big, 2, (req){CLS_PIPELINE_AUTO, {0}, 0, 0, 1 << 20, 0},
-          CLS_PIPELINE_SCALABLE);
+    check(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, big, 2, (req){NULL, {0}, 0, 0, 1 << 20, 0},
+          "scalable");
     check(ctx, "emboss", CLS_BOUNDARY_CLAMP, (cls_dims){{300, 200, 1}}, 3,
-          (req){CLS_PIPELINE_AUTO, {0}, 0, 0, 300000, 1}, CLS_PIPELINE_SCALABLE);
+          (req){NULL, {0}, 0, 0, 300000, 1}, "scalable");
     /* Within the device: whatever the model picks (copy-compute-copy without transfer
      * tables; a probed model in the cache may pipeline), the same result. */
-    check(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 2, (req){CLS_PIPELINE_AUTO, {0}, 0, 0, 0, 0},
-          (cls_pipeline)-1);
+    check(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 2, (req){NULL, {0}, 0, 0, 0, 0},
+          NULL);
 
     /* Errors. */
     check_error(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, big, 1,
-                (req){CLS_PIPELINE_OFF, {0}, 0, 0, 1 << 20, 0}, CLS_ERR_TOO_LARGE,
+                (req){"off", {0}, 0, 0, 1 << 20, 0}, CLS_ERR_TOO_LARGE,
                 "a grid above the cap with the pipeline off", "pipeline is off");
     check_error(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, big, 1,
-                (req){CLS_PIPELINE_SCALABLE, {64, 64, 32}, 0, 0, 1 << 20, 0},
+                (req){"scalable", {64, 64, 32}, 0, 0, 1 << 20, 0},
                 CLS_ERR_PLAN_INFEASIBLE, "a tile larger than the cap", "above the cap");
     check_error(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, big, 1,
-                (req){CLS_PIPELINE_AUTO, {0}, 0, 0, 200, 0}, CLS_ERR_PLAN_INFEASIBLE,
+                (req){NULL, {0}, 0, 0, 200, 0}, CLS_ERR_PLAN_INFEASIBLE,
                 "a cap below the smallest tile", "above the cap");
     check_error(ctx, "emboss", CLS_BOUNDARY_PERIODIC, d2, 1,
-                (req){CLS_PIPELINE_SCALABLE, {37, 5, 1}, 0, 0, 0, 0}, CLS_ERR_UNSUPPORTED,
+                (req){"scalable", {37, 5, 1}, 0, 0, 0, 0}, CLS_ERR_UNSUPPORTED,
                 "periodic boundaries", "periodic");
     check_error(ctx, "emboss", CLS_BOUNDARY_PERIODIC, d2, 1,
-                (req){CLS_PIPELINE_AUTO, {0}, 0, 0, 4000, 0}, CLS_ERR_TOO_LARGE,
+                (req){NULL, {0}, 0, 0, 4000, 0}, CLS_ERR_TOO_LARGE,
                 "periodic boundaries above the cap", "periodic");
     check_error(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 1,
-                (req){CLS_PIPELINE_BASIC, {38, 5, 1}, 0, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
+                (req){"basic", {38, 5, 1}, 0, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
                 "a tile larger than the grid", "must be 1..37");
     check_error(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 2,
-                (req){CLS_PIPELINE_BASIC, {37, 5, 1}, 3, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
+                (req){"basic", {37, 5, 1}, 3, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
                 "more steps per tile than the run", "more than the run");
     check_error(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 2,
-                (req){CLS_PIPELINE_BASIC, {37, 5, 2}, 0, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
+                (req){"basic", {37, 5, 2}, 0, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
                 "a tile size beyond the stencil's dimensions", "takes 2 sizes");
     check_error(ctx, "emboss", CLS_BOUNDARY_CLAMP, d2, 2,
-                (req){CLS_PIPELINE_OFF, {37, 5, 1}, 0, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
+                (req){"off", {37, 5, 1}, 0, 0, 0, 0}, CLS_ERR_INVALID_ARGUMENT,
                 "a tile with the pipeline off", "pipeline off");
     {
-        const char *n;
-        cls_pipeline p;
-        int ok = 1;
-        for (int i = 0; i <= CLS_PIPELINE_BUFFERED; i++) {
-            n = cls_pipeline_name((cls_pipeline)i);
-            ok &= cls_pipeline_from_name(n, &p) == CLS_SUCCESS && p == (cls_pipeline)i;
+        /* Every scheme name is taken by pipeline.scheme, a scheme asked for is the plan's,
+         * and an unknown name is refused with the names it takes. */
+        static const char *const names[] = {"auto", "off", "basic", "scalable", "buffered"};
+        cls_stencil *st = NULL;
+        cls_plan *plan = NULL;
+        cls_plan_options opt;
+        char params[64];
+        int ok = cls_stencil_builtin("emboss", &st) == CLS_SUCCESS;
+        for (size_t i = 0; ok && i < sizeof names / sizeof names[0]; i++) {
+            snprintf(params, sizeof params, "pipeline.scheme=%s", names[i]);
+            cls_plan_options_init(&opt);
+            opt.params = params;
+            ok &= cls_plan_create(ctx, st, d2, 2, &opt, &plan) == CLS_SUCCESS;
+            if (ok && i >= 2) {
+                const char *v = cls_plan_param(plan, "pipeline.scheme");
+                ok &= v && !strcmp(v, names[i]);
+            }
+            cls_plan_release(plan);
+            plan = NULL;
         }
-        ok &= cls_pipeline_from_name("fast", &p) == CLS_ERR_INVALID_ARGUMENT;
-        tap_ok(ok, "pipeline names round-trip; unknown names are refused");
+        cls_plan_options_init(&opt);
+        opt.params = "pipeline.scheme=fast";
+        ok &= cls_plan_create(ctx, st, d2, 2, &opt, &plan) == CLS_ERR_INVALID_ARGUMENT &&
+              !plan && strstr(cls_last_error(), "buffered");
+        tap_ok(ok, "pipeline scheme names are taken and read back; unknown names are refused (%s)",
+               cls_last_error());
+        cls_stencil_release(st);
     }
     {
         void *ptr = NULL;
