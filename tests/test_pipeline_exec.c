@@ -1,9 +1,9 @@
-/* test_pipeline_exec.c: the tiled transfer/compute pipeline (lib/schedules/pipeline/exec.c) on PoCL:
- * every scheme bitwise equal to the host reference for 1D, 2D and 3D stencils, auxiliary
- * arrays, several steps per tile and several sweeps, edge tiles, contiguous and rectangular
- * copies, tiles split in every dimension, in-place runs, halo reuse between consecutive
- * tiles (thin tiles included), a grid above a device-memory cap, and the errors of
- * impossible requests. */
+/* test_pipeline_exec.c: the tiled transfer/compute pipeline (lib/schedules/pipeline/exec.c)
+ * on PoCL: every scheme bitwise equal to the host reference for 1D, 2D and 3D stencils,
+ * auxiliary arrays, several steps per tile and several sweeps, edge tiles, contiguous and
+ * rectangular copies, tiles split in every dimension, in-place runs, halo reuse between
+ * consecutive tiles (thin tiles included), a grid above a device-memory cap, and the errors
+ * of impossible requests. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -32,7 +32,8 @@ static const char *trapezoid_params(char *buf, size_t len, const size_t tile[3],
     if (tile && tile[0])
         n += (size_t)snprintf(buf + n, len - n, " trapezoid.tile=%zux%zux%zu", tile[0],
                               tile[1] ? tile[1] : 1, tile[2] ? tile[2] : 1);
-    if (ppi && n < len) n += (size_t)snprintf(buf + n, len - n, " trapezoid.points_per_item=%zu", ppi);
+    if (ppi && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " trapezoid.points_per_item=%zu", ppi);
     if (h && n < len) n += (size_t)snprintf(buf + n, len - n, " trapezoid.height=%zu", h);
     if (sync != CLS_SYNC_AUTO && n < len)
         snprintf(buf + n, len - n, " trapezoid.sync=%s", cls_sync_name(sync));
