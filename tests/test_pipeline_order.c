@@ -1,4 +1,4 @@
-/* test_pipeline_order.c: the pipeline's dependencies (lib/exec_pipeline.c), read off the
+/* test_pipeline_order.c: the pipeline's dependencies (lib/schedules/pipeline/exec.c), read off the
  * profiling times that $CLSTENCIL_PIPE_TRACE writes.  A missing wait is a race that corrupts a
  * result only when the queues happen to interleave badly (a CI run once saw it); the times
  * show it on every run where the unguarded command ran early.  Each tile t must
@@ -118,7 +118,7 @@ typedef struct config {
     cls_boundary b;
     cls_dims dims;
     size_t steps;
-    cls_pipeline scheme;
+    const char *scheme; /* as pipeline.scheme names it */
     size_t tile[3], h;
     int rect;
 } config;
@@ -129,7 +129,7 @@ static void run_config(cls_context *ctx, const config *c, const char *path, int 
     cls_plan *plan = NULL;
     float *in = NULL, *out = NULL, *aux[4] = {NULL};
     char msg[256] = "";
-    const char *what = cls_pipeline_name(c->scheme);
+    const char *what = c->scheme;
     int ok = cls_stencil_builtin(c->name, &st) == CLS_SUCCESS;
     size_t n = cls_dims_points(c->dims), na = ok ? cls_stencil_num_aux(st) : 0;
     if (ok) {
@@ -139,12 +139,14 @@ static void run_config(cls_context *ctx, const config *c, const char *path, int 
         for (size_t k = 0; k < na; k++) aux[k] = calloc(n, sizeof(float));
         for (size_t i = 0; in && i < n; i++) in[i] = (float)(i % 17);
         cls_plan_options opt;
+        char params[160];
         cls_plan_options_init(&opt);
         opt.schedule = CLS_SCHEDULE_NAIVE;
-        opt.pipeline = c->scheme;
-        memcpy(opt.pipeline_tile, c->tile, sizeof opt.pipeline_tile);
-        opt.pipeline_steps = c->h;
-        opt.pipeline_rect = c->rect;
+        snprintf(params, sizeof params,
+                 "pipeline.scheme=%s pipeline.tile=%zux%zux%zu pipeline.steps=%zu "
+                 "pipeline.rect=%d",
+                 c->scheme, c->tile[0], c->tile[1], c->tile[2], c->h, c->rect);
+        opt.params = params;
         ok = in && out && cls_plan_create(ctx, st, c->dims, c->steps, &opt, &plan) == CLS_SUCCESS;
     }
     /* several rounds: each is one chance for an unguarded command to run early */
@@ -161,7 +163,7 @@ static void run_config(cls_context *ctx, const config *c, const char *path, int 
             ok = 0;
             break;
         }
-        ok = check_order(&t, c->scheme != CLS_PIPELINE_BASIC, msg, sizeof msg);
+        ok = check_order(&t, strcmp(c->scheme, "basic") != 0, msg, sizeof msg);
         if (!ok) tap_diag("round %d of %d", r + 1, rounds);
     }
     if (!*msg && !ok) snprintf(msg, sizeof msg, "setup failed: %s", cls_last_error());
@@ -187,10 +189,9 @@ int main(void)
     snprintf(path, sizeof path, "/tmp/cls-order-%ld.csv", (long)getpid());
     setenv("CLSTENCIL_PIPE_TRACE", path, 1);
     const cls_dims d2 = {{37, 29, 1}}, d3 = {{13, 11, 10}};
-    static const cls_pipeline schemes[3] = {CLS_PIPELINE_BASIC, CLS_PIPELINE_SCALABLE,
-                                            CLS_PIPELINE_BUFFERED};
+    static const char *const schemes[3] = {"basic", "scalable", "buffered"};
     for (int s = 0; s < 3; s++) {
-        cls_pipeline sc = schemes[s];
+        const char *sc = schemes[s];
         const config cs[] = {
             /* thin last tiles (nothing new to write) with auxiliary arrays, rect and not */
             {"hotspot", CLS_BOUNDARY_MIRROR, d2, 3, sc, {37, 2, 1}, 3, 1},
