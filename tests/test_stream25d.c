@@ -61,10 +61,40 @@ static cls_stencil *make(const char *name)
 /* Ragged against every tile used below, z split into uneven chunks when chunk > 0. */
 static const cls_dims grid = {{37, 21, 13}};
 
-/* cls_plan_options.prefetch and rows_per_item of the next check (0: default). */
+/* stream25d.prefetch and stream25d.rows_per_item of the next check (0: default). */
 static size_t prefetch_planes, item_rows;
 
-static void check(cls_context *ctx, const char *name, cls_boundary b, cls_loader loader,
+/* The plan parameters of a stream25d request: the loader (NULL: the planner's), the XY
+ * work-group, the planes per work-group, prefetch and rows per work-item (0: left out). */
+static const char *s25_params(char *buf, size_t len, const char *loader, size_t bx, size_t by,
+                              size_t chunk, size_t prefetch, size_t rows)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (loader) n += (size_t)snprintf(buf, len, "stream25d.loader=%s", loader);
+    if (bx && n < len) n += (size_t)snprintf(buf + n, len - n, " stream25d.tile=%zux%zu", bx, by);
+    if (chunk && n < len) n += (size_t)snprintf(buf + n, len - n, " stream25d.planes=%zu", chunk);
+    if (prefetch && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " stream25d.prefetch=%zu", prefetch);
+    if (rows && n < len) snprintf(buf + n, len - n, " stream25d.rows_per_item=%zu", rows);
+    return buf;
+}
+
+/* Whether the plan's parameter `name` reads `want`. */
+static int param_is(const cls_plan *plan, const char *name, const char *want)
+{
+    const char *v = cls_plan_param(plan, name);
+    return v && !strcmp(v, want);
+}
+
+static int param_is_size(const cls_plan *plan, const char *name, size_t want)
+{
+    const char *v = cls_plan_param(plan, name);
+    return v && strtoull(v, NULL, 10) == want;
+}
+
+/* loader: "classic", "aligned" or "direct". */
+static void check(cls_context *ctx, const char *name, cls_boundary b, const char *loader,
                   cls_dtype dt, size_t bx, size_t by, size_t chunk)
 {
     cls_stencil *st = make(name);
@@ -84,20 +114,17 @@ static void check(cls_context *ctx, const char *name, cls_boundary b, cls_loader
         else ((float *)in)[i] = (float)v;
     }
     cls_plan_options opt;
+    char params[256];
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_STREAM25D;
-    opt.loader = loader;
-    opt.local_size[0] = bx;
-    opt.local_size[1] = by;
-    opt.points_per_item = chunk;
-    opt.prefetch = prefetch_planes;
-    opt.rows_per_item = item_rows;
+    opt.params = s25_params(params, sizeof params, loader, bx, by, chunk, prefetch_planes,
+                            item_rows);
     cls_status s = cls_plan_create(ctx, st, grid, steps, &opt, &plan);
     if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, NULL, out, NULL);
     cls_status r = cls_reference_run(st, grid, steps, in, NULL, ref);
     char what[160];
     snprintf(what, sizeof what, "%s %s %s %s %zux%zu chunk %zu prefetch %zu rows %zu", name,
-             cls_boundary_name(b), cls_loader_name(loader), dt == CLS_FLOAT64 ? "double" : "float",
+             cls_boundary_name(b), loader, dt == CLS_FLOAT64 ? "double" : "float",
              bx, by, chunk, prefetch_planes, item_rows);
     if (s != CLS_SUCCESS || r != CLS_SUCCESS) {
         tap_ok(0, "%s: %s", what, cls_last_error());
@@ -106,9 +133,11 @@ static void check(cls_context *ctx, const char *name, cls_boundary b, cls_loader
         cls_plan_describe(plan, &pi);
         size_t bad = 0;
         for (size_t i = 0; i < n; i++) bad += memcmp(out + i * es, ref + i * es, es) != 0;
-        tap_ok(bad == 0 && pi.schedule == CLS_SCHEDULE_STREAM25D && pi.loader == loader &&
-                   (!prefetch_planes || pi.prefetch == prefetch_planes) &&
-                   (!item_rows || pi.rows_per_item == item_rows),
+        tap_ok(bad == 0 && pi.schedule == CLS_SCHEDULE_STREAM25D &&
+                   param_is(plan, "stream25d.loader", loader) &&
+                   (!prefetch_planes ||
+                    param_is_size(plan, "stream25d.prefetch", prefetch_planes)) &&
+                   (!item_rows || param_is_size(plan, "stream25d.rows_per_item", item_rows)),
                "%s: stream25d == reference bitwise (%zu points differ)", what, bad);
     }
     cls_plan_release(plan);
@@ -118,7 +147,7 @@ static void check(cls_context *ctx, const char *name, cls_boundary b, cls_loader
     free(ref);
 }
 
-static void check_deep(cls_context *ctx, const char *name, cls_boundary b, cls_loader loader,
+static void check_deep(cls_context *ctx, const char *name, cls_boundary b, const char *loader,
                        size_t planes, size_t rows, size_t bx, size_t by, size_t chunk)
 {
     prefetch_planes = planes;
@@ -166,37 +195,37 @@ int main(void)
      * split in chunks (13 planes = 5 + 5 + 3, 4 + 4 + 4 + 1, 6 + 6 + 1) half of the time; the
      * deeper software prefetch (2 and 3 planes) and several rows per work-item in between. */
     for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++) {
-        check(ctx, "heat3d27", (cls_boundary)b, CLS_LOADER_CLASSIC, CLS_FLOAT32, 16, 4,
+        check(ctx, "heat3d27", (cls_boundary)b, "classic", CLS_FLOAT32, 16, 4,
               b % 2 ? 5 : 0);
         if (b == CLS_BOUNDARY_PERIODIC)
-            check_deep(ctx, "heat3d27", (cls_boundary)b, CLS_LOADER_ALIGNED, 2, 2, 16, 4, 5);
+            check_deep(ctx, "heat3d27", (cls_boundary)b, "aligned", 2, 2, 16, 4, 5);
         else
-            check(ctx, "heat3d27", (cls_boundary)b, CLS_LOADER_ALIGNED, CLS_FLOAT32, 16, 4,
+            check(ctx, "heat3d27", (cls_boundary)b, "aligned", CLS_FLOAT32, 16, 4,
                   b % 2 ? 0 : 5);
     }
-    check(ctx, "heat3d7", CLS_BOUNDARY_MIRROR, CLS_LOADER_CLASSIC, CLS_FLOAT32, 32, 2, 5);
-    check_deep(ctx, "heat3d7", CLS_BOUNDARY_PERIODIC, CLS_LOADER_ALIGNED, 3, 2, 8, 8, 0);
+    check(ctx, "heat3d7", CLS_BOUNDARY_MIRROR, "classic", CLS_FLOAT32, 32, 2, 5);
+    check_deep(ctx, "heat3d7", CLS_BOUNDARY_PERIODIC, "aligned", 3, 2, 8, 8, 0);
     /* jacobi3d divides, cell3d reads the 3x3x3 box and compares. */
-    check(ctx, "jacobi3d", CLS_BOUNDARY_CONSTANT, CLS_LOADER_CLASSIC, CLS_FLOAT32, 8, 8, 4);
-    check(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, CLS_LOADER_ALIGNED, CLS_FLOAT32, 32, 2, 0);
-    check_deep(ctx, "cell3d", CLS_BOUNDARY_MIRROR, CLS_LOADER_CLASSIC, 2, 3, 8, 3, 0);
-    check(ctx, "cell3d", CLS_BOUNDARY_CONSTANT, CLS_LOADER_ALIGNED, CLS_FLOAT32, 16, 3, 6);
+    check(ctx, "jacobi3d", CLS_BOUNDARY_CONSTANT, "classic", CLS_FLOAT32, 8, 8, 4);
+    check(ctx, "jacobi3d", CLS_BOUNDARY_CLAMP, "aligned", CLS_FLOAT32, 32, 2, 0);
+    check_deep(ctx, "cell3d", CLS_BOUNDARY_MIRROR, "classic", 2, 3, 8, 3, 0);
+    check(ctx, "cell3d", CLS_BOUNDARY_CONSTANT, "aligned", CLS_FLOAT32, 16, 3, 6);
     /* A radius-2 star (a 5x5x5 window); 2 rows of a 16x1 work-group make the 2 halo rows. */
-    check_deep(ctx, "star13", CLS_BOUNDARY_CLAMP, CLS_LOADER_CLASSIC, 3, 1, 16, 4, 0);
-    check_deep(ctx, "star13", CLS_BOUNDARY_PERIODIC, CLS_LOADER_ALIGNED, 1, 2, 16, 1, 6);
+    check_deep(ctx, "star13", CLS_BOUNDARY_CLAMP, "classic", 3, 1, 16, 4, 0);
+    check_deep(ctx, "star13", CLS_BOUNDARY_PERIODIC, "aligned", 1, 2, 16, 1, 6);
     /* The local-memory-free loader (CPUs): rows of 16 points, 4 rows per work-item. */
-    check(ctx, "heat3d27", CLS_BOUNDARY_CONSTANT, CLS_LOADER_DIRECT, CLS_FLOAT32, 16, 4, 5);
-    check(ctx, "points27", CLS_BOUNDARY_MIRROR, CLS_LOADER_DIRECT, CLS_FLOAT32, 0, 0, 0);
-    check(ctx, "star13", CLS_BOUNDARY_PERIODIC, CLS_LOADER_DIRECT, CLS_FLOAT32, 8, 2, 5);
+    check(ctx, "heat3d27", CLS_BOUNDARY_CONSTANT, "direct", CLS_FLOAT32, 16, 4, 5);
+    check(ctx, "points27", CLS_BOUNDARY_MIRROR, "direct", CLS_FLOAT32, 0, 0, 0);
+    check(ctx, "star13", CLS_BOUNDARY_PERIODIC, "direct", CLS_FLOAT32, 8, 2, 5);
     /* Double precision. */
     cls_device_info info;
     cls_context_device(ctx, &info);
     if (info.double_support)
-        check(ctx, "heat3d27", CLS_BOUNDARY_MIRROR, CLS_LOADER_ALIGNED, CLS_FLOAT64, 16, 4, 0);
+        check(ctx, "heat3d27", CLS_BOUNDARY_MIRROR, "aligned", CLS_FLOAT64, 16, 4, 0);
 
     /* The planner's own choices (no tile, no chunk, no loader given). */
-    check(ctx, "heat3d7", CLS_BOUNDARY_CLAMP, info.type == CLS_DEVICE_CPU ? CLS_LOADER_DIRECT
-                                                                         : CLS_LOADER_ALIGNED,
+    check(ctx, "heat3d7", CLS_BOUNDARY_CLAMP, info.type == CLS_DEVICE_CPU ? "direct"
+                                                                         : "aligned",
           CLS_FLOAT32, 0, 0, 0);
 
     /* Refusals say which limit they hit. */
@@ -210,20 +239,18 @@ int main(void)
     refuse(ctx, "an offset of 3", st, grid, &opt, CLS_ERR_PLAN_INFEASIBLE, "offset 3");
     cls_stencil_release(st);
     st = star13();
-    opt.loader = CLS_LOADER_CLASSIC;
-    opt.local_size[0] = 16;
-    opt.local_size[1] = 1;
-    opt.rows_per_item = 1;
+    char params[256];
+    opt.params = s25_params(params, sizeof params, "classic", 16, 1, 0, 0, 1);
     refuse(ctx, "a classic tile narrower than the halo", st, grid, &opt, CLS_ERR_PLAN_INFEASIBLE,
            "at least as large as the halo");
-    opt.local_size[1] = 1 << 20;
+    opt.params = s25_params(params, sizeof params, "classic", 16, 1 << 20, 0, 0, 1);
     refuse(ctx, "an oversized tile", st, grid, &opt, CLS_ERR_PLAN_INFEASIBLE, "work-items");
+    /* Loader names: the ones the checks above read back, and an unknown one refused with the
+     * names stream25d.loader takes. */
+    opt.params = "stream25d.loader=fast";
+    refuse(ctx, "an unknown loader name", st, grid, &opt, CLS_ERR_INVALID_ARGUMENT,
+           "classic, aligned, direct");
     cls_stencil_release(st);
-    cls_loader l;
-    tap_ok(cls_loader_from_name("aligned", &l) == CLS_SUCCESS && l == CLS_LOADER_ALIGNED &&
-               cls_loader_from_name("fast", &l) == CLS_ERR_INVALID_ARGUMENT &&
-               !strcmp(cls_loader_name(CLS_LOADER_DIRECT), "direct"),
-           "loader names");
     cls_context_release(ctx);
     return tap_done();
 }
