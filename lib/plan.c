@@ -510,6 +510,7 @@ cls_status cls__plan_create(cls_context *ctx, const cls_stencil *st, cls_dims di
     cls_status s;
     char fit_msg[1024] = "";
     int rchosen = -1, hchosen = -1;
+    memset(&f, 0, sizeof f); /* the failure path frees it, also before facts_init fills it */
     if (!ctx || !st || !out)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_plan_create: NULL argument");
     *out = NULL;
