@@ -501,6 +501,18 @@ static cls_status take(cls__candidates *l, int i, cls__candidate *dst)
     return dst->why ? CLS_SUCCESS : cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "plan");
 }
 
+/* After build: the list's entry takes what the build refined (its prediction, and its why,
+ * which the plan's why is made from). */
+static cls_status built_back(cls__candidate *listed, const cls__candidate *built)
+{
+    char *why = cls__strdup(built->why);
+    if (!why) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "plan");
+    free(listed->why);
+    listed->why = why;
+    listed->seconds = built->seconds;
+    return CLS_SUCCESS;
+}
+
 cls_status cls__plan_create(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
                             const cls_plan_options *opt_in, unsigned flags, cls_plan **out)
 {
@@ -579,8 +591,9 @@ cls_status cls__plan_create(cls_context *ctx, const cls_stencil *st, cls_dims di
         }
         p->resident_index = rchosen;
         if ((s = take(&p->considered, rchosen, &p->resident)) != CLS_SUCCESS) goto fail;
-        if ((s = p->resident.ops->build(&f, &p->resident)) != CLS_SUCCESS) goto fail;
-        p->considered.c[rchosen].seconds = p->resident.seconds;
+        if ((s = p->resident.ops->build(&f, &p->resident)) != CLS_SUCCESS ||
+            (s = built_back(&p->considered.c[rchosen], &p->resident)) != CLS_SUCCESS)
+            goto fail;
     }
     if (!(flags & CLS__PLAN_RESIDENT_ONLY) &&
         (s = host_phase(&f, host_forced, &p->considered, f.fits ? rchosen : -1, &hchosen)) !=
