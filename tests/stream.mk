@@ -24,10 +24,11 @@ tests_test_stream25d_tb_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_tb_LDADD = $(TEST_LDADD)
 
 # CLS_SCHEDULE_AUTO's stream25d rule on GPUs against the H100's decisions (the library hides it,
-# so the test compiles the rule and the body language itself).
+# so the test compiles the rule, the family tuning defaults and the body language itself).
 check_PROGRAMS += tests/test_stream25d_rule
 TESTS += tests/test_stream25d_rule
-tests_test_stream25d_rule_SOURCES = tests/test_stream25d_rule.c lib/stream25d_rule.c lib/expr.c
+tests_test_stream25d_rule_SOURCES = tests/test_stream25d_rule.c \
+	lib/schedules/stream25d/rule.c devices/tuning.c lib/expr.c
 tests_test_stream25d_rule_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_rule_LDADD = -lm
 

@@ -1,22 +1,60 @@
-/* test_stream25d_rule.c: CLS_SCHEDULE_AUTO's stream25d rule on GPUs (lib/stream25d_rule.c)
- * reproduces the H100 decisions of 2026-11-21 (doc/stream25d.md), and the body classification
- * it relies on (cls__expr_plain_arith) sorts the built-in 3D bodies as the rule expects.  The
- * library hides both, so the test compiles lib/stream25d_rule.c and lib/expr.c itself. */
+/* test_stream25d_rule.c: CLS_SCHEDULE_AUTO's stream25d rule (lib/schedules/stream25d/rule.c)
+ * with the GPU family's tuning thresholds (devices/tuning.c) reproduces the H100 decisions of
+ * 2026-11-21 (doc/stream25d.md), the thresholds change the decisions they name, and the body
+ * classification the rule relies on (cls__expr_plain_arith) sorts the built-in 3D bodies as the
+ * rule expects.  The library hides all of them, so the test compiles rule.c, devices/tuning.c
+ * and lib/expr.c itself. */
 #include <stdio.h>
 #include <string.h>
 
+#include "devices.h"
 #include "expr.h"
-#include "stream25d_rule.h"
+#include "schedules/stream25d/rule.h"
 #include "tap.h"
 
-static const char *const names[] = {"NAIVE", "SINGLE", "FUSED"};
+static const char *const names[] = {"NONE", "SINGLE", "FUSED"};
 
-static void rule(const char *what, cls__s25_features f, int want)
+/* What the rule sees of a body and the ghost-zone model (cls__s25_features' first fields). */
+typedef struct s25_body {
+    int radius1, corners;
+    size_t n_aux;
+    int plain;
+    double gain;
+    size_t k;
+    int mirror, cheap;
+} s25_body;
+
+/* The features of a body with the GPU family's tuning section. */
+static cls__s25_features gpu(s25_body b)
+{
+    cls_model_params p;
+    cls__s25_features f;
+    memset(&p, 0, sizeof p);
+    memset(&f, 0, sizeof f);
+    cls__tuning_gpu(&p);
+    f.radius1 = b.radius1;
+    f.corners = b.corners;
+    f.n_aux = b.n_aux;
+    f.plain = b.plain;
+    f.gain = b.gain;
+    f.k = b.k;
+    f.mirror = b.mirror;
+    f.cheap = b.cheap;
+    f.fused_gain = p.stream25d_fused_gain;
+    f.box_single = (int)p.stream25d_box_single;
+    f.fused_mirror = (int)p.stream25d_fused_mirror;
+    return f;
+}
+
+static void rule_with(const char *what, cls__s25_features f, int want)
 {
     char why[512] = "";
     int got = cls__s25_auto_rule(&f, why, sizeof why);
     tap_ok(got == want && why[0], "%s: %s (want %s; %s)", what, names[got], names[want], why);
 }
+
+/* On a GPU: the family's thresholds. */
+static void rule(const char *what, s25_body b, int want) { rule_with(what, gpu(b), want); }
 
 /* 1 plain (cheap: cheap ops), 0 not, -1 parse error. */
 static int classify(const char *body, int cheap)
@@ -43,38 +81,49 @@ int main(void)
     /* The measured cases (512^3 unless said, features as the planner derives them; model gains from
      * doc/stream25d.md's table of the ghost-zone model). */
     rule("heat3d7 float (k=3; measured fused 1.54x naive)",
-         (cls__s25_features){1, 0, 0, 1, 1.5, 3, 0, 1}, CLS__S25_FUSED);
+         (s25_body){1, 0, 0, 1, 1.5, 3, 0, 1}, CLS__S25_FUSED);
     rule("heat3d7 double (model 2.20 at k=3; fused 1.18x)",
-         (cls__s25_features){1, 0, 0, 1, 2.20, 3, 0, 1}, CLS__S25_FUSED);
+         (s25_body){1, 0, 0, 1, 2.20, 3, 0, 1}, CLS__S25_FUSED);
     rule("heat3d7 float on a mirror grid (fused 0.95x naive)",
-         (cls__s25_features){1, 0, 0, 1, 1.69, 3, 1, 1}, CLS__S25_NAIVE);
+         (s25_body){1, 0, 0, 1, 1.69, 3, 1, 1}, CLS__S25_NONE);
     rule("a plain star whose model gain is below the threshold",
-         (cls__s25_features){1, 0, 0, 1, 1.1, 2, 0, 1}, CLS__S25_NAIVE);
+         (s25_body){1, 0, 0, 1, 1.1, 2, 0, 1}, CLS__S25_NONE);
     rule("heat3d27 float (single 1.36x, fused 0.78x)",
-         (cls__s25_features){1, 1, 0, 1, 1.47, 3, 0, 1},
+         (s25_body){1, 1, 0, 1, 1.47, 3, 0, 1},
          CLS__S25_SINGLE);
-    rule("heat3d27 double (single 1.18x)", (cls__s25_features){1, 1, 0, 1, 1.49, 2, 0, 1},
+    rule("heat3d27 double (single 1.18x)", (s25_body){1, 1, 0, 1, 1.49, 2, 0, 1},
          CLS__S25_SINGLE);
     rule("jacobi3d (a division: fused 0.84x, single 0.93x)",
-         (cls__s25_features){1, 0, 0, 0, 2.2, 4, 0, 0}, CLS__S25_NAIVE);
+         (s25_body){1, 0, 0, 0, 2.2, 4, 0, 0}, CLS__S25_NONE);
     rule("cell3d, a box that compares (single pass: 1.04x counting, 1.33x summed at 256^3)",
-         (cls__s25_features){1, 1, 0, 0, 0, 1, 0, 1}, CLS__S25_SINGLE);
-    rule("a box body that divides", (cls__s25_features){1, 1, 0, 0, 0, 1, 0, 0},
-         CLS__S25_NAIVE);
+         (s25_body){1, 1, 0, 0, 0, 1, 0, 1}, CLS__S25_SINGLE);
+    rule("a box body that divides", (s25_body){1, 1, 0, 0, 0, 1, 0, 0},
+         CLS__S25_NONE);
     rule("a star that compares (like jacobi3d, not streamed)",
-         (cls__s25_features){1, 0, 0, 0, 1.5, 3, 0, 1}, CLS__S25_NAIVE);
+         (s25_body){1, 0, 0, 0, 1.5, 3, 0, 1}, CLS__S25_NONE);
     /* The edges of the rule. */
-    rule("a plain star with an auxiliary array", (cls__s25_features){1, 0, 1, 1, 3.0, 4, 0, 1},
-         CLS__S25_NAIVE);
-    rule("a plain box with an auxiliary array", (cls__s25_features){1, 1, 2, 1, 1.5, 2, 0, 1},
-         CLS__S25_NAIVE);
-    rule("radius 2", (cls__s25_features){0, 1, 0, 1, 0, 1, 0, 1}, CLS__S25_NAIVE);
+    rule("a plain star with an auxiliary array", (s25_body){1, 0, 1, 1, 3.0, 4, 0, 1},
+         CLS__S25_NONE);
+    rule("a plain box with an auxiliary array", (s25_body){1, 1, 2, 1, 1.5, 2, 0, 1},
+         CLS__S25_NONE);
+    rule("radius 2", (s25_body){0, 1, 0, 1, 0, 1, 0, 1}, CLS__S25_NONE);
     rule("model gain at the threshold",
-         (cls__s25_features){1, 0, 0, 1, CLS__S25_FUSED_GAIN, 3, 0, 1},
+         (s25_body){1, 0, 0, 1, gpu((s25_body){0, 0, 0, 0, 0, 0, 0, 0}).fused_gain, 3, 0, 1},
          CLS__S25_FUSED);
-    rule("a large gain at k = 1 is no fusion", (cls__s25_features){1, 0, 0, 1, 3.0, 1, 0, 1},
-         CLS__S25_NAIVE);
-    rule("no model (gain 0)", (cls__s25_features){1, 0, 0, 1, 0, 1, 0, 1}, CLS__S25_NAIVE);
+    rule("a large gain at k = 1 is no fusion", (s25_body){1, 0, 0, 1, 3.0, 1, 0, 1},
+         CLS__S25_NONE);
+    rule("no model (gain 0)", (s25_body){1, 0, 0, 1, 0, 1, 0, 1}, CLS__S25_NONE);
+    /* The thresholds decide what they name. */
+    cls__s25_features f = gpu((s25_body){1, 0, 0, 1, 1.69, 3, 1, 1});
+    f.fused_mirror = 1;
+    rule_with("heat3d7 float on a mirror grid, tuning.stream25d_fused_mirror 1", f,
+              CLS__S25_FUSED);
+    f = gpu((s25_body){1, 0, 0, 1, 1.5, 3, 0, 1});
+    f.fused_gain = 1.6;
+    rule_with("heat3d7 float, tuning.stream25d_fused_gain above its model gain", f, CLS__S25_NONE);
+    f = gpu((s25_body){1, 1, 0, 0, 0, 1, 0, 1});
+    f.box_single = 0;
+    rule_with("cell3d, tuning.stream25d_box_single 0", f, CLS__S25_NONE);
 
     /* The classification of the built-in bodies (lib/builtins.c) and a few others. */
     tap_ok(plain("IN(0, 0, 0) + alpha * (IN(0, 0, -1) + IN(0, -1, 0) + IN(-1, 0, 0) + "
