@@ -97,7 +97,11 @@ static void fill_report(const cls_plan *p, const cls__candidate *c, cls_report *
     r->steps = steps;
     r->seconds_total = cls__now() - t_start;
     r->seconds_kernels = kernel_seconds;
-    if (p->steps && c->seconds > 0) r->predicted_seconds = c->seconds * (double)steps / (double)p->steps;
+    /* the plan's own prediction for a run of its steps (scaling would round it off by an ulp),
+     * else in proportion */
+    if (p->steps && c->seconds > 0)
+        r->predicted_seconds =
+            steps == p->steps ? c->seconds : c->seconds * (double)steps / (double)p->steps;
     if (steps) {
         r->seconds_per_step = kernel_seconds / (double)steps;
         if (kernel_seconds > 0)
