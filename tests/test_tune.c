@@ -182,6 +182,39 @@ static void cache_tests(const cls_stencil *st)
     free(saved);
 }
 
+/* The plan parameters of a trapezoid tuning entry. */
+static const char *entry_params(char *buf, size_t len, const cls_tune_entry *e)
+{
+    snprintf(buf, len,
+             "trapezoid.tile=%zux%zux%zu trapezoid.points_per_item=%zu trapezoid.height=%zu "
+             "trapezoid.sync=%s",
+             e->tile[0], e->tile[1], e->tile[2], e->points_per_item, e->h,
+             cls_sync_name(e->sync));
+    return buf;
+}
+
+/* Whether the plan's parameter `name` reads `want`. */
+static int param_is(const cls_plan *plan, const char *name, const char *want)
+{
+    const char *v = cls_plan_param(plan, name);
+    return v && !strcmp(v, want);
+}
+
+/* The least prediction among the resident candidates of `schedule` the plan priced and did not
+ * decline (0: none). */
+static double candidate_seconds(const cls_plan *plan, cls_schedule schedule)
+{
+    double best = 0;
+    for (size_t i = 0; i < cls_plan_num_candidates(plan); i++) {
+        cls_plan_candidate c;
+        if (cls_plan_candidate_info(plan, i, &c) != CLS_SUCCESS || c.host || c.declined ||
+            c.schedule != schedule || !(c.predicted_seconds > 0))
+            continue;
+        if (!(best > 0) || c.predicted_seconds < best) best = c.predicted_seconds;
+    }
+    return best;
+}
+
 static void fill(float *a, size_t n, double base)
 {
     for (size_t i = 0; i < n; i++) a[i] = (float)(base + 0.001 * (double)((i * 2654435761u) % 1000));
@@ -233,14 +266,12 @@ static void device_tests(cls_context *ctx, const cls_stencil *st)
     const void *aux[1] = {rhs};
     cls_plan_options opt;
     cls_plan *plan = NULL;
+    char params[256];
     fill(in, n, 0.5);
     fill(rhs, n, 0.01);
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_TRAPEZOID;
-    memcpy(opt.local_size, r->trapezoid.tile, sizeof opt.local_size);
-    opt.points_per_item = r->trapezoid.points_per_item;
-    opt.trapezoid_height = r->trapezoid.h;
-    opt.sync = r->trapezoid.sync;
+    opt.params = entry_params(params, sizeof params, &r->trapezoid);
     s = cls_plan_create(ctx, st, d, steps, &opt, &plan);
     if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, aux, out, NULL);
     if (s == CLS_SUCCESS) s = cls_reference_run(st, d, steps, in, aux, ref);
@@ -252,12 +283,17 @@ static void device_tests(cls_context *ctx, const cls_stencil *st)
 
     /* The trapezoid default (nothing set) is the same pick. */
     cls_plan_info pi;
+    char h_text[32], tile_text[96];
+    snprintf(h_text, sizeof h_text, "%zu", r->trapezoid.h);
+    snprintf(tile_text, sizeof tile_text, "%zux%zux%zu", r->trapezoid.tile[0],
+             r->trapezoid.tile[1], r->trapezoid.tile[2]);
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_TRAPEZOID;
     s = cls_plan_create(ctx, st, d, steps, &opt, &plan);
     if (s == CLS_SUCCESS) cls_plan_describe(plan, &pi);
-    tap_ok(s == CLS_SUCCESS && pi.trapezoid_height == r->trapezoid.h &&
-               !memcmp(pi.tile, r->trapezoid.tile, sizeof pi.tile) && pi.sync == r->trapezoid.sync &&
+    tap_ok(s == CLS_SUCCESS && param_is(plan, "trapezoid.height", h_text) &&
+               param_is(plan, "trapezoid.tile", tile_text) &&
+               param_is(plan, "trapezoid.sync", cls_sync_name(r->trapezoid.sync)) &&
                pi.predicted_seconds > 0,
            "CLS_SCHEDULE_TRAPEZOID with nothing set plans the tuner's pick (predicted %.3g s)",
            s == CLS_SUCCESS ? pi.predicted_seconds : 0);
@@ -268,18 +304,19 @@ static void device_tests(cls_context *ctx, const cls_stencil *st)
     cls_plan_options_init(&opt);
     s = cls_plan_create(ctx, st, d, steps, &opt, &plan);
     if (s == CLS_SUCCESS) cls_plan_describe(plan, &pi);
-    int decided = s == CLS_SUCCESS && pi.predicted_naive_seconds > 0 &&
-                  pi.predicted_trapezoid_seconds > 0;
-    cls_schedule faster = decided && pi.predicted_trapezoid_seconds < pi.predicted_naive_seconds
-                              ? CLS_SCHEDULE_TRAPEZOID
-                              : CLS_SCHEDULE_NAIVE;
+    /* the two predictions AUTO compared */
+    double naive_s = s == CLS_SUCCESS ? candidate_seconds(plan, CLS_SCHEDULE_NAIVE) : 0;
+    double trap_s = s == CLS_SUCCESS ? candidate_seconds(plan, CLS_SCHEDULE_TRAPEZOID) : 0;
+    int decided = s == CLS_SUCCESS && naive_s > 0 && trap_s > 0;
+    cls_schedule faster =
+        decided && trap_s < naive_s ? CLS_SCHEDULE_TRAPEZOID : CLS_SCHEDULE_NAIVE;
     tap_ok(decided && pi.schedule == faster &&
                (info.type != CLS_DEVICE_CPU || pi.schedule == CLS_SCHEDULE_NAIVE ||
-                pi.predicted_trapezoid_seconds < pi.predicted_naive_seconds),
+                trap_s < naive_s),
            "AUTO on %s picks %s: predicted naive %.3g s, trapezoid %.3g s (%s)",
            info.type == CLS_DEVICE_CPU ? "the CPU" : "the device",
-           s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : "-", decided ? pi.predicted_naive_seconds : 0,
-           decided ? pi.predicted_trapezoid_seconds : 0, s == CLS_SUCCESS ? pi.why : cls_last_error());
+           s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : "-", naive_s, trap_s,
+           s == CLS_SUCCESS ? pi.why : cls_last_error());
     tap_ok(r->pick.schedule == pi.schedule, "cls_tune reports the same AUTO pick (%s)",
            cls_schedule_name(r->pick.schedule));
     if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, aux, out, NULL);
