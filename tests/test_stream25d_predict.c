@@ -53,23 +53,44 @@ static cls_plan *plan_of(cls_context *ctx, const cls_stencil *st, cls_dims g, si
 
 static double rel(double a, double b) { return fabs(a - b) / fabs(b); }
 
-/* One step per pass with the loader asked for. */
-static void single(cls_context *ctx, const model_numbers *mn, const char *name, cls_loader loader)
+/* The plan parameters of a stream25d request with the host pipeline off: the loader, the XY
+ * work-group, rows per work-item, planes per work-group, prefetch, steps per pass (0: left
+ * out). */
+static const char *s25_params(char *buf, size_t len, const char *loader, size_t bx, size_t by,
+                              size_t rows, size_t chunk, size_t prefetch, size_t k)
+{
+    size_t n = (size_t)snprintf(buf, len, "pipeline.scheme=off stream25d.loader=%s", loader);
+    if (bx && n < len) n += (size_t)snprintf(buf + n, len - n, " stream25d.tile=%zux%zu", bx, by);
+    if (rows && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " stream25d.rows_per_item=%zu", rows);
+    if (chunk && n < len) n += (size_t)snprintf(buf + n, len - n, " stream25d.planes=%zu", chunk);
+    if (prefetch && n < len)
+        n += (size_t)snprintf(buf + n, len - n, " stream25d.prefetch=%zu", prefetch);
+    if (k && n < len) snprintf(buf + n, len - n, " stream25d.steps_per_pass=%zu", k);
+    return buf;
+}
+
+/* The plan's value of an integer parameter (0 when it has none or there is no plan). */
+static size_t plan_size(const cls_plan *plan, const char *name)
+{
+    const char *v = plan ? cls_plan_param(plan, name) : NULL;
+    return v ? (size_t)strtoull(v, NULL, 10) : 0;
+}
+
+/* One step per pass with the loader asked for ("direct", "classic", "aligned"). */
+static void single(cls_context *ctx, const model_numbers *mn, const char *name, const char *loader)
 {
     const cls_dims g = {{48, 40, 36}};
     const size_t steps = 6;
+    const int direct = !strcmp(loader, "direct");
     cls_stencil *st = NULL;
     cls_plan_options opt;
     cls_plan_info a, b;
+    char params[256];
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_STREAM25D;
-    opt.steps_per_pass = 1;
-    opt.loader = loader;
-    opt.pipeline = CLS_PIPELINE_OFF;
-    if (loader != CLS_LOADER_DIRECT) {
-        opt.local_size[0] = 16;
-        opt.local_size[1] = 4;
-    }
+    opt.params = s25_params(params, sizeof params, loader, direct ? 0 : 16, direct ? 0 : 4, 0, 0,
+                            0, 1);
     if (cls_stencil_builtin(name, &st) != CLS_SUCCESS) {
         tap_ok(0, "%s: %s", name, cls_last_error());
         return;
@@ -80,24 +101,26 @@ static void single(cls_context *ctx, const model_numbers *mn, const char *name, 
     double launch = mn->restart / mn->clock;
     /* The bytes per point the prediction implies. */
     double bytes = (a.predicted_seconds / (double)steps - launch) * mn->bandwidth / points;
-    tap_ok(p1 && p2 && a.schedule == CLS_SCHEDULE_STREAM25D && a.steps_per_pass == 1 &&
+    tap_ok(p1 && p2 && a.schedule == CLS_SCHEDULE_STREAM25D &&
+               plan_size(p1, "stream25d.steps_per_pass") == 1 &&
                a.predicted_seconds > 0 && rel(b.predicted_seconds, 2 * a.predicted_seconds) < 1e-12,
            "%s, %s loader, one step per pass: predicted %.4g s for %zu steps, twice that for "
            "twice the steps (%.4g s)",
-           name, cls_loader_name(loader), a.predicted_seconds, steps, b.predicted_seconds);
-    if (loader == CLS_LOADER_DIRECT) {
-        double want = min_bytes + 2.0 * 4 / (double)a.points_per_item; /* z halo of 1, floats */
+           name, loader, a.predicted_seconds, steps, b.predicted_seconds);
+    if (direct) {
+        size_t planes = plan_size(p1, "stream25d.planes");
+        double want = min_bytes + 2.0 * 4 / (double)planes; /* z halo of 1, floats */
         tap_ok(p1 && rel(bytes, want) < 1e-9,
                "%s, direct loader: %.4f bytes per point at the model's bandwidth = the minimal "
                "%.0f and the z halo of %zu-plane chunks (%.4f)",
-               name, bytes, min_bytes, a.points_per_item, want);
+               name, bytes, min_bytes, planes, want);
     } else {
         /* A tile moves its ghost zone and whole segments, and waits on latency and barriers:
          * more than the minimal traffic. */
         tap_ok(p1 && bytes > min_bytes,
                "%s, %s loader: %.3f bytes per point at the model's bandwidth, more than the "
                "minimal %.0f",
-               name, cls_loader_name(loader), bytes, min_bytes);
+               name, loader, bytes, min_bytes);
     }
     cls_plan_release(p1);
     cls_plan_release(p2);
@@ -112,13 +135,10 @@ static void fused(cls_context *ctx, const model_numbers *mn)
     cls_stencil *st = NULL;
     cls_plan_options opt;
     cls_plan_info a, b, c;
+    char params[256];
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_STREAM25D;
-    opt.steps_per_pass = k;
-    opt.loader = CLS_LOADER_CLASSIC;
-    opt.local_size[0] = 32;
-    opt.local_size[1] = 8;
-    opt.pipeline = CLS_PIPELINE_OFF;
+    opt.params = s25_params(params, sizeof params, "classic", 32, 8, 0, 0, 0, k);
     if (cls_stencil_builtin("heat3d7", &st) != CLS_SUCCESS) {
         tap_ok(0, "heat3d7: %s", cls_last_error());
         return;
@@ -131,12 +151,13 @@ static void fused(cls_context *ctx, const model_numbers *mn)
     if (!at || sscanf(at, "ghost-zone model %lf cycles per step", &cpl) != 1) {
         /* Without a ghost-zone model (a device model without its parameters) a fused plan
          * predicts nothing. */
-        tap_ok(p4 && a.predicted_seconds == 0 && a.steps_per_pass == k,
+        tap_ok(p4 && a.predicted_seconds == 0 && plan_size(p4, "stream25d.steps_per_pass") == k,
                "heat3d7, %zu steps per pass without the model's cycles: no prediction (%s)", k,
                p4 ? a.why : "no plan");
     } else {
         /* why prints 4 significant digits */
-        tap_ok(a.steps_per_pass == k && rel(a.predicted_seconds, 4 * cpl / mn->clock) < 1e-3,
+        tap_ok(plan_size(p4, "stream25d.steps_per_pass") == k &&
+                   rel(a.predicted_seconds, 4 * cpl / mn->clock) < 1e-3,
                "heat3d7, %zu steps per pass, 4 steps: predicted %.5g s = 4 x %.4g cycles per "
                "step / %.4g Hz",
                k, a.predicted_seconds, cpl, mn->clock);
@@ -163,7 +184,7 @@ static void report(cls_context *ctx)
     cls_report r1, r2;
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_STREAM25D;
-    opt.pipeline = CLS_PIPELINE_OFF;
+    opt.params = "pipeline.scheme=off";
     cls_stencil_builtin("heat3d27", &st);
     size_t n = cls_dims_points(g);
     float *in = calloc(n, sizeof *in), *out = malloc(n * sizeof *out);
@@ -193,7 +214,7 @@ static void report(cls_context *ctx)
 typedef struct h100_pick {
     const char *name;
     size_t k, bx, by, rows, chunk;
-    cls_loader loader;
+    const char *loader;
     double measured; /* seconds per step */
 } h100_pick;
 
@@ -203,23 +224,18 @@ static void h100(cls_context *ctx, const h100_pick *c)
     cls_stencil *st = NULL;
     cls_plan_options opt;
     cls_plan_info pi;
+    char params[256];
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_STREAM25D;
-    opt.steps_per_pass = c->k;
-    opt.loader = c->loader;
-    opt.local_size[0] = c->bx;
-    opt.local_size[1] = c->by;
-    opt.rows_per_item = c->rows;
-    opt.points_per_item = c->chunk;
-    opt.prefetch = 2;
-    opt.pipeline = CLS_PIPELINE_OFF;
+    opt.params = s25_params(params, sizeof params, c->loader, c->bx, c->by, c->rows, c->chunk, 2,
+                            c->k);
     cls_stencil_builtin(c->name, &st);
     cls_plan *p = st ? plan_of(ctx, st, g, 50, &opt, &pi) : NULL;
     double step = p ? pi.predicted_seconds / 50 : 0, err = (step - c->measured) / c->measured;
-    tap_ok(p && pi.steps_per_pass == c->k && err > -0.05 && err < 0.6,
+    tap_ok(p && plan_size(p, "stream25d.steps_per_pass") == c->k && err > -0.05 && err < 0.6,
            "H100 %s 512^3, %zu step%s per pass (%s %zux%zu, %zu rows, %zu planes): predicted "
            "%.1f us per step, measured %.1f (%+.0f %%)",
-           c->name, c->k, c->k == 1 ? "" : "s", cls_loader_name(c->loader), c->bx, c->by,
+           c->name, c->k, c->k == 1 ? "" : "s", c->loader, c->bx, c->by,
            c->rows, c->chunk, step * 1e6, c->measured * 1e6, 100 * err);
     cls_plan_release(p);
     cls_stencil_release(st);
@@ -240,9 +256,9 @@ int main(void)
         cls_context_release(ctx);
         return tap_done();
     }
-    single(ctx, &mn, "heat3d7", CLS_LOADER_DIRECT);
-    single(ctx, &mn, "heat3d7", CLS_LOADER_CLASSIC);
-    single(ctx, &mn, "heat3d27", CLS_LOADER_ALIGNED);
+    single(ctx, &mn, "heat3d7", "direct");
+    single(ctx, &mn, "heat3d7", "classic");
+    single(ctx, &mn, "heat3d27", "aligned");
     fused(ctx, &mn);
     report(ctx);
     cls_context_release(ctx);
@@ -257,8 +273,8 @@ int main(void)
     if (tap_ok(ready, "the H100 model stands in as the device's probe result%s%s",
                ready ? "" : ": ", ready ? "" : cls_last_error())) {
         static const h100_pick picks[] = {
-            {"heat3d7", 3, 32, 8, 4, 86, CLS_LOADER_CLASSIC, 293.2384e-6},
-            {"heat3d27", 1, 64, 4, 4, 103, CLS_LOADER_ALIGNED, 504.38464e-6},
+            {"heat3d7", 3, 32, 8, 4, 86, "classic", 293.2384e-6},
+            {"heat3d27", 1, 64, 4, 4, 103, "aligned", 504.38464e-6},
         };
         for (size_t i = 0; i < sizeof picks / sizeof *picks; i++) h100(ctx, &picks[i]);
     }
