@@ -19,6 +19,14 @@ EXTRA_DIST += tests/test_guide_quotes.sh tests/test_example.sh doc/guide.md doc/
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 
+# States (advanced in parts, per-step arrays, OpenCL interop, misuse) on every schedule against
+# the reference.
+check_PROGRAMS += tests/test_state
+TESTS += tests/test_state
+tests_test_state_SOURCES = tests/test_state.c
+tests_test_state_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_state_LDADD = $(TEST_LDADD)
+
 # The trapezoid (ghost-zone) schedule against the reference.
 check_PROGRAMS += tests/test_trapezoid
 TESTS += tests/test_trapezoid
