@@ -466,9 +466,13 @@ int main(void)
     /* trapezoid, h = 3: 9 steps split after 4 (inside the second stage); the per-step array
      * read at STEP inside a stage that spans two advances */
     cls_plan *trap_r = plan_of(ctx, &path, 9, CLS_SCHEDULE_TRAPEZOID,
-                               "trapezoid.tile=32x1x1 trapezoid.height=3 trapezoid.sync=restart", 0);
+                               "trapezoid.tile=32x1x1 trapezoid.height=3 "
+                               "trapezoid.sync=restart",
+                               0);
     cls_plan *trap_b = plan_of(ctx, &poisson, 9, CLS_SCHEDULE_TRAPEZOID,
-                               "trapezoid.tile=16x8x1 trapezoid.height=3 trapezoid.sync=barrier", 0);
+                               "trapezoid.tile=16x8x1 trapezoid.height=3 "
+                               "trapezoid.sync=barrier",
+                               0);
     check_split(trap_r, &path, (const size_t[]){4, 5, 0}, "trapezoid h 3 restart");
     check_split(trap_r, &path, (const size_t[]){1, 1, 4, 2, 1, 0}, "trapezoid h 3 restart");
     check_split(trap_b, &poisson, (const size_t[]){4, 5, 0}, "trapezoid h 3 barrier");
