@@ -90,16 +90,16 @@ cli analyze --measure --kernel fig --device h100 --times "$d.txt"
 [ $rc -ne 0 ] && err_has "no kernel, variant, min_s and median_s columns"
 verdict $? "analyze --measure --times refuses a file that --csv did not write"
 
-# The planner ranks the plan's mapping among the published variants (forced on the CPU).
-CLSTENCIL_RANK_MAPPINGS=1 cli run poisson2d --size 128x96 --steps 1 --schedule naive \
-    --local-size 32x8
-[ $rc -eq 0 ] && out_has "^why: .*CuMAPz on .*this mapping (naive-32x8) ranks [0-9]* of [0-9]* by MPE"
-verdict $? "a naive plan's why names its CuMAPz rank among the work-group shapes"
-
-CLSTENCIL_RANK_MAPPINGS=1 cli run poisson2d --size 256x256 --steps 2 --schedule trapezoid
+# run --rank-mapping ranks the plan's mapping among its schedule's published variants.
+cli run poisson2d --size 128x96 --steps 1 --schedule naive --local-size 32x8 --rank-mapping
 [ $rc -eq 0 ] &&
-    out_has "^why: .*CuMAPz on .*this mapping (trapezoid-[0-9]*x[0-9]*-h[0-9]*-wg[0-9]*x[0-9]*) ranks [0-9]* of [0-9]* by MPE"
-verdict $? "a trapezoid plan's why names its CuMAPz rank (its own tile analysed beside the published ones)"
+    out_has "^mapping: CuMAPz on .*: this mapping (naive-32x8) ranks [0-9]* of [0-9]* by MPE"
+verdict $? "run --rank-mapping names a naive plan's CuMAPz rank among the work-group shapes"
+
+cli run poisson2d --size 256x256 --steps 2 --schedule trapezoid --rank-mapping
+[ $rc -eq 0 ] &&
+    out_has "^mapping: CuMAPz on .*: this mapping (trapezoid-[0-9]*x[0-9]*-h[0-9]*-wg[0-9]*x[0-9]*) ranks [0-9]* of [0-9]* by MPE"
+verdict $? "run --rank-mapping names a trapezoid plan's CuMAPz rank (its own tile analysed beside the published ones)"
 
 echo "1..$n"
 exit $failed
