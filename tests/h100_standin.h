@@ -1,6 +1,7 @@
 /* h100_standin.h: the measured H100 model as the test device's probe result, in a private
  * model cache, so that plans on PoCL get the H100's transfer tables (their choices and
- * predictions are tested, not their speed).  Static functions, for the tests only. */
+ * predictions are tested, not their speed).  Static inline functions (a test need not use
+ * them all), for the tests only. */
 #ifndef CLS_TEST_H100_STANDIN_H
 #define CLS_TEST_H100_STANDIN_H
 
@@ -11,7 +12,7 @@
 
 #include "clstencil.h"
 
-static int standin_mkdirs_for(const char *file)
+static inline int standin_mkdirs_for(const char *file)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", file);
@@ -26,7 +27,7 @@ static int standin_mkdirs_for(const char *file)
 
 /* A new private cache directory from the mkdtemp template `dir`, made $CLSTENCIL_CACHE_DIR
  * before any context reads it, so that the stand-in reaches no other test; 0 on failure. */
-static int standin_cache_dir(char *dir)
+static inline int standin_cache_dir(char *dir)
 {
     if (!mkdtemp(dir)) return 0;
     setenv("CLSTENCIL_CACHE_DIR", dir, 1);
@@ -35,7 +36,7 @@ static int standin_cache_dir(char *dir)
 
 /* Saves the H100 model as ctx's device's probe result into the cache; `path` receives the
  * file.  Contexts look models up when they plan, so ctx sees it too.  1 on success. */
-static int standin_h100(cls_context *ctx, char *path, size_t len)
+static inline int standin_h100(cls_context *ctx, char *path, size_t len)
 {
     cls_device_info dev;
     cls_model *m = NULL;
@@ -50,7 +51,7 @@ static int standin_h100(cls_context *ctx, char *path, size_t len)
 
 /* A context that reads the H100 stand-in: one saves it as the device's probe result, a new
  * one (returned in *ctx) finds it in the cache.  1 on success; *ctx may be set either way. */
-static int standin_context(char *path, size_t len, cls_context **ctx)
+static inline int standin_context(char *path, size_t len, cls_context **ctx)
 {
     int ok = cls_context_create(NULL, ctx) == CLS_SUCCESS && standin_h100(*ctx, path, len);
     cls_context_release(*ctx);
@@ -58,14 +59,15 @@ static int standin_context(char *path, size_t len, cls_context **ctx)
     return ok && cls_context_create(NULL, ctx) == CLS_SUCCESS;
 }
 
-static int standin_rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+static inline int standin_rm_one(const char *path, const struct stat *sb, int flag,
+                                 struct FTW *ftw)
 {
     (void)sb, (void)flag, (void)ftw;
     return remove(path);
 }
 
 /* Removes the private cache and everything in it. */
-static void standin_remove(const char *dir)
+static inline void standin_remove(const char *dir)
 {
     nftw(dir, standin_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
