@@ -1037,7 +1037,7 @@ static cls_pipe_device toy_queued(void)
     return d;
 }
 
-/* The buffered scheme packs and unpacks on the thread that enqueues (lib/exec_pipeline.c):
+/* The buffered scheme packs and unpacks on the thread that enqueues (the pipeline executor):
  * with enqueue costs the host line carries the packing too.  100 tiles, packing 10 + 10 per
  * tile, 1 per enqueue stage, copies and kernel 1: the host's 2300 serial time bounds the run
  * (003's lock step alone: about 20 per step, 2080); without enqueue costs 003's closed form

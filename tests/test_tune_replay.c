@@ -23,8 +23,9 @@ typedef struct app {
     const char *name;
     /* the profile lines of the H100 run: InstsPerSM_MC, _IC, persistent _MC, _IC, N, alpha */
     double mc, ic, mc_p, ic_p, n, alpha;
-    /* the shape the tuner derives from the built-in stencil (lib/tune_trapezoid.c): the state
-     * plus auxiliary arrays read every step, and per-step arrays (PathFinder's wall) */
+    /* the shape the tuner derives from the built-in stencil (lib/schedules/trapezoid/choose.c):
+     * the state plus auxiliary arrays read every step, and per-step arrays (PathFinder's
+     * wall) */
     double num_stencil_arrays, num_elem_per_op;
 } app;
 
