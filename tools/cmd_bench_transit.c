@@ -240,11 +240,20 @@ static int transit_main(const cli_command *self, int argc, char **argv)
             /* the stream25d schedule's parameters; the library checks the values */
             static const char *const names[] = {"loader", "prefetch", "rows_per_item",
                                                 "steps_per_pass"};
+            static const char *const loaders[] = {"auto", "classic", "aligned", "direct"};
+            static const size_t most[] = {0, 4, 8, 16};
             char param[160];
-            size_t n;
+            size_t n = 0;
             int k = id == OPT_LOADER ? 0 : id == OPT_PREFETCH ? 1 : id == OPT_ROWS ? 2 : 3;
-            if (k && (cli_parse_count(v, &n) != 0 || n == 0)) {
-                ret = cli_usage_error(self, "invalid %s '%s': a whole number >= 1", p.opt_name, v);
+            if (!k) {
+                while (n < 4 && strcmp(v, loaders[n])) n++;
+                if (n == 4) {
+                    ret = cli_usage_error(self, "unknown --loader '%s' (auto, classic, aligned or "
+                                                "direct)", v);
+                    goto done;
+                }
+            } else if (cli_parse_count(v, &n) != 0 || n == 0 || n > most[k]) {
+                ret = cli_usage_error(self, "invalid %s '%s' (1..%zu)", p.opt_name, v, most[k]);
                 goto done;
             }
             snprintf(param, sizeof param, "stream25d.%s=%s", names[k], v);
