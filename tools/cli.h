@@ -120,9 +120,11 @@ typedef struct cli_plan_opts {
 } cli_plan_opts;
 
 void cli_plan_opts_init(cli_plan_opts *o);
-/* Whether a --param value names a schedule parameter (a dot in the name) rather than a
- * stencil's. */
-int cli_is_schedule_param(const char *v);
+/* A --param value: schedule.name=VALUE configures the plan, NAME=NUMBER the stencil (its
+ * settings); CLI_EXIT_OK or CLI_EXIT_USAGE. */
+struct cli_settings;
+int cli_param_option(const cli_command *cmd, const char *v, struct cli_settings *set,
+                     cli_plan_opts *o);
 void cli_plan_opts_free(cli_plan_opts *o);
 /* The value of one of those options (`option` without dashes; "param" for a schedule
  * parameter); returns CLI_EXIT_OK or, with the message printed, CLI_EXIT_USAGE. */

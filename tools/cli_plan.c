@@ -13,10 +13,12 @@ void cli_plan_opts_init(cli_plan_opts *o)
     cls_plan_options_init(&o->opt);
 }
 
-int cli_is_schedule_param(const char *v)
+int cli_param_option(const cli_command *cmd, const char *v, struct cli_settings *set,
+                     cli_plan_opts *o)
 {
     const char *eq = strchr(v, '='), *dot = strchr(v, '.');
-    return eq && dot && dot < eq;
+    if (eq && dot && dot < eq) return cli_parse_plan_option(cmd, "param", v, o);
+    return cli_settings_option(set, cmd, "param", v);
 }
 
 void cli_plan_opts_free(cli_plan_opts *o)

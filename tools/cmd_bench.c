@@ -167,12 +167,7 @@ static int bench_main(const cli_command *self, int argc, char **argv)
             }
             break;
         case OPT_PARAM:
-            if (cli_is_schedule_param(v)) {
-                if ((ret = cli_parse_plan_option(self, "param", v, &popt)) != CLI_EXIT_OK)
-                    goto done;
-            } else if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK) {
-                goto done;
-            }
+            if ((ret = cli_param_option(self, v, &set, &popt)) != CLI_EXIT_OK) goto done;
             ret = CLI_EXIT_FAIL;
             break;
         case OPT_DTYPE: case OPT_BOUNDARY:

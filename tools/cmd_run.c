@@ -584,13 +584,7 @@ static int run_main(const cli_command *self, int argc, char **argv)
             }
             break;
         case OPT_PARAM:
-            /* schedule.name=VALUE configures the plan; NAME=NUMBER the stencil */
-            if (cli_is_schedule_param(v)) {
-                if ((ret = cli_parse_plan_option(self, "param", v, &popt)) != CLI_EXIT_OK)
-                    goto done;
-            } else if ((ret = cli_settings_option(&set, self, p.opt_name + 2, v)) != CLI_EXIT_OK) {
-                goto done;
-            }
+            if ((ret = cli_param_option(self, v, &set, &popt)) != CLI_EXIT_OK) goto done;
             ret = CLI_EXIT_FAIL;
             break;
         case OPT_BOUNDARY: case OPT_DTYPE:

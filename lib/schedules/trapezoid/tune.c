@@ -354,6 +354,19 @@ static cls_status plan_of(cls_context *ctx, const cls_stencil *st, cls_dims dims
     return cls_plan_create(ctx, st, dims, steps, &opt, p);
 }
 
+/* Plans and times one entry on state g: its status and measured seconds (0 on failure). */
+static void measure_entry(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
+                          cls_state *g, size_t reps, const cls_tune_options *topt,
+                          cls_tune_entry *e)
+{
+    cls_plan *p = NULL;
+    e->status = plan_of(ctx, st, dims, steps, e, &p);
+    if (e->status == CLS_SUCCESS)
+        e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median, &e->measured_seconds);
+    if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
+    cls_plan_release(p);
+}
+
 /* Appends to idx the k fastest measured entries not yet in it (trapezoids only when asked). */
 static void fastest(const cls_tune_result *r, size_t k, int trapezoid_only, size_t *idx, size_t *n)
 {
@@ -510,13 +523,7 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         /* AUTO's pick is another configuration of the baseline, or another schedule. */
         cls_tune_entry *e = &r->entries[r->n_entries++];
         *e = r->pick;
-        e->status = plan_of(ctx, st, dims, steps, e, &p);
-        if (e->status == CLS_SUCCESS)
-            e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median,
-                                  &e->measured_seconds);
-        if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
-        cls_plan_release(p);
-        p = NULL;
+        measure_entry(ctx, st, dims, steps, g, reps, topt, e);
         auto_index = r->n_entries - 1;
     }
 
@@ -601,13 +608,7 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
         }
         cls_tune_entry *e = &r->entries[r->n_entries++];
         *e = r->pick;
-        e->status = plan_of(ctx, st, dims, steps, e, &p);
-        if (e->status == CLS_SUCCESS)
-            e->status = time_plan(p, g, steps, reps, topt->warmup, topt->median,
-                                  &e->measured_seconds);
-        if (e->status != CLS_SUCCESS) e->measured_seconds = 0;
-        cls_plan_release(p);
-        p = NULL;
+        measure_entry(ctx, st, dims, steps, g, reps, topt, e);
         auto_index = r->n_entries - 1;
     }
     /* The fastest trapezoid, and the fastest of everything. */
