@@ -6,6 +6,24 @@
 #include "plan.h"
 
 /* ---------------------------------------------------------------- advancing */
+/* One call of configuration c's run operation for `steps` steps of a run of `total`. */
+static void exec_init(cls__exec *x, const cls_plan *p, const cls__candidate *c, size_t steps,
+                      size_t total)
+{
+    memset(x, 0, sizeof *x);
+    x->ctx = p->ctx;
+    x->st = p->st;
+    x->dims = p->dims;
+    x->points = p->points;
+    x->elem = p->elem;
+    x->config = c->config;
+    x->steps = steps;
+    x->keep_buffers = !p->release_buffers;
+    x->progress = p->progress;
+    x->progress_user = p->progress_user;
+    x->total = total;
+}
+
 static cls_status check_state(const cls_plan *p, const cls_state *s)
 {
     if (s->ctx != p->ctx)
@@ -58,20 +76,9 @@ cls_status cls__plan_advance(cls_plan *p, cls_state *s, size_t steps, size_t don
     if (!steps) return CLS_SUCCESS;
     const cls__candidate *c = s->host ? &p->host : &p->resident;
     cls__exec x;
-    memset(&x, 0, sizeof x);
-    x.ctx = p->ctx;
-    x.st = p->st;
-    x.dims = p->dims;
-    x.points = p->points;
-    x.elem = p->elem;
-    x.config = c->config;
-    x.steps = steps;
+    exec_init(&x, p, c, steps, total);
     x.state = s;
-    x.keep_buffers = !p->release_buffers;
-    x.progress = p->progress;
-    x.progress_user = p->progress_user;
     x.done_before = done_before;
-    x.total = total;
     st = c->ops->run(&x);
     if (st == CLS_SUCCESS) {
         cl_int err = clFinish(p->ctx->queue);
@@ -130,21 +137,10 @@ static cls_status run_host(cls_plan *p, const void *input, const void *const *au
 {
     cls__exec x;
     double t0 = cls__now();
-    memset(&x, 0, sizeof x);
-    x.ctx = p->ctx;
-    x.st = p->st;
-    x.dims = p->dims;
-    x.points = p->points;
-    x.elem = p->elem;
-    x.config = p->host.config;
-    x.steps = p->steps;
+    exec_init(&x, p, &p->host, p->steps, p->steps);
     x.input = input;
     x.aux = aux;
     x.output = output;
-    x.keep_buffers = !p->release_buffers;
-    x.progress = p->progress;
-    x.progress_user = p->progress_user;
-    x.total = p->steps;
     cls_status s = p->host.ops->run(&x);
     if (x.first) clReleaseEvent(x.first);
     if (x.last) clReleaseEvent(x.last);
