@@ -6,7 +6,7 @@
 # The GPU machine has neither autotools nor cJSON, so the build happens here, in BUILD (default
 # /tmp/clstencil-gpu-release, outside the repository; configure --disable-shared CFLAGS=-O2, so
 # libclstencil is linked in statically), and DIR (default .gpu-all) gets:
-#   DIR/bin/   clstencil and the test programs
+#   DIR/bin/   clstencil, the test programs and the guide's example
 #   DIR/lib/   the shared libraries the GPU machine lacks: libcjson.so.1, libOpenCL.so.1 (the
 #              ICD loader) and libpng16.so.16
 # DIR must be ignored by git (.git/info/exclude) to be named in the device tool's `carry`.
@@ -27,7 +27,7 @@ make -j2 check TESTS= >/dev/null          # builds the test programs without run
 rm -rf "$dir"
 mkdir -p "$dir/bin" "$dir/lib"
 cp clstencil "$dir/bin/"
-for t in tests/test_*; do
+for t in tests/test_* tests/example_*; do
   case $t in *.o|*.log|*.trs|*.sh) continue ;; esac
   [ -x "$t" ] && [ -f "$t" ] && cp "$t" "$dir/bin/"
 done
