@@ -12,6 +12,7 @@
 #              folder holding the programs and the libraries
 #   OUT        where results go (default ./gpu-out)
 #   BUDGET     seconds after which gpu_step starts nothing new (each driver sets its default)
+#   LOG        gpu_step's log (default $OUT/log.txt; each driver names its own)
 #   GPU_TRIAL  1: use PoCL's CPU device instead (OCL_ICD_VENDORS=pocl.icd), to try a driver's
 #              logic on a machine without a GPU
 GPU_DIR=${GPU_DIR:-$PWD/.gpu-all}
@@ -31,6 +32,7 @@ CLSTENCIL_MODEL_DIR=${CLSTENCIL_MODEL_DIR:-$PWD/devices}
 export LD_LIBRARY_PATH PATH CLSTENCIL_CACHE_DIR CLSTENCIL_MODEL_DIR
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
+LOG=${LOG:-$OUT/log.txt}
 GPU_T0=$(date +%s)
 
 # gpu_record FILE: appends the date, the GPU, its driver and clocks, the build's version and the
