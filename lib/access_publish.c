@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "access_publish.h"
+#include "clstencil_bench.h"
 #include "plan.h"
 #include "cumapz.h"
 #include "expr.h"

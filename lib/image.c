@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "clstencil_image.h"
 #include "internal.h"
 
 #define MAX_SIDE ((size_t)1 << 20)

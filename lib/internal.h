@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
+#include "clstencil_tune.h"
 
 #define CLS__MAX_DIMS 3
 #define CLS__NAME_MAX 64

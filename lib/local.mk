@@ -1,6 +1,6 @@
 # lib/local.mk: the library's sources and the embedded kernels.
 libclstencil_la_SOURCES += \
-	lib/clstencil.h lib/internal.h \
+	lib/internal.h \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
 	lib/stencil.c lib/stencil_json.c lib/builtins.c \
@@ -13,7 +13,6 @@ libclstencil_la_SOURCES += lib/plan_stream25d_tb.c lib/stream25d.h lib/stream25d
 	lib/stream25d_rule.h
 # The trapezoid planner, the ghost-zone profiles and the tuner (000_c422610359a92120.txt).
 libclstencil_la_SOURCES += lib/plan_trapezoid.c lib/profile.c lib/tune.h lib/tune.c
-include_HEADERS += lib/clstencil_tune.h
 nodist_libclstencil_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).

@@ -5,7 +5,7 @@
 /* Source: 004_3bb0fc5541bb7adb.txt (Kim and Shrivastava, "Memory Performance Estimation of
  * CUDA Programs"), Sect. 5 (Eqs. 1-8), Fig. 4 and Sect. 7.  The analysis emulates every warp of
  * every work-group of an access description (model/access.h) in program order, and asks the
- * device model's family rules (lib/clstencil_model.h) how each warp's addresses become memory
+ * device model's family rules (clstencil_model.h) how each warp's addresses become memory
  * transactions (per half-warp on GT200), how many passes its local accesses need (bank
  * conflicts), which channel an address maps to, and how many work-groups are resident.
  * doc/memory-analysis.md states every definition and the readings of the equations.
@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "access.h"
-#include "clstencil.h"
+#include "clstencil_model.h"
 
 /* Default bound on the work-item references one analysis evaluates (about 1 s of work). */
 #define CLS_CUMAPZ_DEFAULT_WORK UINT64_C(60000000)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clstencil.h"
+#include "clstencil_model.h"
 
 /* ------------------------------------------------------------------------------------------
  * Parameters.  One X-macro list is the single description of every scalar field: the C member,

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "cumapz.h"
 
 /* Analyses per input and the work each may take: small, so that thousands of inputs run in

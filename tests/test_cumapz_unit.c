@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "cumapz.h"
 #include "tap.h"
 

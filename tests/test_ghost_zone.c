@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "ghost_zone.h"
 #include "tap.h"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "pipeline.h"
 #include "tap.h"
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_bench.h"
+#include "clstencil_model.h"
 #include "analyze_measure.h"
 #include "cli.h"
 #include "cumapz.h"

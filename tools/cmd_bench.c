@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_tune.h"
 #include "cli.h"
 
 #define DEFAULT_STEPS 20

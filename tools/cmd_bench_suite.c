@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clstencil_tune.h"
 #include "cli.h"
 
 /* ------------------------------------------------------------------ the documented sizes */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_bench.h"
 #include "cli.h"
 
 #define DEFAULT_STEPS 10

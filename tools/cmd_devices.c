@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_model.h"
 #include "cli.h"
 
 enum { OPT_FORMAT = 1, OPT_DEVICE };

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_tune.h"
 #include "cli.h"
 
 enum { OPT_DEVICE = 1, OPT_LIST, OPT_FORMAT, OPT_SIZE, OPT_BLOCK, OPT_STEPS };

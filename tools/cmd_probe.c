@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clstencil_model.h"
 #include "cli.h"
 
 enum { OPT_OUTPUT = 1, OPT_QUICK, OPT_DEVICE, OPT_FORMAT };

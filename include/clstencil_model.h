@@ -1,4 +1,5 @@
-/* clstencil_model.h: public API of the device-model layer (included by clstencil.h). */
+/* clstencil_model.h: public API of the device models: loading, matching, printing, the
+ * architecture rules and probing a live device. */
 #ifndef CLSTENCIL_MODEL_H
 #define CLSTENCIL_MODEL_H
 
