@@ -1299,7 +1299,7 @@ void cls_probe_options_init(cls_probe_options *opt)
 static cls_status describe(probe *pr)
 {
     const cls_device_info *d = &pr->ctx->info;
-    char text[CLS__MODEL_TEXT_MAX], date[32] = "", msg[CLS__ERR_MAX];
+    char text[CLS__MODEL_TEXT_MAX], date[32] = "";
     time_t now = time(NULL);
     struct tm tmv;
     cls_status st;
@@ -1315,7 +1315,7 @@ static cls_status describe(probe *pr)
     snprintf(text, sizeof text, "%.300s (%.200s, driver %.100s), probed%s", d->name,
              d->platform_name, d->driver_version[0] ? d->driver_version : "unknown",
              pr->quick ? " in quick mode" : "");
-    if (cls__text_check(text, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) == 0 &&
+    if (cls__text_check(text, CLS__MODEL_TEXT_MAX - 1) == CLS_SUCCESS &&
         cls__set_text(&pr->m->description, text) != 0)
         return cls__fail(pr->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "probe: out of memory");
     return CLS_SUCCESS;

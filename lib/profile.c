@@ -286,12 +286,10 @@ static double stage_cycles(const cls_model *m, cls_ghost_profile *p, cls_dims g,
     cls_gz_profile gp;
     cls_gz_config c;
     cls_gz_sync gs;
-    char err[128];
     double keep = p->alpha;
     p->alpha = alpha;
     cls__gz_config(p, g, tile, (double)h, CLS_GZ_KNL_RESTART, &c);
-    cls_status s = cls__gz_inputs(m, p, CLS_GHOST_EXECUTOR, CLS_SYNC_RESTART, 0, &d, &gp, &gs,
-                                  err, sizeof err);
+    cls_status s = cls__gz_inputs(m, p, CLS_GHOST_EXECUTOR, CLS_SYNC_RESTART, 0, &d, &gp, &gs);
     p->alpha = keep;
     if (s != CLS_SUCCESS) return 0;
     return cls_gz_CPS(&d, &gp, &c) - cls_gz_GlbSync_KnlRestart(&d);
@@ -399,9 +397,9 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
         cls_ghost_profile tmp = *out;
         tmp.n = 1;
         tmp.insts_per_sm_mc = tmp.insts_per_sm_ic = 1;
-        if ((s = cls__gz_inputs(m, &tmp, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dev, &gzp, &gs,
-                                err, sizeof err)) != CLS_SUCCESS) {
-            s = cls__fail(ctx, s, "profiling '%s': %s", st->name, err);
+        if ((s = cls__gz_inputs(m, &tmp, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dev, &gzp,
+                                &gs)) != CLS_SUCCESS) {
+            s = cls__fail(ctx, s, "profiling '%s': %s", st->name, cls_last_error());
             goto done;
         }
         for (int i = 0; i < st->dims; i++) {
