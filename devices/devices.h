@@ -8,32 +8,23 @@
 #include "error.h"
 #include "internal.h"
 
+/* ---------------------------------------------------------------- family_*.c */
+/* The families' rule tables (the interface model/device_model.h declares). */
+extern const cls_model_rules cls__family_gt200;
+extern const cls_model_rules cls__family_fermi;
+extern const cls_model_rules cls__family_cpu;
+extern const cls_model_rules cls__family_gpu;
+
 /* ---------------------------------------------------------------- registry.c */
 const cls_model_rules *cls__family_find(const char *name);
 /* The i-th family, NULL past the end. */
 const cls_model_rules *cls__family_at(size_t i);
 
 /* ---------------------------------------------------------------- schema.c */
-typedef struct cls__table_desc {
-    const char *section;
-    const char *key;
-    const char *path;    /* "transfer.host_to_device_pinned" */
-    const char *summary;
-} cls__table_desc;
-
-extern const cls__table_desc cls__tables[CLS_TABLE_COUNT];
-
 #define CLS__TABLE_MAX 64 /* entries per table */
 
-/* Index of a scalar field by "section.key" (a leading "$." accepted), -1 if none. */
-int cls__field_find(const char *key);
-/* Index of a scalar field / table by section and key, -1 if none. */
-int cls__field_find2(const char *section, const char *key);
-int cls__table_find2(const char *section, const char *key);
 /* Whether a JSON section name is one of the schema's sections. */
 int cls__section_known(const char *section);
-double cls__field_get(const cls_model_params *p, int i);
-void cls__field_put(cls_model_params *p, int i, double v);
 /* The checks below record their failure as the last error (model/error.h), worded to follow
  * the path of what was checked, which the caller puts in front (cls__error_prefix). */
 /* Checks a number against field i: "must be ..., got ...". */

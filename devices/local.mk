@@ -4,7 +4,6 @@
 DEVICES_SOURCES = \
 	devices/devices.h devices/registry.c devices/schema.c \
 	devices/model.c devices/model_json.c devices/model_files.c devices/match.c \
-	devices/rules_api.c \
 	devices/family_gt200.c devices/family_fermi.c devices/family_cpu.c devices/family_gpu.c
 libclstencil_la_SOURCES += $(DEVICES_SOURCES)
 # The installed models are the last place cls_model_from_name looks.

@@ -172,41 +172,6 @@ oom:
     return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_from_defaults: out of memory");
 }
 
-const char *cls_model_name(const cls_model *m)
-{
-    return m && m->name ? m->name : "";
-}
-
-const char *cls_model_family(const cls_model *m)
-{
-    return m ? m->rules->family : "";
-}
-
-const char *cls_model_description(const cls_model *m)
-{
-    return m && m->description ? m->description : "";
-}
-
-const char *cls_model_source(const cls_model *m)
-{
-    return m && m->source ? m->source : "";
-}
-
-const char *cls_model_origin(const cls_model *m)
-{
-    return m && m->origin ? m->origin : "";
-}
-
-const char *cls_model_device_name(const cls_model *m)
-{
-    return m ? m->device.name : NULL;
-}
-
-const char *cls_model_device_driver(const cls_model *m)
-{
-    return m ? m->device.driver_version : NULL;
-}
-
 cls_status cls_model_set_device(cls_model *m, const cls_device_info *info)
 {
     if (!m || !info) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_set_device: NULL");
@@ -241,40 +206,6 @@ cls_status cls_model_set_source(cls_model *m, const char *source)
     return CLS_SUCCESS;
 }
 
-const char *cls_model_param_key(size_t i)
-{
-    return i < (size_t)CLS__NFIELDS ? cls__fields[i].path : NULL;
-}
-
-const char *cls_model_param_unit(const char *key)
-{
-    int f = cls__field_find(key);
-    return f < 0 ? NULL : cls__fields[f].unit;
-}
-
-const char *cls_model_param_summary(const char *key)
-{
-    int f = cls__field_find(key);
-    return f < 0 ? NULL : cls__fields[f].summary;
-}
-
-cls_status cls_model_get(const cls_model *m, const char *key, double *value)
-{
-    int f = cls__field_find(key);
-    if (!m || !value) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_get: NULL");
-    if (f < 0)
-        return cls__error(CLS_ERR_INVALID_ARGUMENT, "unknown model parameter \"%s\"",
-                          key ? key : "(null)");
-    *value = cls__field_get(&m->p, f);
-    return CLS_SUCCESS;
-}
-
-int cls_model_is_assumed(const cls_model *m, const char *key)
-{
-    int f = cls__field_find(key);
-    return m && f >= 0 ? m->assumed[f] : 0;
-}
-
 cls_status cls_model_set(cls_model *m, const char *key, double value)
 {
     cls_model_params p;
@@ -291,21 +222,6 @@ cls_status cls_model_set(cls_model *m, const char *key, double value)
     m->p = p;
     m->assumed[f] = 0;
     cls__model_settle(m);
-    return CLS_SUCCESS;
-}
-
-const char *cls_model_table_key(cls_model_table t)
-{
-    return (int)t >= 0 && t < CLS_TABLE_COUNT ? cls__tables[t].path : NULL;
-}
-
-cls_status cls_model_get_table(const cls_model *m, cls_model_table t,
-                               const cls_model_point **pts, size_t *n)
-{
-    if (!m || !pts || !n || (int)t < 0 || t >= CLS_TABLE_COUNT)
-        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_get_table: bad argument");
-    *pts = m->p.tables[t].pts;
-    *n = m->p.tables[t].n;
     return CLS_SUCCESS;
 }
 

@@ -6,37 +6,6 @@
 
 #include "devices.h"
 
-#define CLS__ISINT_CLS__INT 1
-#define CLS__ISINT_CLS__REAL 0
-#define CLS__ISINT(kind) CLS__ISINT_##kind
-
-const cls__field cls__fields[CLS__NFIELDS] = {
-#define CLS__X(member, sec, key, kind, unit, lo, hi, flags, summary)                            \
-    {sec, key, sec "." key, CLS__ISINT(kind), unit, lo, hi, flags, summary,                     \
-     offsetof(cls_model_params, member)},
-    CLS_MODEL_SCALARS(CLS__X)
-#undef CLS__X
-};
-
-/* The public enum cls_model_table and the table list must agree. */
-enum {
-#define CLS__X(id, sec, key, summary) CLS__TORDER_##id,
-    CLS_MODEL_TABLES(CLS__X)
-#undef CLS__X
-    CLS__TORDER_COUNT
-};
-#define CLS__X(id, sec, key, summary)                                                          \
-    _Static_assert((int)CLS__TORDER_##id == (int)id, "CLS_MODEL_TABLES order");
-CLS_MODEL_TABLES(CLS__X)
-#undef CLS__X
-_Static_assert((int)CLS__TORDER_COUNT == (int)CLS_TABLE_COUNT, "CLS_MODEL_TABLES count");
-
-const cls__table_desc cls__tables[CLS_TABLE_COUNT] = {
-#define CLS__X(id, sec, key, summary) {sec, key, sec "." key, summary},
-    CLS_MODEL_TABLES(CLS__X)
-#undef CLS__X
-};
-
 static const char *const sections[] = {"compute", "local_memory", "memory", "sync",
                                        "transfer", "alloc"};
 
@@ -45,56 +14,6 @@ int cls__section_known(const char *section)
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
         if (strcmp(sections[i], section) == 0) return 1;
     return 0;
-}
-
-int cls__field_find(const char *key)
-{
-    if (!key) return -1;
-    if (strncmp(key, "$.", 2) == 0) key += 2;
-    for (int i = 0; i < CLS__NFIELDS; i++)
-        if (strcmp(cls__fields[i].path, key) == 0) return i;
-    return -1;
-}
-
-int cls__field_find2(const char *section, const char *key)
-{
-    for (int i = 0; i < CLS__NFIELDS; i++)
-        if (strcmp(cls__fields[i].section, section) == 0 && strcmp(cls__fields[i].key, key) == 0)
-            return i;
-    return -1;
-}
-
-int cls__table_find2(const char *section, const char *key)
-{
-    for (int i = 0; i < CLS_TABLE_COUNT; i++)
-        if (strcmp(cls__tables[i].section, section) == 0 && strcmp(cls__tables[i].key, key) == 0)
-            return i;
-    return -1;
-}
-
-double cls__field_get(const cls_model_params *p, int i)
-{
-    const char *at = (const char *)p + cls__fields[i].offset;
-    if (cls__fields[i].is_int) {
-        int64_t v;
-        memcpy(&v, at, sizeof v);
-        return (double)v;
-    } else {
-        double v;
-        memcpy(&v, at, sizeof v);
-        return v;
-    }
-}
-
-void cls__field_put(cls_model_params *p, int i, double v)
-{
-    char *at = (char *)p + cls__fields[i].offset;
-    if (cls__fields[i].is_int) {
-        int64_t iv = (int64_t)v;
-        memcpy(at, &iv, sizeof iv);
-    } else {
-        memcpy(at, &v, sizeof v);
-    }
 }
 
 void cls__fmt_num(char *buf, size_t len, double v)

@@ -1,7 +1,8 @@
 # model/local.mk: build rules for model/ (appended to the top-level Makefile.am).
 
 # The device-model interface (parameters and rule dispatch) the model formulas consume.
-MODEL_CORE_SOURCES = model/device_model.h model/device_model.c model/error.h model/error.c
+MODEL_CORE_SOURCES = model/device_model.h model/device_model.c model/params.c model/rules.c \
+	model/error.h model/error.c
 libclstencil_la_SOURCES += $(MODEL_CORE_SOURCES)
 
 # The ghost-zone (trapezoid) cost model and optimizer (000_c422610359a92120.txt).

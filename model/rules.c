@@ -1,7 +1,8 @@
-/* rules_api.c: the public calls into a model's architecture rules, with their argument checks. */
+/* rules.c: the public calls into a model's architecture rules, with their argument checks. */
 #include <inttypes.h>
 
-#include "devices.h"
+#include "device_model.h"
+#include "error.h"
 
 /* Most work-items one call may describe (a few warps of the widest devices). */
 #define CLS__MAX_ADDRS 4096u
