@@ -6,7 +6,8 @@
 
 #include "device_model.h"
 #include "error.h"
-#include "internal.h"
+#include "files.h"
+#include "hash.h"
 
 /* ---------------------------------------------------------------- family_*.c */
 /* The families' rule tables (the interface model/device_model.h declares). */
@@ -65,8 +66,6 @@ cls_status cls__model_parse(const char *text, const char *label, cls_model **m);
 char *cls__model_print(const cls_model *m);
 
 /* ---------------------------------------------------------------- model_files.c */
-/* Reads a whole text file (malloc'ed, NUL-terminated). */
-cls_status cls__read_text(const char *path, char **text);
 /* Reads and parses a model file; the model's origin is the path. */
 cls_status cls__model_parse_file(const char *path, cls_model **m);
 /* The model search path: $CLSTENCIL_MODEL_DIR entries, CLS_SRCDIR/devices,
@@ -75,7 +74,5 @@ char **cls__model_dirs(size_t *count);
 /* Sorted "*.json" files of a directory, as full paths.  Free with cls__strv_free. */
 char **cls__json_files(const char *dir, size_t *count);
 void cls__strv_free(char **v, size_t count);
-/* Creates a directory and its parents; -1 with errno on failure. */
-int cls__mkdirs(const char *path);
 
 #endif /* CLS_DEVICES_H */

@@ -13,57 +13,33 @@
 /* Model files are small; anything larger is not one. */
 #define CLS__MODEL_FILE_MAX (16u << 20)
 
-cls_status cls__read_text(const char *path, char **text)
+/* A model file's text, NUL-terminated. */
+static cls_status read_text(const char *path, char **text)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    *text = NULL;
-    if (!f) {
-        return cls__error(CLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    }
-    for (;;) {
-        size_t got;
-        if (cap - len < 4096) {
-            char *nb;
-            cap = cap ? cap * 2 : 8192;
-            nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
-            }
-            buf = nb;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len > CLS__MODEL_FILE_MAX) {
-            free(buf);
-            fclose(f);
+    size_t len;
+    if (cls__read_file(path, CLS__MODEL_FILE_MAX, text, &len) != 0) {
+        switch (errno) {
+        case ENOMEM: return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
+        case EFBIG:
             return cls__error(CLS_ERR_INVALID_JSON, "%s: larger than %u bytes, not a model file",
                               path, CLS__MODEL_FILE_MAX);
+        default: break;
         }
-        if (got == 0) break;
+        /* fopen fails with the reason; a read fails on a directory, a device, an I/O error. */
+        return cls__error(CLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        return cls__error(CLS_ERR_IO, "%s: read error", path);
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        free(buf);
+    if (strlen(*text) != len) {
+        free(*text);
+        *text = NULL;
         return cls__error(CLS_ERR_INVALID_JSON, "%s: contains a NUL byte, not JSON text", path);
     }
-    *text = buf;
     return CLS_SUCCESS;
 }
 
 cls_status cls__model_parse_file(const char *path, cls_model **m)
 {
     char *text;
-    cls_status st = cls__read_text(path, &text);
+    cls_status st = read_text(path, &text);
     *m = NULL;
     if (st != CLS_SUCCESS) return st;
     st = cls__model_parse(text, path, m);
@@ -306,25 +282,6 @@ cls_status cls_model_list(char **text)
     }
     *text = buf;
     return CLS_SUCCESS;
-}
-
-int cls__mkdirs(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    return is_dir(buf) ? 0 : -1;
 }
 
 cls_status cls_model_to_json(const cls_model *m, char **json)

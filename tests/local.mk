@@ -11,7 +11,10 @@ AM_TESTS_ENVIRONMENT = OCL_ICD_VENDORS=$${CLS_TEST_ICD:-pocl.icd}; export OCL_IC
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
 	CLS_SRCDIR=$(abs_srcdir); export CLS_SRCDIR;
 EXTRA_DIST += tests/tap.h tests/tap.sh tests/fuzz_mutate.h tests/lsan.supp
-TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests $(OPENCL_CFLAGS) $(CJSON_CFLAGS)
+# Tests may use every layer.
+TEST_CPPFLAGS = $(LIB_CPPFLAGS) -I$(srcdir)/tests $(OPENCL_CFLAGS) $(CJSON_CFLAGS)
+# Model and device-model tests link the convenience libraries: their internals, no OpenCL.
+MODEL_TEST_LDADD = libcls_devices.la libcls_model.la $(CJSON_LIBS) -lm
 TEST_LDADD = libclstencil.la $(OPENCL_LIBS) $(CJSON_LIBS) -lm
 clean-local: clean-test-cache
 clean-test-cache:

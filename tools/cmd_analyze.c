@@ -151,35 +151,6 @@ static int is_file(const char *s)
     return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
-/* The whole file, NUL-terminated (free with free()); prints the error on failure. */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-    if (!f) {
-        cli_failf(CLS_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    buf = malloc(MAX_FILE_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: no memory to read it", path);
-        return NULL;
-    }
-    n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
-    if (ferror(f) || n > MAX_FILE_BYTES) {
-        cli_failf(CLS_ERR_IO, "%s: %s", path,
-                  ferror(f) ? "read error" : "larger than 16 MiB, not a description");
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
 static int list_cases(cli_format format)
 {
     if (format == CLI_FORMAT_JSON) {
@@ -351,7 +322,7 @@ static int analyze_main(const cli_command *self, int argc, char **argv)
     free(json);
     json = NULL;
     if (is_file(a.what)) {
-        json = read_file(a.what);
+        json = cli_read_file(a.what, MAX_FILE_BYTES, "a description");
         if (!json) return CLI_EXIT_FAIL;
     } else if (cls_cumapz_case_json(a.what, &json) != CLS_SUCCESS) {
         return cli_failf(CLS_ERR_INVALID_ARGUMENT,

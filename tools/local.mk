@@ -14,10 +14,9 @@ clstencil_SOURCES += tools/analyze_measure.h tools/cmd_analyze_measure.c
 # The convergent solver's commands (002_a5724ce8c3a8ee6c.txt).
 clstencil_SOURCES += tools/cmd_solve.h tools/cmd_solve_common.c tools/cmd_solve.c \
 	tools/cmd_poisson_edit.c tools/cmd_sfs.c
-clstencil_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+# The command line sees the public headers (AM_CPPFLAGS) and its own folder only.
+clstencil_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tools
 clstencil_LDADD = libclstencil.la -lm
-clstencil_CPPFLAGS += $(CJSON_CFLAGS)
-clstencil_LDADD += $(CJSON_LIBS)
 dist_man_MANS += doc/clstencil.1
 # `make bench` and `make plots` (issue 9), not part of `make`.
 include tools/bench/local.mk
