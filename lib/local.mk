@@ -28,13 +28,16 @@ CL_FILES += cl/mapping_bench.cl
 libclstencil_la_SOURCES += lib/pipe.h lib/plan_pipeline.c lib/exec_pipeline.c lib/host_alloc.c \
 	lib/pipe_trace.c
 CL_FILES += cl/pipeline.cl
-# Convergent solvers with chaotic relaxation, images, and their applications
-# (002_a5724ce8c3a8ee6c.txt).
-libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c lib/image.c \
-	lib/image_common.c lib/image_synth.c lib/image_poisson.c lib/image_sfs.c
+# Convergent solvers with chaotic relaxation (002_a5724ce8c3a8ee6c.txt).
+libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
+CL_FILES += cl/chaotic.cl
+# Images and the applications on the solvers: the optional part built with libpng.
+if WITH_PNG
+libclstencil_la_SOURCES += lib/image.c lib/image_common.c lib/image_synth.c \
+	lib/image_poisson.c lib/image_sfs.c
 libclstencil_la_CFLAGS += $(PNG_CFLAGS)
 libclstencil_la_LIBADD += $(PNG_LIBS)
-CL_FILES += cl/chaotic.cl
+endif
 EXTRA_DIST += $(CL_FILES) lib/embed.sh
 BUILT_SOURCES += lib/kernels_gen.c
 CLEANFILES += lib/kernels_gen.c

@@ -12,10 +12,14 @@ clstencil_SOURCES += tools/cmd_analyze.c
 # Its correlation experiment (--measure) times cl/mapping_bench.cl on the live device.
 clstencil_SOURCES += tools/analyze_measure.h tools/cmd_analyze_measure.c
 # The convergent solver's commands (002_a5724ce8c3a8ee6c.txt).
-clstencil_SOURCES += tools/cmd_solve.h tools/cmd_solve_common.c tools/cmd_solve.c \
-	tools/cmd_poisson_edit.c tools/cmd_sfs.c
+clstencil_SOURCES += tools/cmd_solve.h tools/cmd_solve_common.c tools/cmd_solve.c
 # The command line sees the public headers (AM_CPPFLAGS) and its own folder only.
 clstencil_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tools
+# The image applications' commands, where the library has them (configure --with-png).
+if WITH_PNG
+clstencil_SOURCES += tools/cmd_poisson_edit.c tools/cmd_sfs.c
+clstencil_CPPFLAGS += -DCLS_WITH_IMAGES
+endif
 clstencil_LDADD = libclstencil.la -lm
 dist_man_MANS += doc/clstencil.1
 # `make bench` and `make plots` (issue 9), not part of `make`.
