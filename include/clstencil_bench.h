@@ -13,10 +13,11 @@ extern "C" {
 
 /* The bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt Sect. 6.1-6.2 on an nx x ny x nz cube of
  * the dtype: cube_transit (Listing 4: every work-item copies its column along z, one read and
- * one write per point; 32x8 work-groups on GPUs, as `clstencil probe`) and cube_ghost_transit (Listing 5 with Listing 3's mapping: tile[0] x
- * tile[1] work-groups load their tile with a ghost zone of one row above and below and one
- * 32-byte segment left and right into local memory, then write their own points).  Each is
- * run once untimed and `reps` times timed (profiling events); medians are reported. */
+ * one write per point; 32x8 work-groups on GPUs, as `clstencil probe`) and cube_ghost_transit
+ * (Listing 5 with Listing 3's mapping: tile[0] x tile[1] work-groups load their tile with a
+ * ghost zone of one row above and below and one 32-byte segment left and right into local
+ * memory, then write their own points).  Each is run once untimed and `reps` times timed
+ * (profiling events); medians are reported. */
 typedef struct cls_transit_result {
     double transit_seconds;     /* cube_transit, one pass over the cube */
     double transit_gpts;        /* points per second / 10^9 */
