@@ -1,7 +1,7 @@
 /* cumapz.c: CuMAPz (004_3bb0fc5541bb7adb.txt Sect. 5): warp emulation and the six factors. */
 #include "cumapz.h"
-#include "error.h"
 #include "device_model.h" /* the family rules Eqs. 1, 3 and 6 take their inputs from */
+#include "error.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clstencil_bench.h"
-#include "clstencil_model.h"
 #include "analyze_measure.h"
 #include "cli.h"
+#include "clstencil_bench.h"
+#include "clstencil_model.h"
 
 enum { OPT_DEVICE = 1, OPT_FORMAT, OPT_PARAM, OPT_VARIANT, OPT_LIST, OPT_DUMP, OPT_MAX_WORK,
        OPT_VERBOSE, OPT_MEASURE, OPT_KERNEL, OPT_CL_DEVICE, OPT_CSV, OPT_SUMMARY_CSV, OPT_REPS,
@@ -151,6 +151,12 @@ static int is_file(const char *s)
     return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
+/* The i-th variant's name. */
+static const char *variant_name(const cls_access_set *set, size_t i)
+{
+    return cls_access_name(cls_access_set_variant(set, i));
+}
+
 static int list_cases(cli_format format)
 {
     if (format == CLI_FORMAT_JSON) {
@@ -198,8 +204,7 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
     printf("case:   %s: %s\n", cls_access_set_name(set), cls_access_set_description(set));
     if (cls_access_set_source(set)[0]) printf("source: %s\n", cls_access_set_source(set));
     for (size_t i = 0; i < cls_access_set_count(set); i++)
-        if (use[i] && strlen(cls_access_name(cls_access_set_variant(set, i))) > w)
-            w = strlen(cls_access_name(cls_access_set_variant(set, i)));
+        if (use[i] && strlen(variant_name(set, i)) > w) w = strlen(variant_name(set, i));
     printf("\n%-*s %10s %10s %8s %8s %8s %10s %9s %6s %4s  %s\n", (int)w, "variant", "data_reuse",
            "lat_hiding", "bw_util", "ch_skew", "shm_eff", "branch_eff", "MPE", "rel", "rank",
            "bottleneck");
@@ -209,9 +214,9 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
         if (rank[i] == 1 && best_i == SIZE_MAX) best_i = i;
         bottleneck_text(&r[i], bn, sizeof bn);
         printf("%-*s %10.4f %10.4f %8.4f %8.3f %8.4f %10.4f %9.5f %6.3f %4d  %s\n", (int)w,
-               cls_access_name(cls_access_set_variant(set, i)), r[i].data_reuse, r[i].lat_hiding,
-               r[i].bw_util, r[i].ch_skew, r[i].shm_eff, r[i].branch_eff, r[i].mpe,
-               best > 0 ? r[i].mpe / best : 0, rank[i], bn);
+               variant_name(set, i), r[i].data_reuse, r[i].lat_hiding, r[i].bw_util, r[i].ch_skew,
+               r[i].shm_eff, r[i].branch_eff, r[i].mpe, best > 0 ? r[i].mpe / best : 0, rank[i],
+               bn);
     }
     if (a->verbose) {
         printf("\n%-*s %7s %5s %6s %12s %12s %6s %6s %5s  %s\n", (int)w, "variant", "occ%",
@@ -222,10 +227,9 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
             if (!use[i]) continue;
             printf("%-*s %7.1f %5u %6.2f %12llu %12llu %6llu %6u %5.3f  %s %.2f (%u/%u on %u "
                    "of %u)%s\n",
-                   (int)w, cls_access_name(cls_access_set_variant(set, i)), x->occupancy_pct,
-                   x->max_blks, x->n_shm_load, (unsigned long long)x->bytes_shmem,
-                   (unsigned long long)x->bytes_tr, (unsigned long long)x->n_blk_to_check,
-                   x->worst_degree,
+                   (int)w, variant_name(set, i), x->occupancy_pct, x->max_blks, x->n_shm_load,
+                   (unsigned long long)x->bytes_shmem, (unsigned long long)x->bytes_tr,
+                   (unsigned long long)x->n_blk_to_check, x->worst_degree,
                    x->n_ref_warp ? (double)x->n_diverged / (double)x->n_ref_warp : 0.0,
                    x->ch_worst_path[0] ? x->ch_worst_path : "-", x->ch_worst_skew,
                    x->max_n_block_per_ch, x->min_n_block_per_ch, x->channels_used, x->n_channels,
@@ -235,8 +239,8 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
     if (best_i != SIZE_MAX) {
         char bn[48];
         bottleneck_text(&r[best_i], bn, sizeof bn);
-        printf("\nbest: %s (MPE %.5f); its bottleneck: %s\n",
-               cls_access_name(cls_access_set_variant(set, best_i)), r[best_i].mpe, bn);
+        printf("\nbest: %s (MPE %.5f); its bottleneck: %s\n", variant_name(set, best_i),
+               r[best_i].mpe, bn);
     }
 }
 
@@ -258,7 +262,7 @@ static void print_json(const cls_model *m, const cls_access_set *set, const cls_
         if (!use[i]) continue;
         t = cls_cumapz_bottleneck(x, &eff);
         cli_json_object(&j, NULL);
-        cli_json_str(&j, "name", cls_access_name(cls_access_set_variant(set, i)));
+        cli_json_str(&j, "name", variant_name(set, i));
         cli_json_str(&j, "description", cls_access_description(cls_access_set_variant(set, i)));
         cli_json_num(&j, "data_reuse", x->data_reuse);
         cli_json_num(&j, "lat_hiding", x->lat_hiding);
@@ -359,13 +363,13 @@ static int analyse_json(const analyze_args *ap, const char *label, char *json)
     for (size_t k = 0; k < a.n_variants; k++) {
         size_t i;
         for (i = 0; i < cls_access_set_count(set); i++)
-            if (strcmp(cls_access_name(cls_access_set_variant(set, i)), a.variants[k]) == 0) break;
+            if (strcmp(variant_name(set, i), a.variants[k]) == 0) break;
         if (i == cls_access_set_count(set)) {
             size_t len = 0;
             names[0] = '\0';
             for (size_t j = 0; j < cls_access_set_count(set) && len < sizeof names; j++)
                 len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", j ? ", " : "",
-                                        cls_access_name(cls_access_set_variant(set, j)));
+                                        variant_name(set, j));
             cls_access_set_free(set);
             return cli_failf(CLS_ERR_INVALID_ARGUMENT, "%s has no variant '%s' (it has: %s)", label,
                              a.variants[k], names);
@@ -384,18 +388,16 @@ static int analyse_json(const analyze_args *ap, const char *label, char *json)
     }
     opt.max_work = a.max_work;
     for (size_t i = 0; i < cls_access_set_count(set); i++) {
-        if (!selected(&a, cls_access_name(cls_access_set_variant(set, i)))) continue;
+        if (!selected(&a, variant_name(set, i))) continue;
         st = cls_cumapz_analyze(m, cls_access_set_variant(set, i), &opt, &r[i]);
         if (st == CLS_ERR_PLAN_INFEASIBLE && a.skip_infeasible) {
             /* a published variant this device cannot run: left out, said why */
-            fprintf(stderr, "left out %s: %s\n", cls_access_name(cls_access_set_variant(set, i)),
-                    cls_last_error());
+            fprintf(stderr, "left out %s: %s\n", variant_name(set, i), cls_last_error());
             continue;
         }
         if (st != CLS_SUCCESS) {
-            rc = cli_failf(st, "%s, variant %s on %s: %s", label,
-                           cls_access_name(cls_access_set_variant(set, i)), cls_model_name(m),
-                           cls_last_error());
+            rc = cli_failf(st, "%s, variant %s on %s: %s", label, variant_name(set, i),
+                           cls_model_name(m), cls_last_error());
             goto done;
         }
         use[i] = 1;

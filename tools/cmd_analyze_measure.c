@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clstencil_bench.h"
-#include "clstencil_model.h"
 #include "analyze_measure.h"
 #include "cli.h"
+#include "clstencil_bench.h"
+#include "clstencil_model.h"
 
 /* The kernels (families of variants).  Sizes: the measured one fills an H100 for a fraction of
  * a millisecond to milliseconds; the analysed one keeps the measured row pitch and shrinks the

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clstencil_tune.h"
 #include "cli.h"
+#include "clstencil_tune.h"
 
 #define DEFAULT_STEPS 20
 #define DEFAULT_REPS 5

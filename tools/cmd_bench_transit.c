@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clstencil_bench.h"
 #include "cli.h"
+#include "clstencil_bench.h"
 
 #define DEFAULT_STEPS 10
 #define DEFAULT_REPS 5

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clstencil_model.h"
 #include "cli.h"
+#include "clstencil_model.h"
 
 enum { OPT_FORMAT = 1, OPT_DEVICE };
 

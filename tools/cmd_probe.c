@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clstencil_model.h"
 #include "cli.h"
+#include "clstencil_model.h"
 
 enum { OPT_OUTPUT = 1, OPT_QUICK, OPT_DEVICE, OPT_FORMAT };
 

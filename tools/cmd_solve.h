@@ -3,8 +3,8 @@
 #ifndef CLS_CMD_SOLVE_H
 #define CLS_CMD_SOLVE_H
 
-#include "clstencil_solver.h"
 #include "cli.h"
+#include "clstencil_solver.h"
 
 /* Option ids of the shared options (a command's own ids stay below 100). */
 enum {

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clstencil_tune.h"
 #include "cli.h"
+#include "clstencil_tune.h"
 
 #define DEFAULT_STEPS 64
 
