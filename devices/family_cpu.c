@@ -1,5 +1,5 @@
 /* family_cpu.c: rules and generic defaults of CPU devices (PoCL and other CPU runtimes). */
-#include "device_model.h"
+#include "devices.h"
 
 /* A CPU has no local-memory banks: local memory is ordinary cached memory, so no access
  * conflicts; each group of a warp (SIMD width) costs one pass. */

@@ -1,5 +1,5 @@
 /* family_fermi.c: rules and generic defaults of the Fermi family (compute capability 2.x). */
-#include "device_model.h"
+#include "devices.h"
 
 /* Generic defaults of the family.  The documents give the Tesla C2050's clock and bandwidth
  * (001 Table 1), Fermi's 48 KB of shared memory and 1.5k resident threads (002 Sect. VII),

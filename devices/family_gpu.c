@@ -1,5 +1,5 @@
 /* family_gpu.c: rules and generic defaults of a modern GPU (live NVIDIA devices such as H100). */
-#include "device_model.h"
+#include "devices.h"
 
 /* Generic defaults for a current GPU that no file describes: 32-byte sectors, 32 banks of
  * 4 bytes, 64 resident warps.  None of these numbers is in the documents; they are stand-ins

@@ -1,5 +1,5 @@
 /* family_gt200.c: rules and generic defaults of the GT200 family (compute capability 1.3). */
-#include "device_model.h"
+#include "devices.h"
 
 /* Global-memory coalescing on compute capability 1.2/1.3, per half-warp
  * (004_3bb0fc5541bb7adb.txt Sect. 5.3 and Fig. 5(a): "threads in each half warp", "transactions

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "access_publish.h"
+#include "clstencil_bench.h"
 #include "plan.h"
 #include "cumapz.h"
 #include "expr.h"
@@ -411,7 +412,8 @@ static void rank_fill(const cls_plan *p, rank_entry *e)
     cls_status s = cls__access_publish(p->st, p->dims, p->schedule, NULL, &json, err, sizeof err);
     e->n = 0;
     e->failure[0] = e->model[0] = '\0';
-    if (s == CLS_SUCCESS) s = cls_access_set_from_json(json, NULL, 0, &set, err, sizeof err);
+    if (s == CLS_SUCCESS && (s = cls_access_set_from_json(json, NULL, 0, &set)) != CLS_SUCCESS)
+        snprintf(err, sizeof err, "%s", cls_last_error());
     free(json);
     if (s == CLS_SUCCESS) {
         s = cls_model_match(&p->ctx->info, NULL, &m, NULL, 0);
@@ -424,7 +426,7 @@ static void rank_fill(const cls_plan *p, rank_entry *e)
     snprintf(e->model, sizeof e->model, "%s", cls_model_name(m));
     for (size_t i = 0; i < set->n && e->n < RANK_MAX; i++) {
         cls_cumapz_result r;
-        if (cls_cumapz_analyze(m, &set->v[i], &opt, &r, err, sizeof err) != CLS_SUCCESS)
+        if (cls_cumapz_analyze(m, &set->v[i], &opt, &r) != CLS_SUCCESS)
             continue; /* a variant the device cannot run (local memory, work-group size) */
         snprintf(e->names[e->n], sizeof e->names[0], "%s", set->v[i].name);
         e->mpe[e->n++] = r.mpe;
@@ -455,9 +457,9 @@ static double own_mpe(const cls_plan *p)
     mp.h = (unsigned)p->h;
     if (cls__access_publish(p->st, p->dims, p->schedule, &mp, &json, err, sizeof err) ==
             CLS_SUCCESS &&
-        cls_access_set_from_json(json, NULL, 0, &set, err, sizeof err) == CLS_SUCCESS &&
-        set->n == 1 && cls_model_match(&p->ctx->info, NULL, &m, NULL, 0) == CLS_SUCCESS &&
-        cls_cumapz_analyze(m, &set->v[0], &opt, &r, err, sizeof err) == CLS_SUCCESS)
+        cls_access_set_from_json(json, NULL, 0, &set) == CLS_SUCCESS && set->n == 1 &&
+        cls_model_match(&p->ctx->info, NULL, &m, NULL, 0) == CLS_SUCCESS &&
+        cls_cumapz_analyze(m, &set->v[0], &opt, &r) == CLS_SUCCESS)
         out = r.mpe;
     free(json);
     cls_access_set_free(set);

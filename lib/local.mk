@@ -1,6 +1,6 @@
 # lib/local.mk: the library's sources and the embedded kernels.
 libclstencil_la_SOURCES += \
-	lib/clstencil.h lib/internal.h \
+	lib/internal.h \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
 	lib/stencil.c lib/stencil_json.c lib/builtins.c \
@@ -13,7 +13,6 @@ libclstencil_la_SOURCES += lib/plan_stream25d_tb.c lib/stream25d.h lib/stream25d
 	lib/stream25d_rule.h
 # The trapezoid planner, the ghost-zone profiles and the tuner (000_c422610359a92120.txt).
 libclstencil_la_SOURCES += lib/plan_trapezoid.c lib/profile.c lib/tune.h lib/tune.c
-include_HEADERS += lib/clstencil_tune.h
 nodist_libclstencil_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
@@ -29,13 +28,16 @@ CL_FILES += cl/mapping_bench.cl
 libclstencil_la_SOURCES += lib/pipe.h lib/plan_pipeline.c lib/exec_pipeline.c lib/host_alloc.c \
 	lib/pipe_trace.c
 CL_FILES += cl/pipeline.cl
-# Convergent solvers with chaotic relaxation, images, and their applications
-# (002_a5724ce8c3a8ee6c.txt).
-libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c lib/image.c \
-	lib/image_common.c lib/image_synth.c lib/image_poisson.c lib/image_sfs.c
+# Convergent solvers with chaotic relaxation (002_a5724ce8c3a8ee6c.txt).
+libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
+CL_FILES += cl/chaotic.cl
+# Images and the applications on the solvers: the optional part built with libpng.
+if WITH_PNG
+libclstencil_la_SOURCES += lib/image.c lib/image_common.c lib/image_synth.c \
+	lib/image_poisson.c lib/image_sfs.c
 libclstencil_la_CFLAGS += $(PNG_CFLAGS)
 libclstencil_la_LIBADD += $(PNG_LIBS)
-CL_FILES += cl/chaotic.cl
+endif
 EXTRA_DIST += $(CL_FILES) lib/embed.sh
 BUILT_SOURCES += lib/kernels_gen.c
 CLEANFILES += lib/kernels_gen.c

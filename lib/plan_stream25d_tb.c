@@ -133,9 +133,10 @@ static void model_setup(cls_plan *p, const unsigned char base[3][3], tb_model *t
     memcpy(tm->base, base, sizeof tm->base);
     cls_stencil_flops(p->st, &flops);
     tm->flops = (double)flops;
-    tm->ok = tm->m && cls_gz_device_from_model(tm->m, CLS_GZ_BW_MEASURED, &tm->d, why,
-                                               sizeof why) == CLS_SUCCESS;
-    if (!tm->ok) cls__debug("stream25d: no ghost-zone model for steps per pass (%s)", why);
+    tm->ok = tm->m && cls_gz_device_from_model(tm->m, CLS_GZ_BW_MEASURED, &tm->d) == CLS_SUCCESS;
+    if (!tm->ok)
+        cls__debug("stream25d: no ghost-zone model for steps per pass (%s)",
+                   tm->m ? cls_last_error() : why);
 }
 
 /* The ghost-zone model's inputs for a configuration; 0 when it cannot run.  The 2D
@@ -194,8 +195,7 @@ static int config_inputs(const cls_plan *p, const tb_model *tm, const tb_config 
     g.blk_len[2] = 1;
     g.h = (double)c->k;
     g.sync = CLS_GZ_KNL_RESTART;
-    char err[256];
-    if (cls_gz_check(&d, &pr, &g, err, sizeof err) != CLS_SUCCESS) return 0;
+    if (cls_gz_check(&d, &pr, &g) != CLS_SUCCESS) return 0;
     *dp = d;
     *prp = pr;
     *gp = g;

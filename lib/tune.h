@@ -62,7 +62,7 @@ cls_status cls__profile_get(cls_context *ctx, const cls_stencil *st, int measure
  * CLS_GZ_KNL_RESTART (*sync_out says which). */
 cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsigned flags,
                           cls_sync sync, double groups, cls_gz_device *d, cls_gz_profile *p,
-                          cls_gz_sync *sync_out, char *err, size_t errlen);
+                          cls_gz_sync *sync_out);
 void cls__gz_config(const cls_ghost_profile *gp, cls_dims dims, const size_t tile[3], double h,
                     cls_gz_sync sync, cls_gz_config *c);
 /* Predicted cycles of a run of `steps` loops in mode `sync` (c already describes the executor,

@@ -27,14 +27,14 @@ void cls__profile_shape(const cls_stencil *st, cls_ghost_profile *gp)
 
 cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsigned flags,
                           cls_sync sync, double groups, cls_gz_device *d, cls_gz_profile *p,
-                          cls_gz_sync *sync_out, char *err, size_t errlen)
+                          cls_gz_sync *sync_out)
 {
     double bw = 0;
     unsigned from = 0;
     cls_status s;
     if (cls_model_get(m, "memory.bandwidth_measured_gbs", &bw) == CLS_SUCCESS && bw > 0)
         from = CLS_GZ_BW_MEASURED;
-    if ((s = cls_gz_device_from_model(m, from, d, err, errlen)) != CLS_SUCCESS) return s;
+    if ((s = cls_gz_device_from_model(m, from, d)) != CLS_SUCCESS) return s;
     memset(p, 0, sizeof *p);
     p->name = gp->source;
     p->D = gp->dims;
@@ -64,7 +64,7 @@ cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsig
         if (gp->insts_per_sm_ic_persistent > 0) p->InstsPerSM_IC = gp->insts_per_sm_ic_persistent;
         *sync_out = CLS_GZ_KNL_RESTART;
     }
-    return cls_gz_check(d, p, NULL, err, errlen);
+    return cls_gz_check(d, p, NULL);
 }
 
 void cls__gz_config(const cls_ghost_profile *gp, cls_dims dims, const size_t tile[3], double h,
@@ -149,7 +149,6 @@ static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost
     cls_gz_profile gp;
     cls_gz_config k;
     cls_gz_sync gs;
-    char err[256];
     if (!steps) return 0;
     cls__gz_config(prof, dims, c->tile, (double)c->h, CLS_GZ_KNL_RESTART, &k);
     double T = cls_gz_T(&(cls_gz_profile){.D = prof->dims,
@@ -157,7 +156,7 @@ static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost
                                                         prof->halo_width[2]}},
                         &k);
     if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, c->sync, resident_groups_of(cu, T), &d, &gp,
-                       &gs, err, sizeof err) != CLS_SUCCESS)
+                       &gs) != CLS_SUCCESS)
         return 0;
     if (waves) cls__gz_tile_occupancy(m, st, c->tile, c->ppi, c->sync, &d);
     k.sync = gs;
@@ -252,7 +251,7 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
     size_t tiles[8][3], nt, count = 0;
     int found = 0, user_tile = opt->local_size[0] || opt->local_size[1] || opt->local_size[2];
     double best_s = HUGE_VAL, best_cont = 0, best_delta = 0;
-    char reasons[1024] = "", why[256], err[256];
+    char reasons[1024] = "", why[256];
     cls_status s;
     if (n) *n = 0;
     if ((s = cls__ctx_model(ctx, &m)) != CLS_SUCCESS) return s;
@@ -294,11 +293,11 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
             cls_gz_profile shape = {.D = prof->dims};
             for (int i = 0; i < 3; i++) shape.HaloWidth[i] = prof->halo_width[i];
             T = cls_gz_T(&shape, &c);
-            s = cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)mode,
-                               resident_groups(ctx, T), &d, &gp, &gs, err, sizeof err);
+            s = cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)mode, resident_groups(ctx, T),
+                               &d, &gp, &gs);
             if (s != CLS_SUCCESS)
                 return cls__fail(ctx, s, "trapezoid model for '%s' on '%s': %s", p->st->name,
-                                 ctx->info.name, err);
+                                 ctx->info.name, cls_last_error());
             cls__gz_tile_occupancy(m, p->st, tiles[t], ppi, (cls_sync)mode, &d);
             c.sync = gs;
             if (opt->trapezoid_height) {
@@ -317,11 +316,11 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
                  * integer neighbour; h never exceeds the steps.  For a run of S steps the
                  * stages are whole: the integer h of least predicted run time (which is that
                  * neighbour when h divides S), e.g. 64 rather than 51 for 64 steps. */
-                s = cls_gz_optimize_h(&d, &gp, &c, p->steps ? (int)p->steps : 0, &o, err,
-                                      sizeof err);
+                s = cls_gz_optimize_h(&d, &gp, &c, p->steps ? (int)p->steps : 0, &o);
                 if (s == CLS_ERR_PLAN_INFEASIBLE) break;
                 if (s != CLS_SUCCESS)
-                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", p->st->name, err);
+                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", p->st->name,
+                                     cls_last_error());
                 h = p->steps ? (size_t)cls__best_run_height(m, &d, &gp, &c, p->steps,
                                                              (cls_sync)mode, o.h_max, NULL)
                              : (size_t)o.h;
@@ -355,7 +354,7 @@ cls_status cls__trapezoid_choose(cls_plan *p, const cls_plan_options *opt,
                 best->sync = (cls_sync)mode;
                 /* Eq. 23 as the document defines it (its executor), for the report. */
                 if (cls__gz_inputs(m, prof, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dd, &dp,
-                                   &ds, err, sizeof err) == CLS_SUCCESS)
+                                   &ds) == CLS_SUCCESS)
                     best_delta = cls_gz_delta(&dd, &dp, &c);
             }
         }

@@ -1,4 +1,4 @@
-/* util.c: small helpers shared by the library: strings, growable buffers, clock, hashing, debug log. */
+/* util.c: small helpers shared by the library: strings, growable buffers, clock, debug log. */
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,16 +81,6 @@ double cls__now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-uint64_t cls__hash(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
 }
 
 void cls__debug(const char *fmt, ...)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 
 static int standin_mkdirs_for(const char *file)
 {
