@@ -5,10 +5,16 @@
 #include <stddef.h>
 
 #include "device_model.h"
-#include "internal.h"
+#include "error.h"
+#include "files.h"
+#include "hash.h"
 
-/* Longest message an internal step writes before the public call records it. */
-#define CLS__ERR_MAX 1024
+/* ---------------------------------------------------------------- family_*.c */
+/* The families' rule tables (the interface model/device_model.h declares). */
+extern const cls_model_rules cls__family_gt200;
+extern const cls_model_rules cls__family_fermi;
+extern const cls_model_rules cls__family_cpu;
+extern const cls_model_rules cls__family_gpu;
 
 /* ---------------------------------------------------------------- tuning.c */
 /* The tuning section's family defaults. */
@@ -21,41 +27,23 @@ const cls_model_rules *cls__family_find(const char *name);
 const cls_model_rules *cls__family_at(size_t i);
 
 /* ---------------------------------------------------------------- schema.c */
-typedef struct cls__table_desc {
-    const char *section;
-    const char *key;
-    const char *path;    /* "transfer.host_to_device_pinned" */
-    const char *summary;
-} cls__table_desc;
-
-extern const cls__table_desc cls__tables[CLS_TABLE_COUNT];
-
 #define CLS__TABLE_MAX 64 /* entries per table */
 
-/* Index of a scalar field by "section.key" (a leading "$." accepted), -1 if none. */
-int cls__field_find(const char *key);
-/* Index of a scalar field / table by section and key, -1 if none. */
-int cls__field_find2(const char *section, const char *key);
-int cls__table_find2(const char *section, const char *key);
 /* Whether a JSON section name is one of the schema's sections. */
 int cls__section_known(const char *section);
-double cls__field_get(const cls_model_params *p, int i);
-void cls__field_put(cls_model_params *p, int i, double v);
-/* Checks a number against field i; on failure writes "must be ..., got ..." into msg and
- * returns -1. */
-int cls__field_check(int i, double v, char *msg, size_t len);
+/* The checks below record their failure as the last error (model/error.h), worded to follow
+ * the path of what was checked, which the caller puts in front (cls__error_prefix). */
+/* Checks a number against field i: "must be ..., got ...". */
+cls_status cls__field_check(int i, double v);
 /* "a positive integer", "a positive number", ... */
 const char *cls__field_kind_text(int i);
 /* Checks a table's entries (ascending positive integer bytes, positive ns, non-negative
- * spread); on failure writes the failing entry's sub-path ("[2].bytes") and message. */
-int cls__table_check(const cls_model_point *pts, size_t n, char *where, size_t wlen, char *msg,
-                     size_t mlen);
-/* Checks relations between fields; on failure writes the path ("memory.min_segment_bytes")
- * and message. */
-int cls__params_check(const cls_model_params *p, char *where, size_t wlen, char *msg,
-                      size_t mlen);
-/* Checks a free-text field: 1..maxlen bytes, no control characters. */
-int cls__text_check(const char *s, size_t maxlen, char *msg, size_t len);
+ * spread): "[2].bytes: must be ...", or ": must have at most ..." for the whole table. */
+cls_status cls__table_check(const cls_model_point *pts, size_t n);
+/* Checks relations between fields: "memory.min_segment_bytes: must not exceed ...". */
+cls_status cls__params_check(const cls_model_params *p);
+/* Checks a free-text field, 1..maxlen bytes and no control characters: "must be a text ...". */
+cls_status cls__text_check(const char *s, size_t maxlen);
 /* Shortest text that reads back as v. */
 void cls__fmt_num(char *buf, size_t len, double v);
 
@@ -77,24 +65,19 @@ void cls__model_settle(cls_model *m);
 int cls__table_copy(cls__table *dst, const cls_model_point *pts, size_t n);
 
 /* ---------------------------------------------------------------- model_json.c */
-/* Parses and validates model JSON; messages are "<label>: $.path: ..." written into err. */
-cls_status cls__model_parse(const char *text, const char *label, cls_model **m, char *err,
-                            size_t errlen);
+/* Parses and validates model JSON; failures say "<label>: $.path: ...". */
+cls_status cls__model_parse(const char *text, const char *label, cls_model **m);
 /* JSON text (malloc'ed) or NULL when out of memory. */
 char *cls__model_print(const cls_model *m);
 
 /* ---------------------------------------------------------------- model_files.c */
-/* Reads a whole text file (malloc'ed, NUL-terminated). */
-cls_status cls__read_text(const char *path, char **text, char *err, size_t errlen);
 /* Reads and parses a model file; the model's origin is the path. */
-cls_status cls__model_parse_file(const char *path, cls_model **m, char *err, size_t errlen);
+cls_status cls__model_parse_file(const char *path, cls_model **m);
 /* The model search path: $CLSTENCIL_MODEL_DIR entries, CLS_SRCDIR/devices,
  * CLS_PKGDATADIR/devices (existing directories only).  Free with cls__strv_free. */
 char **cls__model_dirs(size_t *count);
 /* Sorted "*.json" files of a directory, as full paths.  Free with cls__strv_free. */
 char **cls__json_files(const char *dir, size_t *count);
 void cls__strv_free(char **v, size_t count);
-/* Creates a directory and its parents; -1 with errno on failure. */
-int cls__mkdirs(const char *path);
 
 #endif /* CLS_DEVICES_H */

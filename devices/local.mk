@@ -4,12 +4,13 @@
 DEVICES_SOURCES = \
 	devices/devices.h devices/registry.c devices/schema.c \
 	devices/model.c devices/model_json.c devices/model_files.c devices/match.c \
-	devices/rules_api.c \
 	devices/family_gt200.c devices/family_fermi.c devices/family_cpu.c devices/family_gpu.c \
 	devices/tuning.c
-libclstencil_la_SOURCES += $(DEVICES_SOURCES)
+libcls_devices_la_SOURCES += $(DEVICES_SOURCES)
+# Whole-file reads and mkdir -p, shared with lib/.
+libcls_devices_la_SOURCES += devices/files.h devices/files.c
 # The installed models are the last place cls_model_from_name looks.
-libclstencil_la_CPPFLAGS = $(AM_CPPFLAGS) -DCLS_PKGDATADIR='"$(pkgdatadir)"'
+libcls_devices_la_CPPFLAGS += -DCLS_PKGDATADIR='"$(pkgdatadir)"'
 
 # Parameter files of the documents' devices and the generic PoCL CPU.
 devicesdir = $(pkgdatadir)/devices

@@ -47,10 +47,10 @@ cls_status cls_model_cache_path(const cls_device_info *info, char *path, size_t 
     char root[3072], dev[49], drv[33];
     uint64_t h;
     if (!info || !path || len == 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_cache_path: NULL");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_cache_path: NULL");
     if (cache_root(root, sizeof root) != 0)
-        return cls__fail(NULL, CLS_ERR_CACHE,
-                         "no cache directory: set CLSTENCIL_CACHE_DIR, XDG_CACHE_HOME or HOME");
+        return cls__error(CLS_ERR_CACHE,
+                          "no cache directory: set CLSTENCIL_CACHE_DIR, XDG_CACHE_HOME or HOME");
     slug(info->name, dev, sizeof dev);
     slug(info->driver_version, drv, sizeof drv);
     /* The slugs may collide; the hash of the exact texts keeps the key exact. */
@@ -60,7 +60,7 @@ cls_status cls_model_cache_path(const cls_device_info *info, char *path, size_t 
                   strnlen(info->driver_version, sizeof info->driver_version));
     if ((size_t)snprintf(path, len, "%s/models/%s--%s-%08x.json", root, dev, drv,
                          (unsigned)(h & 0xffffffffu)) >= len)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_cache_path: buffer too small");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_cache_path: buffer too small");
     return CLS_SUCCESS;
 }
 
@@ -107,14 +107,13 @@ static int same(const char *a, const char *b)
 static cls_model *from_cache(const cls_device_info *info, char *note, size_t notelen,
                              char *path, size_t pathlen)
 {
-    char err[CLS__ERR_MAX];
     const char *off = getenv("CLSTENCIL_CACHE");
     cls_model *m = NULL;
     if (off && strcmp(off, "off") == 0) return NULL;
     if (cls_model_cache_path(info, path, pathlen) != CLS_SUCCESS || access(path, F_OK) != 0)
         return NULL;
-    if (cls__model_parse_file(path, &m, err, sizeof err) != CLS_SUCCESS) {
-        snprintf(note, notelen, "; ignored the cached probe result (%s)", err);
+    if (cls__model_parse_file(path, &m) != CLS_SUCCESS) {
+        snprintf(note, notelen, "; ignored the cached probe result (%s)", cls__error_message());
         return NULL;
     }
     if (!same(m->device.name, info->name) ||
@@ -135,7 +134,6 @@ static cls_model *from_cache(const cls_device_info *info, char *note, size_t not
 static cls_model *from_shipped(const cls_device_info *info, char *note, size_t notelen,
                                char *pattern, size_t patlen)
 {
-    char err[CLS__ERR_MAX];
     size_t ndirs = 0;
     char **dirs = cls__model_dirs(&ndirs);
     cls_model *best = NULL;
@@ -146,8 +144,8 @@ static cls_model *from_shipped(const cls_device_info *info, char *note, size_t n
         for (size_t i = 0; i < nfiles; i++) {
             cls_model *m;
             int better = 0;
-            if (cls__model_parse_file(files[i], &m, err, sizeof err) != CLS_SUCCESS) {
-                if (!note[0]) snprintf(note, notelen, "; skipped %s", err);
+            if (cls__model_parse_file(files[i], &m) != CLS_SUCCESS) {
+                if (!note[0]) snprintf(note, notelen, "; skipped %s", cls__error_message());
                 continue;
             }
             for (size_t k = 0; k < m->n_match; k++) {
@@ -174,12 +172,12 @@ static cls_model *from_shipped(const cls_device_info *info, char *note, size_t n
 cls_status cls_model_match(const cls_device_info *info, const char *explicit_name_or_file,
                            cls_model **out, char *why, size_t whylen)
 {
-    char note[CLS__ERR_MAX + 128] = "", path[4096], pattern[CLS__MODEL_NAME_MAX];
+    char note[1152] = "", path[4096], pattern[CLS__MODEL_NAME_MAX];
     const char *family;
     cls_model *m;
     cls_status st;
 
-    if (!out) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_match: NULL");
+    if (!out) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_match: NULL");
     *out = NULL;
     say(why, whylen, "%s", "");
 
@@ -192,8 +190,8 @@ cls_status cls_model_match(const cls_device_info *info, const char *explicit_nam
         return CLS_SUCCESS;
     }
     if (!info)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
-                         "cls_model_match: neither a device nor an explicit model");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "cls_model_match: neither a device nor an explicit model");
 
     /* 2. A probe result cached for this device and driver. */
     m = from_cache(info, note, sizeof note, path, sizeof path);

@@ -70,7 +70,7 @@ cls_status cls_model_copy(const cls_model *m, cls_model **copy)
 {
     cls_model *c;
     int bad = 0;
-    if (!m || !copy) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_copy: NULL");
+    if (!m || !copy) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_copy: NULL");
     c = calloc(1, sizeof *c);
     if (!c) goto oom;
     c->rules = m->rules;
@@ -98,7 +98,7 @@ cls_status cls_model_copy(const cls_model *m, cls_model **copy)
     return CLS_SUCCESS;
 oom:
     cls_model_release(c);
-    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_copy: out of memory");
+    return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_copy: out of memory");
 }
 
 void cls__model_settle(cls_model *m)
@@ -117,9 +117,8 @@ void cls__model_settle(cls_model *m)
 
 static int take(cls_model *m, int f, double v, int only_assumed)
 {
-    char msg[128];
     int unknown = (cls__fields[f].flags & CLS__UNK) && cls__field_get(&m->p, f) == 0;
-    if (v <= 0 || cls__field_check(f, v, msg, sizeof msg) != 0) return 0;
+    if (v <= 0 || cls__field_check(f, v) != CLS_SUCCESS) return 0;
     if (only_assumed && !m->assumed[f] && !unknown) return 0;
     if (cls__field_get(&m->p, f) == v && !m->assumed[f]) return 0;
     cls__field_put(&m->p, f, v);
@@ -145,17 +144,16 @@ cls_status cls_model_from_defaults(const char *family, const cls_device_info *in
     const cls_model_rules *rules = cls__family_find(family);
     cls_model *m;
     cls_status st;
-    char msg[CLS__ERR_MAX];
-    if (!out) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_from_defaults: NULL");
+    if (!out) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_from_defaults: NULL");
     if (!rules)
-        return cls__fail(NULL, CLS_ERR_UNKNOWN_MODEL,
-                         "unknown device-model family \"%s\" (known: gt200, fermi, cpu, gpu)",
-                         family ? family : "(null)");
+        return cls__error(CLS_ERR_UNKNOWN_MODEL,
+                          "unknown device-model family \"%s\" (known: gt200, fermi, cpu, gpu)",
+                          family ? family : "(null)");
     m = cls__model_new(rules);
     if (!m || cls__set_text(&m->origin, "defaults") != 0) goto oom;
     if (info) {
         cls__model_apply_device(m, info, 0);
-        if (cls__text_check(info->name, CLS__MODEL_NAME_MAX - 1, msg, sizeof msg) == 0) {
+        if (cls__text_check(info->name, CLS__MODEL_NAME_MAX - 1) == CLS_SUCCESS) {
             if (cls__set_text(&m->name, info->name) != 0) goto oom;
         } else if (cls__set_text(&m->name, family) != 0) {
             goto oom;
@@ -171,161 +169,70 @@ cls_status cls_model_from_defaults(const char *family, const cls_device_info *in
     return CLS_SUCCESS;
 oom:
     cls_model_release(m);
-    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_from_defaults: out of memory");
-}
-
-const char *cls_model_name(const cls_model *m)
-{
-    return m && m->name ? m->name : "";
-}
-
-const char *cls_model_family(const cls_model *m)
-{
-    return m ? m->rules->family : "";
-}
-
-const char *cls_model_description(const cls_model *m)
-{
-    return m && m->description ? m->description : "";
-}
-
-const char *cls_model_source(const cls_model *m)
-{
-    return m && m->source ? m->source : "";
-}
-
-const char *cls_model_origin(const cls_model *m)
-{
-    return m && m->origin ? m->origin : "";
-}
-
-const char *cls_model_device_name(const cls_model *m)
-{
-    return m ? m->device.name : NULL;
-}
-
-const char *cls_model_device_driver(const cls_model *m)
-{
-    return m ? m->device.driver_version : NULL;
+    return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_from_defaults: out of memory");
 }
 
 cls_status cls_model_set_device(cls_model *m, const cls_device_info *info)
 {
-    char msg[CLS__ERR_MAX];
-    if (!m || !info) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_device: NULL");
-    if (cls__text_check(info->name, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) != 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "device name %s", msg);
+    if (!m || !info) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_set_device: NULL");
+    if (cls__text_check(info->name, CLS__MODEL_TEXT_MAX - 1) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_ARGUMENT, "device name ");
     if (cls__set_text(&m->device.name, info->name) != 0 ||
         cls__set_text(&m->device.vendor, info->vendor[0] ? info->vendor : NULL) != 0 ||
         cls__set_text(&m->device.driver_version,
                       info->driver_version[0] ? info->driver_version : NULL) != 0 ||
         cls__set_text(&m->device.platform, info->platform_name[0] ? info->platform_name : NULL))
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_device: out of memory");
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_device: out of memory");
     return CLS_SUCCESS;
 }
 
 cls_status cls_model_set_name(cls_model *m, const char *name)
 {
-    char msg[CLS__ERR_MAX];
-    if (!m || !name) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_name: NULL");
-    if (cls__text_check(name, CLS__MODEL_NAME_MAX - 1, msg, sizeof msg) != 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "model name %s", msg);
+    if (!m || !name) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_set_name: NULL");
+    if (cls__text_check(name, CLS__MODEL_NAME_MAX - 1) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_ARGUMENT, "model name ");
     if (cls__set_text(&m->name, name) != 0)
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_name: out of memory");
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_name: out of memory");
     return CLS_SUCCESS;
 }
 
 cls_status cls_model_set_source(cls_model *m, const char *source)
 {
-    char msg[CLS__ERR_MAX];
-    if (!m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_source: NULL");
-    if (source && cls__text_check(source, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) != 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "model source %s", msg);
+    if (!m) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_set_source: NULL");
+    if (source && cls__text_check(source, CLS__MODEL_TEXT_MAX - 1) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_ARGUMENT, "model source ");
     if (cls__set_text(&m->source, source) != 0)
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_source: out of memory");
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_source: out of memory");
     return CLS_SUCCESS;
-}
-
-const char *cls_model_param_key(size_t i)
-{
-    return i < (size_t)CLS__NFIELDS ? cls__fields[i].path : NULL;
-}
-
-const char *cls_model_param_unit(const char *key)
-{
-    int f = cls__field_find(key);
-    return f < 0 ? NULL : cls__fields[f].unit;
-}
-
-const char *cls_model_param_summary(const char *key)
-{
-    int f = cls__field_find(key);
-    return f < 0 ? NULL : cls__fields[f].summary;
-}
-
-cls_status cls_model_get(const cls_model *m, const char *key, double *value)
-{
-    int f = cls__field_find(key);
-    if (!m || !value) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_get: NULL");
-    if (f < 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown model parameter \"%s\"",
-                         key ? key : "(null)");
-    *value = cls__field_get(&m->p, f);
-    return CLS_SUCCESS;
-}
-
-int cls_model_is_assumed(const cls_model *m, const char *key)
-{
-    int f = cls__field_find(key);
-    return m && f >= 0 ? m->assumed[f] : 0;
 }
 
 cls_status cls_model_set(cls_model *m, const char *key, double value)
 {
-    char msg[CLS__ERR_MAX], where[128];
     cls_model_params p;
     int f = cls__field_find(key);
-    if (!m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set: NULL");
+    if (!m) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_set: NULL");
     if (f < 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "unknown model parameter \"%s\"",
-                         key ? key : "(null)");
-    if (cls__field_check(f, value, msg, sizeof msg) != 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_MODEL, "$.%s: %s", cls__fields[f].path, msg);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "unknown model parameter \"%s\"",
+                          key ? key : "(null)");
+    if (cls__field_check(f, value) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_MODEL, "$.%s: ", cls__fields[f].path);
     p = m->p;
     cls__field_put(&p, f, value);
-    if (cls__params_check(&p, where, sizeof where, msg, sizeof msg) != 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_MODEL, "$.%s: %s", where, msg);
+    if (cls__params_check(&p) != CLS_SUCCESS) return cls__error_prefix(CLS_ERR_INVALID_MODEL, "$.");
     m->p = p;
     m->assumed[f] = 0;
     cls__model_settle(m);
     return CLS_SUCCESS;
 }
 
-const char *cls_model_table_key(cls_model_table t)
-{
-    return (int)t >= 0 && t < CLS_TABLE_COUNT ? cls__tables[t].path : NULL;
-}
-
-cls_status cls_model_get_table(const cls_model *m, cls_model_table t,
-                               const cls_model_point **pts, size_t *n)
-{
-    if (!m || !pts || !n || (int)t < 0 || t >= CLS_TABLE_COUNT)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_get_table: bad argument");
-    *pts = m->p.tables[t].pts;
-    *n = m->p.tables[t].n;
-    return CLS_SUCCESS;
-}
-
 cls_status cls_model_set_table(cls_model *m, cls_model_table t, const cls_model_point *pts,
                                size_t n)
 {
-    char where[64], msg[CLS__ERR_MAX];
     if (!m || (int)t < 0 || t >= CLS_TABLE_COUNT || (n > 0 && !pts))
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_set_table: bad argument");
-    if (cls__table_check(pts, n, where, sizeof where, msg, sizeof msg) != 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_MODEL, "$.%s%s: %s", cls__tables[t].path, where,
-                         msg);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_set_table: bad argument");
+    if (cls__table_check(pts, n) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_MODEL, "$.%s", cls__tables[t].path);
     if (cls__table_copy(&m->p.tables[t], pts, n) != 0)
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_table: out of memory");
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_set_table: out of memory");
     return CLS_SUCCESS;
 }

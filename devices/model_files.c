@@ -13,71 +13,41 @@
 /* Model files are small; anything larger is not one. */
 #define CLS__MODEL_FILE_MAX (16u << 20)
 
-cls_status cls__read_text(const char *path, char **text, char *err, size_t errlen)
+/* A model file's text, NUL-terminated. */
+static cls_status read_text(const char *path, char **text)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    *text = NULL;
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return CLS_ERR_IO;
-    }
-    for (;;) {
-        size_t got;
-        if (cap - len < 4096) {
-            char *nb;
-            cap = cap ? cap * 2 : 8192;
-            nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return CLS_ERR_OUT_OF_HOST_MEMORY;
-            }
-            buf = nb;
+    size_t len;
+    if (cls__read_file(path, CLS__MODEL_FILE_MAX, text, &len) != 0) {
+        switch (errno) {
+        case ENOMEM: return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
+        case EFBIG:
+            return cls__error(CLS_ERR_INVALID_JSON, "%s: larger than %u bytes, not a model file",
+                              path, CLS__MODEL_FILE_MAX);
+        default: break;
         }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len > CLS__MODEL_FILE_MAX) {
-            free(buf);
-            fclose(f);
-            snprintf(err, errlen, "%s: larger than %u bytes, not a model file", path,
-                     CLS__MODEL_FILE_MAX);
-            return CLS_ERR_INVALID_JSON;
-        }
-        if (got == 0) break;
+        /* fopen fails with the reason; a read fails on a directory, a device, an I/O error. */
+        return cls__error(CLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        snprintf(err, errlen, "%s: read error", path);
-        return CLS_ERR_IO;
+    if (strlen(*text) != len) {
+        free(*text);
+        *text = NULL;
+        return cls__error(CLS_ERR_INVALID_JSON, "%s: contains a NUL byte, not JSON text", path);
     }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        free(buf);
-        snprintf(err, errlen, "%s: contains a NUL byte, not JSON text", path);
-        return CLS_ERR_INVALID_JSON;
-    }
-    *text = buf;
     return CLS_SUCCESS;
 }
 
-cls_status cls__model_parse_file(const char *path, cls_model **m, char *err, size_t errlen)
+cls_status cls__model_parse_file(const char *path, cls_model **m)
 {
     char *text;
-    cls_status st = cls__read_text(path, &text, err, errlen);
+    cls_status st = read_text(path, &text);
     *m = NULL;
     if (st != CLS_SUCCESS) return st;
-    st = cls__model_parse(text, path, m, err, errlen);
+    st = cls__model_parse(text, path, m);
     free(text);
     if (st == CLS_SUCCESS && cls__set_text(&(*m)->origin, path) != 0) {
         cls_model_release(*m);
         *m = NULL;
-        snprintf(err, errlen, "%s: out of memory", path);
-        return CLS_ERR_OUT_OF_HOST_MEMORY;
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
     }
     return st;
 }
@@ -195,37 +165,32 @@ static void stem_of(const char *path, char *stem, size_t len)
 
 cls_status cls_model_from_json(const char *json, cls_model **m)
 {
-    char err[CLS__ERR_MAX];
     cls_status st;
-    if (!json || !m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_from_json: NULL");
-    st = cls__model_parse(json, "JSON text", m, err, sizeof err);
+    if (!json || !m) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_from_json: NULL");
+    st = cls__model_parse(json, "JSON text", m);
     if (st == CLS_SUCCESS && cls__set_text(&(*m)->origin, "JSON text") != 0) {
         cls_model_release(*m);
         *m = NULL;
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_from_json: out of memory");
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_from_json: out of memory");
     }
-    return st == CLS_SUCCESS ? st : cls__fail(NULL, st, "%s", err);
+    return st;
 }
 
 cls_status cls_model_from_file(const char *path, cls_model **m)
 {
-    char err[CLS__ERR_MAX];
-    cls_status st;
-    if (!path || !m) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_from_file: NULL");
-    st = cls__model_parse_file(path, m, err, sizeof err);
-    return st == CLS_SUCCESS ? st : cls__fail(NULL, st, "%s", err);
+    if (!path || !m) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_from_file: NULL");
+    return cls__model_parse_file(path, m);
 }
 
 cls_status cls_model_from_name(const char *name, cls_model **out)
 {
-    char err[CLS__ERR_MAX], first_bad[CLS__ERR_MAX] = "", known[512] = "", stem[256];
+    char first_bad[1024] = "", known[512] = "", stem[256];
     size_t ndirs = 0;
     char **dirs;
     cls_model *found = NULL;
     cls_status st = CLS_SUCCESS;
 
-    if (!name || !out)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_from_name: NULL");
+    if (!name || !out) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_from_name: NULL");
     *out = NULL;
     dirs = cls__model_dirs(&ndirs);
     for (size_t d = 0; d < ndirs && !found && st == CLS_SUCCESS; d++) {
@@ -233,12 +198,13 @@ cls_status cls_model_from_name(const char *name, cls_model **out)
         char **files = cls__json_files(dirs[d], &nfiles);
         for (size_t i = 0; i < nfiles && !found && st == CLS_SUCCESS; i++) {
             cls_model *m;
-            cls_status fst = cls__model_parse_file(files[i], &m, err, sizeof err);
+            cls_status fst = cls__model_parse_file(files[i], &m);
             stem_of(files[i], stem, sizeof stem);
             if (fst != CLS_SUCCESS) {
                 /* A broken file is only this call's failure when it is the one named. */
-                if (strcasecmp(stem, name) == 0) st = cls__fail(NULL, fst, "%s", err);
-                else if (!first_bad[0]) snprintf(first_bad, sizeof first_bad, "%s", err);
+                if (strcasecmp(stem, name) == 0) st = fst;
+                else if (!first_bad[0])
+                    snprintf(first_bad, sizeof first_bad, "%s", cls__error_message());
                 continue;
             }
             if (strcasecmp(m->name, name) == 0 || strcasecmp(stem, name) == 0) {
@@ -255,11 +221,11 @@ cls_status cls_model_from_name(const char *name, cls_model **out)
     cls__strv_free(dirs, ndirs);
     if (st != CLS_SUCCESS) return st;
     if (!found)
-        return cls__fail(NULL, CLS_ERR_UNKNOWN_MODEL,
-                         "no device model named \"%s\" in $CLSTENCIL_MODEL_DIR or the shipped "
-                         "models (known: %s)%s%s",
-                         name, known[0] ? known : "none", first_bad[0] ? "; unreadable: " : "",
-                         first_bad);
+        return cls__error(CLS_ERR_UNKNOWN_MODEL,
+                          "no device model named \"%s\" in $CLSTENCIL_MODEL_DIR or the shipped "
+                          "models (known: %s)%s%s",
+                          name, known[0] ? known : "none", first_bad[0] ? "; unreadable: " : "",
+                          first_bad);
     *out = found;
     return CLS_SUCCESS;
 }
@@ -267,8 +233,7 @@ cls_status cls_model_from_name(const char *name, cls_model **out)
 cls_status cls_model_load(const char *name_or_file, cls_model **m)
 {
     size_t n;
-    if (!name_or_file || !m)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_load: NULL");
+    if (!name_or_file || !m) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_load: NULL");
     n = strlen(name_or_file);
     if (strchr(name_or_file, '/') || (n >= 5 && strcmp(name_or_file + n - 5, ".json") == 0))
         return cls_model_from_file(name_or_file, m);
@@ -277,12 +242,12 @@ cls_status cls_model_load(const char *name_or_file, cls_model **m)
 
 cls_status cls_model_list(char **text)
 {
-    char *buf = NULL, err[CLS__ERR_MAX];
+    char *buf = NULL;
     size_t len = 0, ndirs = 0, nseen = 0;
     char **dirs, **seen = NULL;
     int bad = 0;
 
-    if (!text) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_list: NULL");
+    if (!text) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_list: NULL");
     dirs = cls__model_dirs(&ndirs);
     buf = calloc(1, 1);
     bad = !buf;
@@ -294,7 +259,7 @@ cls_status cls_model_list(char **text)
             int dup = 0;
             size_t need;
             char *nb;
-            if (cls__model_parse_file(files[i], &m, err, sizeof err) != CLS_SUCCESS) continue;
+            if (cls__model_parse_file(files[i], &m) != CLS_SUCCESS) continue;
             for (size_t k = 0; k < nseen && !dup; k++) dup = strcasecmp(seen[k], m->name) == 0;
             if (!dup) {
                 need = strlen(m->name) + strlen(m->rules->family) + strlen(files[i]) + 4;
@@ -313,37 +278,17 @@ cls_status cls_model_list(char **text)
     cls__strv_free(seen, nseen);
     if (bad) {
         free(buf);
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_list: out of memory");
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_list: out of memory");
     }
     *text = buf;
     return CLS_SUCCESS;
 }
 
-int cls__mkdirs(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    return is_dir(buf) ? 0 : -1;
-}
-
 cls_status cls_model_to_json(const cls_model *m, char **json)
 {
-    if (!m || !json) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_to_json: NULL");
+    if (!m || !json) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_to_json: NULL");
     *json = cls__model_print(m);
-    if (!*json)
-        return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_to_json: out of memory");
+    if (!*json) return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_to_json: out of memory");
     return CLS_SUCCESS;
 }
 
@@ -353,15 +298,15 @@ cls_status cls_model_save(const cls_model *m, const char *path)
     char *text;
     FILE *f;
     int fd, ok;
-    if (!m || !path) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_model_save: NULL");
+    if (!m || !path) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_model_save: NULL");
     if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= sizeof tmp)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "%s: path too long", path);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "%s: path too long", path);
     text = cls__model_print(m);
-    if (!text) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_save: out of memory");
+    if (!text) return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "cls_model_save: out of memory");
     fd = mkstemp(tmp);
     if (fd < 0) {
         free(text);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+        return cls__error(CLS_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
     }
     /* Readable like any data file (mkstemp creates it 0600). */
     (void)fchmod(fd, 0644);
@@ -370,7 +315,7 @@ cls_status cls_model_save(const cls_model *m, const char *path)
         close(fd);
         unlink(tmp);
         free(text);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: cannot open: %s", tmp, strerror(errno));
+        return cls__error(CLS_ERR_IO, "%s: cannot open: %s", tmp, strerror(errno));
     }
     ok = fputs(text, f) >= 0;
     ok &= fclose(f) == 0;
@@ -378,7 +323,7 @@ cls_status cls_model_save(const cls_model *m, const char *path)
     if (!ok || rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: cannot write: %s", path, strerror(e));
+        return cls__error(CLS_ERR_IO, "%s: cannot write: %s", path, strerror(e));
     }
     return CLS_SUCCESS;
 }

@@ -11,26 +11,31 @@
 
 #define SCHEMA_VERSION 1
 
-/* State of one parse: where messages go and what the file has said so far. */
+/* State of one parse: the label of its messages and what the file has said so far. */
 typedef struct parse {
     const char *label;
-    char *err;
-    size_t errlen;
     cls_model *m;
     unsigned char present[CLS__NFIELDS];
 } parse;
 
-static cls_status failp(parse *ps, cls_status st, const char *path, const char *fmt, ...)
+/* Records "<label>: <path>: <message>" as the last error (model/error.h) and returns st. */
+static cls_status path_error(parse *ps, cls_status st, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static cls_status failp(parse *ps, cls_status st, const char *path, const char *fmt, ...)
+static cls_status path_error(parse *ps, cls_status st, const char *path, const char *fmt, ...)
 {
-    char msg[CLS__ERR_MAX];
+    char prefix[512];
     va_list ap;
+    snprintf(prefix, sizeof prefix, "%s: %s: ", ps->label, path);
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    cls__verror(st, prefix, fmt, ap);
     va_end(ap);
-    snprintf(ps->err, ps->errlen, "%s: %s: %s", ps->label, path, msg);
     return st;
+}
+
+/* Puts "<label>: <path>" in front of the last error (a check's "must be ...") and returns st. */
+static cls_status path_prefix(parse *ps, cls_status st, const char *path)
+{
+    return cls__error_prefix(st, "%s: %s: ", ps->label, path);
 }
 
 /* How a JSON value reads in a message: 'got -3', 'got "abc"', 'got an object'. */
@@ -76,28 +81,28 @@ static int repeated(const cJSON *obj, const cJSON *v)
 static cls_status get_text(parse *ps, const cJSON *v, const char *path, size_t maxlen,
                            char **dst)
 {
-    char msg[CLS__ERR_MAX], got[96];
+    char got[96];
     if (!cJSON_IsString(v)) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "must be a string, got %s", got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must be a string, got %s", got);
     }
-    if (cls__text_check(v->valuestring, maxlen, msg, sizeof msg) != 0)
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "%s", msg);
+    if (cls__text_check(v->valuestring, maxlen) != CLS_SUCCESS)
+        return path_prefix(ps, CLS_ERR_INVALID_MODEL, path);
     if (cls__set_text(dst, v->valuestring) != 0)
-        return failp(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
+        return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
     return CLS_SUCCESS;
 }
 
 static cls_status get_scalar(parse *ps, int f, const cJSON *v, const char *path)
 {
-    char msg[CLS__ERR_MAX], got[96];
+    char got[96];
     if (!cJSON_IsNumber(v)) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "must be %s, got %s",
-                     cls__field_kind_text(f), got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must be %s, got %s",
+                          cls__field_kind_text(f), got);
     }
-    if (cls__field_check(f, v->valuedouble, msg, sizeof msg) != 0)
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "%s", msg);
+    if (cls__field_check(f, v->valuedouble) != CLS_SUCCESS)
+        return path_prefix(ps, CLS_ERR_INVALID_MODEL, path);
     cls__field_put(&ps->m->p, f, v->valuedouble);
     ps->present[f] = 1;
     ps->m->assumed[f] = 0;
@@ -108,23 +113,23 @@ static cls_status get_scalar(parse *ps, int f, const cJSON *v, const char *path)
 static cls_status get_table(parse *ps, int t, const cJSON *v, const char *path)
 {
     cls_model_point pts[CLS__TABLE_MAX];
-    char got[96], sub[320], where[64], msg[CLS__ERR_MAX];
+    char got[96], sub[320];
     size_t n = 0;
     if (!cJSON_IsArray(v)) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, path,
-                     "must be an array of {\"bytes\", \"ns\"} entries, got %s", got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path,
+                          "must be an array of {\"bytes\", \"ns\"} entries, got %s", got);
     }
     for (const cJSON *e = v->child; e; e = e->next, n++) {
         int have_bytes = 0, have_ns = 0;
         if (n == CLS__TABLE_MAX)
-            return failp(ps, CLS_ERR_INVALID_MODEL, path, "must have at most %d entries",
-                         CLS__TABLE_MAX);
+            return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must have at most %d entries",
+                              CLS__TABLE_MAX);
         snprintf(sub, sizeof sub, "%s[%zu]", path, n);
         if (!cJSON_IsObject(e)) {
             describe(e, got, sizeof got);
-            return failp(ps, CLS_ERR_INVALID_MODEL, sub,
-                         "must be an object {\"bytes\", \"ns\"}, got %s", got);
+            return path_error(ps, CLS_ERR_INVALID_MODEL, sub,
+                              "must be an object {\"bytes\", \"ns\"}, got %s", got);
         }
         pts[n] = (cls_model_point){0, 0, 0};
         for (const cJSON *c = e->child; c; c = c->next) {
@@ -141,28 +146,26 @@ static cls_status get_table(parse *ps, int t, const cJSON *v, const char *path)
             } else if (strcmp(c->string, "spread_ns") == 0) {
                 dst = &pts[n].spread_ns;
             } else {
-                return failp(ps, CLS_ERR_INVALID_MODEL, cp,
-                             "unknown field (expected bytes, ns, spread_ns)");
+                return path_error(ps, CLS_ERR_INVALID_MODEL, cp,
+                                  "unknown field (expected bytes, ns, spread_ns)");
             }
-            if (repeated(e, c)) return failp(ps, CLS_ERR_INVALID_MODEL, cp, "duplicate field");
+            if (repeated(e, c)) return path_error(ps, CLS_ERR_INVALID_MODEL, cp, "duplicate field");
             if (!cJSON_IsNumber(c)) {
                 describe(c, got, sizeof got);
-                return failp(ps, CLS_ERR_INVALID_MODEL, cp, "must be a number, got %s", got);
+                return path_error(ps, CLS_ERR_INVALID_MODEL, cp, "must be a number, got %s", got);
             }
             *dst = c->valuedouble;
         }
         if (!have_bytes || !have_ns) {
             snprintf(sub + strlen(sub), sizeof sub - strlen(sub), ".%s",
                      have_bytes ? "ns" : "bytes");
-            return failp(ps, CLS_ERR_INVALID_MODEL, sub, "required field is missing");
+            return path_error(ps, CLS_ERR_INVALID_MODEL, sub, "required field is missing");
         }
     }
-    if (cls__table_check(pts, n, where, sizeof where, msg, sizeof msg) != 0) {
-        snprintf(sub, sizeof sub, "%s%s", path, where);
-        return failp(ps, CLS_ERR_INVALID_MODEL, sub, "%s", msg);
-    }
+    if (cls__table_check(pts, n) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_MODEL, "%s: %s", ps->label, path);
     if (cls__table_copy(&ps->m->p.tables[t], pts, n) != 0)
-        return failp(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
+        return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
     return CLS_SUCCESS;
 }
 
@@ -173,7 +176,7 @@ static cls_status get_section(parse *ps, const cJSON *sec)
     snprintf(path, sizeof path, "$.%s", sec->string);
     if (!cJSON_IsObject(sec)) {
         describe(sec, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "must be an object, got %s", got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must be an object, got %s", got);
     }
     for (const cJSON *v = sec->child; v; v = v->next) {
         char full[256];
@@ -181,10 +184,9 @@ static cls_status get_section(parse *ps, const cJSON *sec)
         int t = f < 0 ? cls__table_find2(sec->string, v->string) : -1;
         keytext(v->string, k, sizeof k);
         snprintf(full, sizeof full, "%s.%s", path, k);
-        if (f < 0 && t < 0)
-            st = failp(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
+        if (f < 0 && t < 0) st = path_error(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
         else if (repeated(sec, v))
-            st = failp(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
+            st = path_error(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
         else if (f >= 0)
             st = get_scalar(ps, f, v, full);
         else
@@ -202,16 +204,16 @@ static cls_status get_strings(parse *ps, const cJSON *v, const char *path, size_
     cls_status st;
     if (!cJSON_IsArray(v)) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "must be an array of strings, got %s",
-                     got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must be an array of strings, got %s",
+                          got);
     }
     n = (size_t)cJSON_GetArraySize(v);
     if (n > CLS__MODEL_MAX_MATCH)
-        return failp(ps, CLS_ERR_INVALID_MODEL, path, "must have at most %d entries, got %zu",
-                     CLS__MODEL_MAX_MATCH, n);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must have at most %d entries, got %zu",
+                          CLS__MODEL_MAX_MATCH, n);
     if (n == 0) return CLS_SUCCESS;
     *out = calloc(n, sizeof **out);
-    if (!*out) return failp(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
+    if (!*out) return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
     *count = n;
     n = 0;
     for (const cJSON *e = v->child; e; e = e->next, n++) {
@@ -230,7 +232,7 @@ static cls_status get_match(parse *ps, const cJSON *v)
         if (strcmp(ps->m->match[i], "^") == 0) {
             char sub[64];
             snprintf(sub, sizeof sub, "$.match[%zu]", i);
-            return failp(ps, CLS_ERR_INVALID_MODEL, sub, "must name some text after \"^\"");
+            return path_error(ps, CLS_ERR_INVALID_MODEL, sub, "must name some text after \"^\"");
         }
     }
     return CLS_SUCCESS;
@@ -247,8 +249,8 @@ static cls_status get_assumed(parse *ps, const cJSON *v)
             char sub[64], k[80];
             keytext(paths[i], k, sizeof k);
             snprintf(sub, sizeof sub, "$.assumed[%zu]", i);
-            st = failp(ps, CLS_ERR_INVALID_MODEL, sub,
-                       "unknown parameter path \"%s\" (write it as \"$.section.key\")", k);
+            st = path_error(ps, CLS_ERR_INVALID_MODEL, sub,
+                            "unknown parameter path \"%s\" (write it as \"$.section.key\")", k);
         }
     }
     /* Marked after the sections are read (parse_root), so order in the file does not matter. */
@@ -263,7 +265,7 @@ static cls_status get_device(parse *ps, const cJSON *v)
     cls_status st;
     if (!cJSON_IsObject(v)) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, "$.device", "must be an object, got %s", got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$.device", "must be an object, got %s", got);
     }
     for (const cJSON *e = v->child; e; e = e->next) {
         char **dst = NULL;
@@ -273,8 +275,8 @@ static cls_status get_device(parse *ps, const cJSON *v)
         else if (strcmp(e->string, "vendor") == 0) dst = &ps->m->device.vendor;
         else if (strcmp(e->string, "driver_version") == 0) dst = &ps->m->device.driver_version;
         else if (strcmp(e->string, "platform") == 0) dst = &ps->m->device.platform;
-        else return failp(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
-        if (repeated(v, e)) return failp(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
+        else return path_error(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
+        if (repeated(v, e)) return path_error(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
         if ((st = get_text(ps, e, full, CLS__MODEL_TEXT_MAX - 1, dst)) != CLS_SUCCESS) return st;
     }
     return CLS_SUCCESS;
@@ -286,10 +288,10 @@ static cls_status get_family(parse *ps, const cJSON *root)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "family");
     const cls_model_rules *rules;
     char got[96], known[128] = "";
-    if (!v) return failp(ps, CLS_ERR_INVALID_MODEL, "$.family", "required field is missing");
+    if (!v) return path_error(ps, CLS_ERR_INVALID_MODEL, "$.family", "required field is missing");
     if (!cJSON_IsString(v)) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, "$.family", "must be a string, got %s", got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$.family", "must be a string, got %s", got);
     }
     rules = cls__family_find(v->valuestring);
     if (!rules) {
@@ -297,11 +299,11 @@ static cls_status get_family(parse *ps, const cJSON *root)
             snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
                      cls__family_at(i)->family);
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, "$.family", "unknown family %s (known: %s)",
-                     got, known);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$.family", "unknown family %s (known: %s)",
+                          got, known);
     }
     ps->m = cls__model_new(rules);
-    if (!ps->m) return failp(ps, CLS_ERR_OUT_OF_HOST_MEMORY, "$", "out of memory");
+    if (!ps->m) return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, "$", "out of memory");
     return CLS_SUCCESS;
 }
 
@@ -310,22 +312,22 @@ static cls_status get_version(parse *ps, const cJSON *v)
     char got[96];
     if (!cJSON_IsNumber(v) || v->valuedouble != SCHEMA_VERSION) {
         describe(v, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, "$.schema_version",
-                     "must be %d (the only version this library reads), got %s", SCHEMA_VERSION,
-                     got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$.schema_version",
+                          "must be %d (the only version this library reads), got %s",
+                          SCHEMA_VERSION, got);
     }
     return CLS_SUCCESS;
 }
 
 static cls_status parse_root(parse *ps, const cJSON *root)
 {
-    char got[96], k[80], full[160], where[128], msg[CLS__ERR_MAX];
+    char got[96], k[80], full[160];
     int have_version = 0, have_name = 0;
     cls_status st;
 
     if (!cJSON_IsObject(root)) {
         describe(root, got, sizeof got);
-        return failp(ps, CLS_ERR_INVALID_MODEL, "$", "must be an object, got %s", got);
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$", "must be an object, got %s", got);
     }
     /* Unknown and repeated top-level fields are reported before anything else is judged. */
     for (const cJSON *v = root->child; v; v = v->next) {
@@ -336,8 +338,9 @@ static cls_status parse_root(parse *ps, const cJSON *root)
             known = strcmp(top[i], v->string) == 0;
         keytext(v->string, k, sizeof k);
         snprintf(full, sizeof full, "$.%s", k);
-        if (!known) return failp(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
-        if (repeated(root, v)) return failp(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
+        if (!known) return path_error(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
+        if (repeated(root, v))
+            return path_error(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
     }
     if ((st = get_family(ps, root)) != CLS_SUCCESS) return st;
     for (const cJSON *v = root->child; v; v = v->next) {
@@ -364,20 +367,20 @@ static cls_status parse_root(parse *ps, const cJSON *root)
         if (st != CLS_SUCCESS) return st;
     }
     if (!have_version)
-        return failp(ps, CLS_ERR_INVALID_MODEL, "$.schema_version", "required field is missing");
-    if (!have_name) return failp(ps, CLS_ERR_INVALID_MODEL, "$.name", "required field is missing");
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$.schema_version",
+                          "required field is missing");
+    if (!have_name)
+        return path_error(ps, CLS_ERR_INVALID_MODEL, "$.name", "required field is missing");
     for (int f = 0; f < CLS__NFIELDS; f++) {
         if ((cls__fields[f].flags & CLS__REQ) && !(ps->present[f] & 1)) {
             snprintf(full, sizeof full, "$.%s", cls__fields[f].path);
-            return failp(ps, CLS_ERR_INVALID_MODEL, full, "required field is missing");
+            return path_error(ps, CLS_ERR_INVALID_MODEL, full, "required field is missing");
         }
         if (ps->present[f] & 2) ps->m->assumed[f] = 1;
     }
     cls__model_settle(ps->m);
-    if (cls__params_check(&ps->m->p, where, sizeof where, msg, sizeof msg) != 0) {
-        snprintf(full, sizeof full, "$.%s", where);
-        return failp(ps, CLS_ERR_INVALID_MODEL, full, "%s", msg);
-    }
+    if (cls__params_check(&ps->m->p) != CLS_SUCCESS)
+        return cls__error_prefix(CLS_ERR_INVALID_MODEL, "%s: $.", ps->label);
     return CLS_SUCCESS;
 }
 
@@ -396,10 +399,9 @@ static void position(const char *text, const char *at, int *line, int *col)
     }
 }
 
-cls_status cls__model_parse(const char *text, const char *label, cls_model **out, char *err,
-                            size_t errlen)
+cls_status cls__model_parse(const char *text, const char *label, cls_model **out)
 {
-    parse ps = {.label = label ? label : "JSON text", .err = err, .errlen = errlen};
+    parse ps = {.label = label ? label : "JSON text"};
     const char *end = NULL;
     cJSON *root;
     cls_status st;
@@ -409,8 +411,8 @@ cls_status cls__model_parse(const char *text, const char *label, cls_model **out
     if (!root) {
         int line, col;
         position(text, end ? end : text, &line, &col);
-        snprintf(err, errlen, "%s: line %d, column %d: malformed JSON", ps.label, line, col);
-        return CLS_ERR_INVALID_JSON;
+        return cls__error(CLS_ERR_INVALID_JSON, "%s: line %d, column %d: malformed JSON", ps.label,
+                          line, col);
     }
     st = parse_root(&ps, root);
     cJSON_Delete(root);

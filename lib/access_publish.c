@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "access_publish.h"
+#include "clstencil_bench.h"
+#include "clstencil_model.h"
 #include "cumapz.h"
 #include "expr.h"
 #include "plan.h"
@@ -186,17 +188,21 @@ cls_status cls_mapping_describe(const cls_stencil *st, cls_dims dims, cls_schedu
 static cls_status analyse(const cls_model *m, const char *json, char (*names)[48], double *mpe,
                           size_t max, size_t *n)
 {
-    char err[512];
     cls_access_set *set = NULL;
-    cls_cumapz_options opt = {UINT64_C(20000000)}; /* a planning-time bound, about 0.3 s */
+    cls_cumapz_options opt = {UINT64_C(20000000)}; /* a bound of about 0.3 s per variant */
     *n = 0;
-    if (cls_access_set_from_json(json, NULL, 0, &set, err, sizeof err) != CLS_SUCCESS)
-        return cls__fail(NULL, CLS_ERR_INTERNAL, "a published description does not parse: %s", err);
-    for (size_t i = 0; i < set->n && *n < max; i++) {
+    if (cls_access_set_from_json(json, NULL, 0, &set) != CLS_SUCCESS) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", cls_last_error());
+        return cls__fail(NULL, CLS_ERR_INTERNAL, "a published description does not parse: %s",
+                         msg);
+    }
+    for (size_t i = 0; i < cls_access_set_count(set) && *n < max; i++) {
         cls_cumapz_result r;
-        if (cls_cumapz_analyze(m, &set->v[i], &opt, &r, err, sizeof err) != CLS_SUCCESS)
+        const cls_access *v = cls_access_set_variant(set, i);
+        if (cls_cumapz_analyze(m, v, &opt, &r) != CLS_SUCCESS)
             continue; /* a variant the device cannot run (local memory, work-group size) */
-        snprintf(names[*n], sizeof names[0], "%s", set->v[i].name);
+        snprintf(names[*n], sizeof names[0], "%s", cls_access_name(v));
         mpe[(*n)++] = r.mpe;
     }
     cls_access_set_free(set);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_bench.h"
 #include "internal.h"
 
 cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch *l, double *min_seconds,

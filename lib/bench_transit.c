@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_bench.h"
 #include "internal.h"
 #include "traffic.h"
 

@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "clstencil_image.h"
+#include "files.h"
 #include "internal.h"
 
 #define MAX_SIDE ((size_t)1 << 20)
@@ -69,23 +71,14 @@ static int membuf_add(membuf *b, const void *p, size_t n)
 
 static cls_status read_file(const char *path, membuf *b)
 {
-    FILE *f = fopen(path, "rb");
+    char *data;
     memset(b, 0, sizeof *b);
-    if (!f) return cls__fail(NULL, CLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    unsigned char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        if (membuf_add(b, chunk, n) != 0) {
-            fclose(f);
-            free(b->data);
-            return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: reading the file", path);
-        }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(b->data);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: read error", path);
-    }
+    if (cls__read_file(path, SIZE_MAX - 1, &data, &b->len) != 0)
+        return errno == ENOMEM
+                   ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: reading the file", path)
+                   : cls__fail(NULL, CLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    b->data = (unsigned char *)data;
+    b->cap = b->len;
     return CLS_SUCCESS;
 }
 

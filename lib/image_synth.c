@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_image.h"
 #include "internal.h"
 
 #define CLS_PI 3.14159265358979323846

@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
+#include "clstencil_tune.h"
+#include "hash.h"
 
 #define CLS__MAX_DIMS 3
 #define CLS__NAME_MAX 64
@@ -57,9 +60,7 @@ double cls__now(void);
 void cls__sort_doubles(double *v, size_t n);
 /* Sorts v and returns its median (the mean of the middle two for even n); n >= 1. */
 double cls__median(double *v, size_t n);
-/* 64-bit FNV-1a, chained through `h` (start with CLS__FNV_SEED). */
-#define CLS__FNV_SEED 14695981039346656037ULL
-uint64_t cls__hash(uint64_t h, const void *data, size_t len);
+/* cls__hash: 64-bit FNV-1a (model/hash.h). */
 
 /* ---------------------------------------------------------------- stencil spec (lib/stencil.c) */
 typedef struct cls__point {
@@ -150,10 +151,6 @@ struct cls_context {
  * chosen. */
 cls_status cls__context_model(cls_context *ctx, const cls_model **m);
 const char *cls__context_model_why(const cls_context *ctx);
-
-/* Least squares y = a + b x over n points, and the relative RMS residual (lib/util.c). */
-void cls__fit_line(const double *x, const double *y, size_t n, double *a, double *b,
-                   double *rel);
 
 /* ---------------------------------------------------------------- programs (lib/program.c) */
 /* Returns a built program for (source, options) on the context's device: from the in-memory

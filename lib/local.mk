@@ -1,6 +1,6 @@
 # lib/local.mk: the library's sources and the embedded kernels.
 libclstencil_la_SOURCES += \
-	lib/clstencil.h lib/internal.h \
+	lib/internal.h \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
 	lib/stencil.c lib/stencil_json.c lib/builtins.c \
@@ -11,7 +11,6 @@ libclstencil_la_SOURCES += \
 libclstencil_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib/plan_run.c \
 	lib/params.c lib/build.c lib/exec.c lib/state.c lib/host_alloc.c \
 	lib/schedules/registry.c
-include_HEADERS += lib/clstencil_tune.h lib/clstencil_cl.h
 nodist_libclstencil_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
@@ -22,13 +21,16 @@ CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl
 libclstencil_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_publish.c
 CL_FILES += cl/mapping_bench.cl
 CL_FILES += cl/pipeline.cl
-# Convergent solvers with chaotic relaxation, images, and their applications
-# (002_a5724ce8c3a8ee6c.txt).
-libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c lib/image.c \
-	lib/image_common.c lib/image_synth.c lib/image_poisson.c lib/image_sfs.c
+# Convergent solvers with chaotic relaxation (002_a5724ce8c3a8ee6c.txt).
+libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
+CL_FILES += cl/chaotic.cl
+# Images and the applications on the solvers: the optional part built with libpng.
+if WITH_PNG
+libclstencil_la_SOURCES += lib/image.c lib/image_common.c lib/image_synth.c \
+	lib/image_poisson.c lib/image_sfs.c
 libclstencil_la_CFLAGS += $(PNG_CFLAGS)
 libclstencil_la_LIBADD += $(PNG_LIBS)
-CL_FILES += cl/chaotic.cl
+endif
 EXTRA_DIST += $(CL_FILES) lib/embed.sh
 BUILT_SOURCES += lib/kernels_gen.c
 CLEANFILES += lib/kernels_gen.c

@@ -6,6 +6,8 @@
 #include <time.h>
 
 #include "devices.h"
+#include "fit.h"
+#include "internal.h"
 
 #define PROBE_TARGET_SPREAD 0.03
 #define PROBE_MAX_REPS 100      /* samples of one measurement, at most */
@@ -662,30 +664,6 @@ static cls_status sample_barrier(probe *pr, void *arg, double *ns)
     return CLS_SUCCESS;
 }
 
-/* Least-squares line y = a + b x; *se is the standard error of b (0 with two points). */
-static void fit_line(const double *x, const double *y, size_t n, double *a, double *b,
-                     double *se)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, ssr = 0, mx, my;
-    for (size_t i = 0; i < n; i++) {
-        sx += x[i];
-        sy += y[i];
-    }
-    mx = sx / (double)n;
-    my = sy / (double)n;
-    for (size_t i = 0; i < n; i++) {
-        sxx += (x[i] - mx) * (x[i] - mx);
-        sxy += (x[i] - mx) * (y[i] - my);
-    }
-    *b = sxx > 0 ? sxy / sxx : 0;
-    *a = my - *b * mx;
-    for (size_t i = 0; i < n; i++) {
-        double r = y[i] - (*a + *b * x[i]);
-        ssr += r * r;
-    }
-    *se = n > 2 && sxx > 0 ? sqrt(ssr / (double)(n - 2) / sxx) : 0;
-}
-
 /* Work-group counts of the fit: 1, 2, 4, ... up to the compute units, the last one included. */
 static size_t barrier_points(const probe *pr, cl_int *t)
 {
@@ -760,7 +738,7 @@ static cls_status probe_barrier(probe *pr)
     }
     if (nfit >= 2) {
         double a, slope, se;
-        fit_line(xs, ys, nfit, &a, &slope, &se);
+        cls__fit_line(xs, ys, nfit, &a, &slope, &se, NULL);
         snprintf(label, sizeof label, "fit over %zu group counts", nfit);
         report(pr, "sync.barrier_fit_slope", label, "ns/group", 0, slope,
                slope != 0 ? 2 * se / fabs(slope) : 0, nfit);
@@ -1299,7 +1277,7 @@ void cls_probe_options_init(cls_probe_options *opt)
 static cls_status describe(probe *pr)
 {
     const cls_device_info *d = &pr->ctx->info;
-    char text[CLS__MODEL_TEXT_MAX], date[32] = "", msg[CLS__ERR_MAX];
+    char text[CLS__MODEL_TEXT_MAX], date[32] = "";
     time_t now = time(NULL);
     struct tm tmv;
     cls_status st;
@@ -1315,7 +1293,7 @@ static cls_status describe(probe *pr)
     snprintf(text, sizeof text, "%.300s (%.200s, driver %.100s), probed%s", d->name,
              d->platform_name, d->driver_version[0] ? d->driver_version : "unknown",
              pr->quick ? " in quick mode" : "");
-    if (cls__text_check(text, CLS__MODEL_TEXT_MAX - 1, msg, sizeof msg) == 0 &&
+    if (cls__text_check(text, CLS__MODEL_TEXT_MAX - 1) == CLS_SUCCESS &&
         cls__set_text(&pr->m->description, text) != 0)
         return cls__fail(pr->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "probe: out of memory");
     return CLS_SUCCESS;
@@ -1429,7 +1407,7 @@ cls_status cls_probe_save_cache(const cls_model *m, char *path, size_t len)
     snprintf(dir, sizeof dir, "%s", file);
     slash = strrchr(dir, '/');
     if (slash) *slash = '\0';
-    if (slash && cls__mkdirs(dir) != 0)
+    if (slash && cls__mkdirs(dir, 0777) != 0)
         return cls__fail(NULL, CLS_ERR_CACHE, "cannot create the model cache folder %s", dir);
     if ((st = cls_model_save(m, file)) != CLS_SUCCESS) return st;
     if (path && len) snprintf(path, len, "%s", file);

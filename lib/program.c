@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "internal.h"
 
 /* Bump when the file layout or the key's ingredients change: old files then simply miss. */
@@ -78,26 +79,6 @@ static int cache_disabled(void)
            strcasecmp(v, "false") == 0;
 }
 
-/* mkdir -p with mode 0700 for the components it creates. */
-static int mkdir_p(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        int r = mkdir(path, 0700);
-        int e = errno;
-        *p = '/';
-        if (r != 0 && e != EEXIST) return -1;
-    }
-    if (mkdir(path, 0700) != 0 && errno != EEXIST) return -1;
-    struct stat sb;
-    if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
 char *cls__cache_dir(void)
 {
     if (cache_disabled()) return NULL;
@@ -122,7 +103,7 @@ char *cls__cache_dir(void)
         return NULL;
     }
     while (len > 1 && path[len - 1] == '/') path[--len] = '\0';
-    if (mkdir_p(path) != 0) {
+    if (cls__mkdirs(path, 0700) != 0) {
         cls__debug("program cache disabled: cannot create %s: %s", path, strerror(errno));
         free(path);
         return NULL;
@@ -171,38 +152,19 @@ static char *cache_path(const char *dir, uint64_t key)
     return path;
 }
 
-/* Reads a whole file; NULL on any failure (a missing file is the common case). */
-static unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 0 ||
-        (uint64_t)sb.st_size > CLS__MAX_BINARY + CLS__HEADER_SIZE)
-        goto out;
-    buf = malloc((size_t)sb.st_size + 1);
-    if (!buf) goto out;
-    *size = fread(buf, 1, (size_t)sb.st_size, f);
-    if (ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-out:
-    fclose(f);
-    return buf;
-}
-
 /* Tries the disk cache; returns a built program or NULL (a miss).  A file that exists but
  * fails any check is removed so that the rebuild rewrites it. */
 static cl_program cache_load(cls_context *ctx, const char *path, uint64_t key, const char *options,
                              const char *source)
 {
     size_t size = 0;
-    unsigned char *buf = read_file(path, &size);
+    char *text = NULL;
     cl_program prog = NULL;
     const char *why = NULL;
-    if (!buf) {
+    /* Any failure is a miss; a missing file is the common case. */
+    int miss = cls__read_file(path, CLS__MAX_BINARY + CLS__HEADER_SIZE, &text, &size) != 0;
+    unsigned char *buf = (unsigned char *)text;
+    if (miss) {
         cls__debug("program cache miss: %s", path);
         return NULL;
     }

@@ -3,6 +3,8 @@
 #ifndef CLS_SOLVER_H
 #define CLS_SOLVER_H
 
+#include "clstencil_image.h"
+#include "clstencil_solver.h"
 #include "internal.h"
 
 struct cls_solver {

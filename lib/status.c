@@ -1,13 +1,11 @@
-/* status.c: status names and messages from one table, and the per-thread / per-context last error. */
+/* status.c: status names and messages from one table, and the per-context last error over the
+ * per-thread one that model/error.c keeps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "internal.h"
-
-/* Large enough for a typical build log; longer messages are cut with a marker. */
-#define CLS__ERRBUF 32768
-static _Thread_local char cls__tls_error[CLS__ERRBUF];
 
 /* OpenCL's own codes keep their CL_* names (CLBlast's convention). */
 static const char *cl_error_name(int code)
@@ -62,26 +60,21 @@ const char *cls_status_message(int status)
     return cl_error_name(status) ? "OpenCL call failed" : "unknown status";
 }
 
-const char *cls_last_error(void) { return cls__tls_error; }
+/* The message lives in model/'s store, which model/ and devices/ record into directly. */
+const char *cls_last_error(void) { return cls__error_message(); }
 
 cls_status cls__vfail(cls_context *ctx, cls_status st, const char *fmt, va_list ap)
 {
-    char *buf = cls__tls_error;
-    size_t n = 0;
+    char prefix[64];
     /* OpenCL codes get their name in front so the cause is visible without a table. */
-    if ((int)st < 0 && (int)st > -1000)
-        n = (size_t)snprintf(buf, CLS__ERRBUF, "%s: ", cls_status_string(st));
-    if (n >= CLS__ERRBUF) n = CLS__ERRBUF - 1;
-    int m = vsnprintf(buf + n, CLS__ERRBUF - n, fmt, ap);
-    if (m > 0 && n + (size_t)m >= CLS__ERRBUF) {
-        static const char cut[] = "\n...(message truncated)";
-        memcpy(buf + CLS__ERRBUF - sizeof cut, cut, sizeof cut);
-    }
+    int cl = (int)st < 0 && (int)st > -1000;
+    if (cl) snprintf(prefix, sizeof prefix, "%s: ", cls_status_string(st));
+    cls__verror(st, cl ? prefix : NULL, fmt, ap);
     if (ctx) {
         free(ctx->last_error);
-        ctx->last_error = cls__strdup(buf);
+        ctx->last_error = cls__strdup(cls__error_message());
     }
-    cls__debug("error %s: %s", cls_status_string(st), buf);
+    cls__debug("error %s: %s", cls_status_string(st), cls__error_message());
     return st;
 }
 

@@ -1,4 +1,4 @@
-/* util.c: small helpers shared by the library: strings, growable buffers, clock, hashing, debug log. */
+/* util.c: small helpers shared by the library: strings, growable buffers, clock, debug log. */
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -84,16 +84,6 @@ double cls__now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-uint64_t cls__hash(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 void cls__debug(const char *fmt, ...)
 {
     const char *e = getenv("CLSTENCIL_DEBUG");
@@ -121,23 +111,4 @@ size_t cls_dims_points(cls_dims d)
         n *= d.n[i];
     }
     return n;
-}
-
-void cls__fit_line(const double *x, const double *y, size_t n, double *a, double *b, double *rel)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, ss = 0, dn = (double)n;
-    for (size_t i = 0; i < n; i++) {
-        sx += x[i];
-        sy += y[i];
-        sxx += x[i] * x[i];
-        sxy += x[i] * y[i];
-    }
-    double den = dn * sxx - sx * sx;
-    *b = den != 0 ? (dn * sxy - sx * sy) / den : 0;
-    *a = n ? (sy - *b * sx) / dn : 0;
-    for (size_t i = 0; i < n; i++) {
-        double r = y[i] - (*a + *b * x[i]);
-        ss += r * r;
-    }
-    *rel = sy > 0 ? sqrt(ss / dn) / (sy / dn) : 0;
 }

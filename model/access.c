@@ -1,5 +1,6 @@
 /* access.c: affine index expressions and the checks of an access description. */
 #include "access.h"
+#include "error.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -9,17 +10,6 @@
 #include <string.h>
 
 #define LET_DEPTH_MAX 16 /* let entries expanded inside one another */
-
-static void put_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void put_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err || errlen == 0) return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *const builtin_names[] = {"bx",  "by",  "bz",  "tx",  "ty",  "tz",
                                             "bdx", "bdy", "bdz", "gdx", "gdy", "gdz"};
@@ -97,8 +87,6 @@ typedef struct parser {
     const cls_acc_scope *s;
     size_t n_lets_visible; /* lets before the one being expanded (all at top level) */
     int let_depth;
-    char *err;
-    size_t errlen;
     int failed;
     /* current token */
     tok_kind t;
@@ -117,7 +105,7 @@ static void perr(parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    put_err(ps->err, ps->errlen, "'%.120s': %s", ps->text, what);
+    cls__error(CLS_ERR_INVALID_SPEC, "'%.120s': %s", ps->text, what);
 }
 
 static void next(parser *ps)
@@ -248,23 +236,16 @@ static void resolve(parser *ps, const char *name, cls_affine *out)
             return;
         }
         parser sub = *ps;
-        char inner[256];
         sub.text = s->lets[i];
         sub.p = s->lets[i];
         sub.n_lets_visible = i; /* a let sees only the lets before it: no cycles */
         sub.let_depth = ps->let_depth + 1;
-        sub.err = inner;
-        sub.errlen = sizeof inner;
         sub.failed = 0;
-        inner[0] = '\0';
         next(&sub);
         parse_sum(&sub, out);
-        if (!sub.failed && sub.t != T_END) {
-            sub.failed = 1;
-            snprintf(inner, sizeof inner, "'%.120s': unexpected text at column %d", sub.text,
-                     (int)(sub.tok_at - sub.text) + 1);
-        }
-        if (sub.failed) perr(ps, "in let '%s': %s", name, inner);
+        if (!sub.failed && sub.t != T_END)
+            perr(&sub, "unexpected text at column %d", (int)(sub.tok_at - sub.text) + 1);
+        if (sub.failed) perr(ps, "in let '%s': %s", name, cls__error_message());
         return;
     }
     for (size_t i = 0; i < s->n_params; i++) {
@@ -395,24 +376,20 @@ static void parse_sum(parser *ps, cls_affine *out)
     }
 }
 
-static void parser_init(parser *ps, const char *text, const cls_acc_scope *s, char *err,
-                        size_t errlen)
+static void parser_init(parser *ps, const char *text, const cls_acc_scope *s)
 {
     memset(ps, 0, sizeof *ps);
     ps->text = text;
     ps->p = text;
     ps->s = s;
     ps->n_lets_visible = s->n_lets;
-    ps->err = err;
-    ps->errlen = errlen;
     next(ps);
 }
 
-int cls_acc_parse_expr(const char *text, const cls_acc_scope *s, cls_affine *out, char *err,
-                       size_t errlen)
+int cls_acc_parse_expr(const char *text, const cls_acc_scope *s, cls_affine *out)
 {
     parser ps;
-    parser_init(&ps, text, s, err, errlen);
+    parser_init(&ps, text, s);
     parse_sum(&ps, out);
     if (!ps.failed && ps.t != T_END)
         perr(&ps, "unexpected text at column %d", (int)(ps.tok_at - ps.text) + 1);
@@ -420,10 +397,10 @@ int cls_acc_parse_expr(const char *text, const cls_acc_scope *s, cls_affine *out
 }
 
 int cls_acc_parse_cond(const char *text, const cls_acc_scope *s, cls_acc_cond *conds,
-                       size_t *n_conds, char *err, size_t errlen)
+                       size_t *n_conds)
 {
     parser ps;
-    parser_init(&ps, text, s, err, errlen);
+    parser_init(&ps, text, s);
     *n_conds = 0;
     for (;;) {
         cls_affine lhs, rhs;
@@ -466,14 +443,13 @@ int cls_acc_parse_cond(const char *text, const cls_acc_scope *s, cls_acc_cond *c
 }
 
 int cls_acc_parse_ref(const char *text, const cls_acc_scope *s, const cls_acc_space *spaces,
-                      size_t n_spaces, int *space, cls_affine *index, const char **end,
-                      char *err, size_t errlen)
+                      size_t n_spaces, int *space, cls_affine *index, const char **end)
 {
     parser ps;
     const cls_acc_space *sp = NULL;
     cls_affine sub[CLS_ACC_MAX_DIMS];
     int nsub = 0;
-    parser_init(&ps, text, s, err, errlen);
+    parser_init(&ps, text, s);
     if (ps.t != T_NAME) {
         perr(&ps, "a reference NAME[index] is expected");
         return -1;
@@ -550,8 +526,6 @@ static int elem_size_ok(unsigned e) { return e == 1 || e == 2 || e == 4 || e == 
 
 typedef struct checker {
     cls_access *a;
-    char *err;
-    size_t errlen;
     double trips;      /* iterations of the enclosing loops */
     double ranges[CLS_AV_COUNT];
     int n_refs;        /* global references seen */
@@ -582,18 +556,15 @@ static cls_status check_stmt(checker *c, size_t i, int nest, int loops, const un
 
     if (st->view[0] || st->view[1] || st->view[2]) {
         for (int d = 0; d < CLS_ACC_MAX_DIMS; d++) {
-            if (st->view[d] == 0) {
-                put_err(c->err, c->errlen, "%s.view: every dimension must be at least 1", st->path);
-                return CLS_ERR_INVALID_SPEC;
-            }
+            if (st->view[d] == 0)
+                return cls__error(CLS_ERR_INVALID_SPEC,
+                                  "%s.view: every dimension must be at least 1", st->path);
         }
-        if ((size_t)st->view[0] * st->view[1] * st->view[2] != threads) {
-            put_err(c->err, c->errlen,
-                    "%s.view: %ux%ux%u is %zu work-items but the work-group has %zu", st->path,
-                    st->view[0], st->view[1], st->view[2],
-                    (size_t)st->view[0] * st->view[1] * st->view[2], threads);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if ((size_t)st->view[0] * st->view[1] * st->view[2] != threads)
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s.view: %ux%ux%u is %zu work-items but the work-group has %zu",
+                              st->path, st->view[0], st->view[1], st->view[2],
+                              (size_t)st->view[0] * st->view[1] * st->view[2], threads);
         view = st->view;
     }
     for (int d = 0; d < 3; d++) {
@@ -605,15 +576,11 @@ static cls_status check_stmt(checker *c, size_t i, int nest, int loops, const un
     case CLS_ACC_WRITE:
     case CLS_ACC_FETCH: {
         double w;
-        if (st->array < 0 || (size_t)st->array >= a->n_arrays) {
-            put_err(c->err, c->errlen, "%s: no such array", st->path);
-            return CLS_ERR_INVALID_SPEC;
-        }
-        if (bound_of(&st->global, c->ranges) > INDEX_BOUND) {
-            put_err(c->err, c->errlen, "%s: the global index can exceed 2^62 over the grid",
-                    st->path);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (st->array < 0 || (size_t)st->array >= a->n_arrays)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: no such array", st->path);
+        if (bound_of(&st->global, c->ranges) > INDEX_BOUND)
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: the global index can exceed 2^62 over the grid", st->path);
         c->n_refs++;
         w = c->trips * (double)threads * (double)a->grid[0] * a->grid[1] * a->grid[2];
         if (w > c->best_work) {
@@ -626,22 +593,19 @@ static cls_status check_stmt(checker *c, size_t i, int nest, int loops, const un
         /* fall through */
     case CLS_ACC_LOCAL_READ: /* (a fetch also has a local index) */
     case CLS_ACC_LOCAL_WRITE:
-        if (st->buffer < 0 || (size_t)st->buffer >= a->n_buffers) {
-            put_err(c->err, c->errlen, "%s: no such buffer", st->path);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (st->buffer < 0 || (size_t)st->buffer >= a->n_buffers)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: no such buffer", st->path);
         if (st->kind == CLS_ACC_FETCH &&
             a->buffers[st->buffer].elem_size != a->arrays[st->array].elem_size) {
-            put_err(c->err, c->errlen,
-                    "%s: buffer '%s' holds %u-byte elements but array '%s' %u-byte ones",
-                    st->path, a->buffers[st->buffer].name, a->buffers[st->buffer].elem_size,
-                    a->arrays[st->array].name, a->arrays[st->array].elem_size);
-            return CLS_ERR_INVALID_SPEC;
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: buffer '%s' holds %u-byte elements but array '%s' %u-byte ones",
+                              st->path, a->buffers[st->buffer].name,
+                              a->buffers[st->buffer].elem_size, a->arrays[st->array].name,
+                              a->arrays[st->array].elem_size);
         }
-        if (bound_of(&st->local, c->ranges) > INDEX_BOUND) {
-            put_err(c->err, c->errlen, "%s: the local index can exceed 2^62", st->path);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (bound_of(&st->local, c->ranges) > INDEX_BOUND)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: the local index can exceed 2^62",
+                              st->path);
         if (st->kind != CLS_ACC_FETCH) {
             double w = c->trips * (double)threads * (double)a->grid[0] * a->grid[1] * a->grid[2];
             a->work = (double)a->work + w >= 1.8e19 ? UINT64_MAX : a->work + (uint64_t)w;
@@ -649,16 +613,13 @@ static cls_status check_stmt(checker *c, size_t i, int nest, int loops, const un
         break;
     case CLS_ACC_IF: {
         cls_status s;
-        if (st->n_cond == 0 || st->n_cond > CLS_ACC_MAX_CONDS) {
-            put_err(c->err, c->errlen, "%s: a condition needs 1 to %d comparisons", st->path,
-                    CLS_ACC_MAX_CONDS);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (st->n_cond == 0 || st->n_cond > CLS_ACC_MAX_CONDS)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: a condition needs 1 to %d comparisons",
+                              st->path, CLS_ACC_MAX_CONDS);
         for (size_t k = 0; k < st->n_cond; k++) {
-            if (bound_of(&st->cond[k].e, c->ranges) > INDEX_BOUND) {
-                put_err(c->err, c->errlen, "%s: the condition can exceed 2^62", st->path);
-                return CLS_ERR_INVALID_SPEC;
-            }
+            if (bound_of(&st->cond[k].e, c->ranges) > INDEX_BOUND)
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: the condition can exceed 2^62",
+                                  st->path);
         }
         s = check_list(c, st->first, st->n, i, nest + 1, loops, view);
         if (s == CLS_SUCCESS)
@@ -669,18 +630,15 @@ static cls_status check_stmt(checker *c, size_t i, int nest, int loops, const un
     case CLS_ACC_LOOP: {
         cls_status s;
         double saved_trips = c->trips;
-        if (st->depth != loops || loops >= CLS_ACC_MAX_LOOP_DEPTH) {
-            put_err(c->err, c->errlen,
-                    "%s: loops nested %d deep; the emulation follows at most %d (each level "
-                    "multiplies the work: describe the innermost loops by their pattern instead)",
-                    st->path, loops + 1, CLS_ACC_MAX_LOOP_DEPTH);
-            return CLS_ERR_INVALID_SPEC;
-        }
-        if (st->count < 1 || st->count > CLS_ACC_MAX_LOOP_COUNT) {
-            put_err(c->err, c->errlen, "%s.count: must be 1 to %d, got %" PRId64, st->path,
-                    CLS_ACC_MAX_LOOP_COUNT, st->count);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (st->depth != loops || loops >= CLS_ACC_MAX_LOOP_DEPTH)
+            return cls__error(
+                CLS_ERR_INVALID_SPEC,
+                "%s: loops nested %d deep; the emulation follows at most %d (each level "
+                "multiplies the work: describe the innermost loops by their pattern instead)",
+                st->path, loops + 1, CLS_ACC_MAX_LOOP_DEPTH);
+        if (st->count < 1 || st->count > CLS_ACC_MAX_LOOP_COUNT)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s.count: must be 1 to %d, got %" PRId64,
+                              st->path, CLS_ACC_MAX_LOOP_COUNT, st->count);
         c->ranges[CLS_AV_L0 + loops] = (double)st->count;
         c->trips *= (double)st->count;
         s = check_list(c, st->first, st->n, i, nest + 1, loops + 1, view);
@@ -689,9 +647,7 @@ static cls_status check_stmt(checker *c, size_t i, int nest, int loops, const un
         if (s != CLS_SUCCESS) return s;
         break;
     }
-    default:
-        put_err(c->err, c->errlen, "%s: unknown statement kind", st->path);
-        return CLS_ERR_INVALID_SPEC;
+    default: return cls__error(CLS_ERR_INVALID_SPEC, "%s: unknown statement kind", st->path);
     }
     for (int d = 0; d < 3; d++) c->ranges[CLS_AV_TX + d] = saved[d];
     return CLS_SUCCESS;
@@ -702,17 +658,15 @@ static cls_status check_list(checker *c, size_t first, size_t n, size_t parent, 
 {
     cls_access *a = c->a;
     if (n == 0) return CLS_SUCCESS;
-    if (nest > CLS_ACC_MAX_NEST) {
-        put_err(c->err, c->errlen, "%s: if and loop statements nested more than %d deep",
-                a->stmts[parent].path, CLS_ACC_MAX_NEST);
-        return CLS_ERR_INVALID_SPEC;
-    }
+    if (nest > CLS_ACC_MAX_NEST)
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s: if and loop statements nested more than %d deep",
+                          a->stmts[parent].path, CLS_ACC_MAX_NEST);
     /* Children follow their parent: the statements form a tree and every walk ends. */
     if (first > a->n_stmts || n > a->n_stmts - first ||
         (parent != SIZE_MAX && first <= parent)) {
-        put_err(c->err, c->errlen, "%s: statement list out of range",
-                parent == SIZE_MAX ? a->path : a->stmts[parent].path);
-        return CLS_ERR_INVALID_SPEC;
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: statement list out of range",
+                          parent == SIZE_MAX ? a->path : a->stmts[parent].path);
     }
     if (nest > a->max_nest) a->max_nest = nest;
     for (size_t i = first; i < first + n; i++) {
@@ -722,126 +676,100 @@ static cls_status check_list(checker *c, size_t first, size_t n, size_t parent, 
     return CLS_SUCCESS;
 }
 
-static cls_status check_space(const cls_acc_space *sp, const char *path, const char *what,
-                              char *err, size_t errlen)
+static cls_status check_space(const cls_acc_space *sp, const char *path, const char *what)
 {
     uint64_t n = 1;
-    if (!cls_acc_is_name(sp->name) || cls_acc_is_builtin(sp->name)) {
-        put_err(err, errlen, "%s: '%s' is not a usable %s name", path, sp->name, what);
-        return CLS_ERR_INVALID_SPEC;
-    }
-    if (!elem_size_ok(sp->elem_size)) {
-        put_err(err, errlen, "%s.%s.elem_size: must be 1, 2, 4, 8 or 16 bytes, got %u", path,
-                sp->name, sp->elem_size);
-        return CLS_ERR_INVALID_SPEC;
-    }
-    if (sp->ndims < 1 || sp->ndims > CLS_ACC_MAX_DIMS) {
-        put_err(err, errlen, "%s.%s: 1 to %d dimensions, got %d", path, sp->name,
-                CLS_ACC_MAX_DIMS, sp->ndims);
-        return CLS_ERR_INVALID_SPEC;
-    }
+    if (!cls_acc_is_name(sp->name) || cls_acc_is_builtin(sp->name))
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: '%s' is not a usable %s name", path, sp->name,
+                          what);
+    if (!elem_size_ok(sp->elem_size))
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s.%s.elem_size: must be 1, 2, 4, 8 or 16 bytes, got %u", path, sp->name,
+                          sp->elem_size);
+    if (sp->ndims < 1 || sp->ndims > CLS_ACC_MAX_DIMS)
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s.%s: 1 to %d dimensions, got %d", path, sp->name,
+                          CLS_ACC_MAX_DIMS, sp->ndims);
     for (int d = 0; d < sp->ndims; d++) {
         if (sp->dims[d] == 0 || __builtin_mul_overflow(n, sp->dims[d], &n) ||
             n > CLS_ACC_MAX_ARRAY_BYTES) {
-            put_err(err, errlen, "%s.%s: every extent must be positive and the %s at most "
-                                 "2^40 bytes",
-                    path, sp->name, what);
-            return CLS_ERR_INVALID_SPEC;
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s.%s: every extent must be positive and the %s at most "
+                              "2^40 bytes",
+                              path, sp->name, what);
         }
     }
-    if (n != sp->elements || n * sp->elem_size > CLS_ACC_MAX_ARRAY_BYTES) {
-        put_err(err, errlen, "%s.%s: %" PRIu64 " elements of %u bytes: at most 2^40 bytes and "
-                             "the product of the extents",
-                path, sp->name, sp->elements, sp->elem_size);
-        return CLS_ERR_INVALID_SPEC;
-    }
+    if (n != sp->elements || n * sp->elem_size > CLS_ACC_MAX_ARRAY_BYTES)
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s.%s: %" PRIu64 " elements of %u bytes: at most 2^40 bytes and "
+                          "the product of the extents",
+                          path, sp->name, sp->elements, sp->elem_size);
     return CLS_SUCCESS;
 }
 
-cls_status cls_access_check(cls_access *a, char *err, size_t errlen)
+cls_status cls_access_check(cls_access *a)
 {
     checker c;
     cls_status s;
     uint64_t blocks = 1;
 
-    if (!a) {
-        put_err(err, errlen, "no description");
-        return CLS_ERR_INVALID_ARGUMENT;
-    }
+    if (!a) return cls__error(CLS_ERR_INVALID_ARGUMENT, "no description");
     for (int d = 0; d < CLS_ACC_MAX_DIMS; d++) {
-        if (a->block[d] == 0) {
-            put_err(err, errlen, "%s.block: a zero-sized work-group (dimension %d is 0)", a->path,
-                    d);
-            return CLS_ERR_INVALID_SPEC;
-        }
-        if (a->grid[d] == 0) {
-            put_err(err, errlen, "%s.grid: an empty grid (dimension %d is 0)", a->path, d);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (a->block[d] == 0)
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s.block: a zero-sized work-group (dimension %d is 0)", a->path, d);
+        if (a->grid[d] == 0)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s.grid: an empty grid (dimension %d is 0)",
+                              a->path, d);
         blocks *= a->grid[d];
-        if (blocks > CLS_ACC_MAX_GRID) {
-            put_err(err, errlen, "%s.grid: more than %u work-groups", a->path, CLS_ACC_MAX_GRID);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (blocks > CLS_ACC_MAX_GRID)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s.grid: more than %u work-groups", a->path,
+                              CLS_ACC_MAX_GRID);
     }
-    if ((uint64_t)a->block[0] * a->block[1] * a->block[2] > CLS_ACC_MAX_THREADS) {
-        put_err(err, errlen, "%s.block: %ux%ux%u work-items, at most %d", a->path, a->block[0],
-                a->block[1], a->block[2], CLS_ACC_MAX_THREADS);
-        return CLS_ERR_INVALID_SPEC;
-    }
-    if (a->n_arrays == 0 || a->n_arrays > CLS_ACC_MAX_ARRAYS) {
-        put_err(err, errlen, "%s.arrays: 1 to %d global arrays are needed", a->path,
-                CLS_ACC_MAX_ARRAYS);
-        return CLS_ERR_INVALID_SPEC;
-    }
-    if (a->n_buffers > CLS_ACC_MAX_BUFFERS) {
-        put_err(err, errlen, "%s.buffers: at most %d", a->path, CLS_ACC_MAX_BUFFERS);
-        return CLS_ERR_INVALID_SPEC;
-    }
+    if ((uint64_t)a->block[0] * a->block[1] * a->block[2] > CLS_ACC_MAX_THREADS)
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s.block: %ux%ux%u work-items, at most %d",
+                          a->path, a->block[0], a->block[1], a->block[2], CLS_ACC_MAX_THREADS);
+    if (a->n_arrays == 0 || a->n_arrays > CLS_ACC_MAX_ARRAYS)
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s.arrays: 1 to %d global arrays are needed",
+                          a->path, CLS_ACC_MAX_ARRAYS);
+    if (a->n_buffers > CLS_ACC_MAX_BUFFERS)
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s.buffers: at most %d", a->path,
+                          CLS_ACC_MAX_BUFFERS);
     for (size_t i = 0; i < a->n_arrays; i++) {
         char path[CLS_ACC_PATH_MAX + 8];
         snprintf(path, sizeof path, "%s.arrays", a->path);
-        s = check_space(&a->arrays[i], path, "array", err, errlen);
+        s = check_space(&a->arrays[i], path, "array");
         if (s != CLS_SUCCESS) return s;
         for (size_t j = 0; j < i; j++) {
-            if (strcmp(a->arrays[i].name, a->arrays[j].name) == 0) {
-                put_err(err, errlen, "%s.arrays.%s: declared twice", a->path, a->arrays[i].name);
-                return CLS_ERR_INVALID_SPEC;
-            }
+            if (strcmp(a->arrays[i].name, a->arrays[j].name) == 0)
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s.arrays.%s: declared twice", a->path,
+                                  a->arrays[i].name);
         }
     }
     for (size_t i = 0; i < a->n_buffers; i++) {
         char path[CLS_ACC_PATH_MAX + 8];
         snprintf(path, sizeof path, "%s.buffers", a->path);
-        s = check_space(&a->buffers[i], path, "buffer", err, errlen);
+        s = check_space(&a->buffers[i], path, "buffer");
         if (s != CLS_SUCCESS) return s;
-        if (a->buffers[i].elements > CLS_ACC_MAX_BUFFER_ELEMS) {
-            put_err(err, errlen, "%s.buffers.%s: %" PRIu64 " elements, at most %u", a->path,
-                    a->buffers[i].name, a->buffers[i].elements, CLS_ACC_MAX_BUFFER_ELEMS);
-            return CLS_ERR_INVALID_SPEC;
-        }
+        if (a->buffers[i].elements > CLS_ACC_MAX_BUFFER_ELEMS)
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s.buffers.%s: %" PRIu64 " elements, at most %u", a->path,
+                              a->buffers[i].name, a->buffers[i].elements, CLS_ACC_MAX_BUFFER_ELEMS);
         for (size_t j = 0; j < a->n_arrays; j++) {
-            if (strcmp(a->buffers[i].name, a->arrays[j].name) == 0) {
-                put_err(err, errlen, "%s.buffers.%s: an array has the same name", a->path,
-                        a->buffers[i].name);
-                return CLS_ERR_INVALID_SPEC;
-            }
+            if (strcmp(a->buffers[i].name, a->arrays[j].name) == 0)
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s.buffers.%s: an array has the same name",
+                                  a->path, a->buffers[i].name);
         }
         for (size_t j = 0; j < i; j++) {
-            if (strcmp(a->buffers[i].name, a->buffers[j].name) == 0) {
-                put_err(err, errlen, "%s.buffers.%s: declared twice", a->path, a->buffers[i].name);
-                return CLS_ERR_INVALID_SPEC;
-            }
+            if (strcmp(a->buffers[i].name, a->buffers[j].name) == 0)
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s.buffers.%s: declared twice", a->path,
+                                  a->buffers[i].name);
         }
     }
-    if (a->n_stmts > CLS_ACC_MAX_STMTS || (a->n_stmts > 0 && !a->stmts)) {
-        put_err(err, errlen, "%s.body: at most %d statements", a->path, CLS_ACC_MAX_STMTS);
-        return CLS_ERR_INVALID_SPEC;
-    }
+    if (a->n_stmts > CLS_ACC_MAX_STMTS || (a->n_stmts > 0 && !a->stmts))
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s.body: at most %d statements", a->path,
+                          CLS_ACC_MAX_STMTS);
     memset(&c, 0, sizeof c);
     c.a = a;
-    c.err = err;
-    c.errlen = errlen;
     c.trips = 1;
     for (int i = 0; i < CLS_AV_COUNT; i++) c.ranges[i] = 1;
     {
@@ -853,12 +781,11 @@ cls_status cls_access_check(cls_access *a, char *err, size_t errlen)
     a->max_nest = 0;
     s = check_list(&c, a->body_first, a->body_n, SIZE_MAX, 0, 0, a->block);
     if (s != CLS_SUCCESS) return s;
-    if (c.n_refs == 0) {
-        put_err(err, errlen, "%s.body: no global-memory reference to analyse (read, write or "
-                             "fetch)",
-                a->path);
-        return CLS_ERR_INVALID_SPEC;
-    }
+    if (c.n_refs == 0)
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s.body: no global-memory reference to analyse (read, write or "
+                          "fetch)",
+                          a->path);
     return CLS_SUCCESS;
 }
 
@@ -877,3 +804,23 @@ void cls_access_set_free(cls_access_set *set)
     free(set->v);
     free(set);
 }
+
+const char *cls_access_set_name(const cls_access_set *set) { return set ? set->name : ""; }
+
+const char *cls_access_set_description(const cls_access_set *set)
+{
+    return set ? set->description : "";
+}
+
+const char *cls_access_set_source(const cls_access_set *set) { return set ? set->source : ""; }
+
+size_t cls_access_set_count(const cls_access_set *set) { return set ? set->n : 0; }
+
+const cls_access *cls_access_set_variant(const cls_access_set *set, size_t i)
+{
+    return set && i < set->n ? &set->v[i] : NULL;
+}
+
+const char *cls_access_name(const cls_access *a) { return a ? a->name : ""; }
+
+const char *cls_access_description(const cls_access *a) { return a ? a->description : ""; }

@@ -21,33 +21,13 @@
  * same linear order, with other tx, ty, tz: the 48x4 loader of 001_405c9e1d5e6c3c1a.txt
  * Listing 3 over a 32x6 work-group).  doc/memory-analysis.md describes the JSON form.
  *
- * Pure C, no OpenCL.  Failures return a cls_status and write one sentence, starting with the
- * JSON path of the bad field, into a caller's buffer (err, errlen; err may be NULL when errlen
- * is 0). */
+ * Pure C, no OpenCL.  Failures return a cls_status (the parsers -1) with one sentence, starting
+ * with the JSON path of the bad field, as the thread's last error (model/error.h). */
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clstencil.h"
-
-/* Limits.  Descriptions beyond them are refused with an error naming the limit. */
-#define CLS_ACC_NAME_MAX 48           /* names of arrays, buffers, variants, loop variables */
-#define CLS_ACC_TEXT_MAX 400          /* descriptions */
-#define CLS_ACC_PATH_MAX 112          /* JSON paths kept for messages */
-#define CLS_ACC_MAX_DIMS 3            /* work-group, grid, array and buffer dimensions */
-#define CLS_ACC_MAX_ARRAYS 16
-#define CLS_ACC_MAX_BUFFERS 16
-#define CLS_ACC_MAX_PARAMS 64         /* params plus let entries */
-#define CLS_ACC_MAX_LOOP_DEPTH 4      /* nested loops the emulation follows */
-#define CLS_ACC_MAX_NEST 16           /* nested if and loop statements */
-#define CLS_ACC_MAX_STMTS 4096        /* statements of one variant */
-#define CLS_ACC_MAX_CONDS 8           /* comparisons joined by && in one condition */
-#define CLS_ACC_MAX_THREADS 4096      /* work-items of one work-group */
-#define CLS_ACC_MAX_GRID 16777216u    /* work-groups of one grid */
-#define CLS_ACC_MAX_LOOP_COUNT 65536  /* iterations of one loop */
-#define CLS_ACC_MAX_VARIANTS 64       /* variants of one description */
-#define CLS_ACC_MAX_BUFFER_ELEMS 16777216u
-#define CLS_ACC_MAX_ARRAY_BYTES (UINT64_C(1) << 40)
+#include "clstencil_model.h"
 
 /* Variables of an affine index. */
 enum {
@@ -117,8 +97,8 @@ typedef struct cls_acc_space {
     uint64_t elements;
 } cls_acc_space;
 
-/* One variant: a complete description. */
-typedef struct cls_access {
+/* One variant: a complete description (opaque in the public header). */
+struct cls_access {
     char name[CLS_ACC_NAME_MAX];
     char description[CLS_ACC_TEXT_MAX];
     char path[CLS_ACC_PATH_MAX];       /* "$.variants[2]" or "$.kernel" */
@@ -136,16 +116,17 @@ typedef struct cls_access {
     int max_nest;                      /* deepest if/loop nesting */
     uint64_t work;                     /* work-item references the emulation evaluates */
     char work_path[CLS_ACC_PATH_MAX];  /* the statement that contributes most of them */
-} cls_access;
+};
 
-/* A description file: one kernel and its variants (one variant when it lists none). */
-typedef struct cls_access_set {
+/* A description file: one kernel and its variants (one variant when it lists none); opaque in
+ * the public header. */
+struct cls_access_set {
     char name[CLS_ACC_NAME_MAX];
     char description[CLS_ACC_TEXT_MAX];
     char source[CLS_ACC_TEXT_MAX];
     cls_access *v;
     size_t n;
-} cls_access_set;
+};
 
 /* ------------------------------------------------------------------------------------------
  * Index expressions (model/access.c).  Grammar: integers, names, + - * / % and parentheses;
@@ -167,18 +148,16 @@ typedef struct cls_acc_scope {
     int constant_only;          /* refuse variables (sizes, counts, params) */
 } cls_acc_scope;
 
-/* Parses an affine expression.  Returns 0, or -1 with a message naming the expression. */
-int cls_acc_parse_expr(const char *text, const cls_acc_scope *s, cls_affine *out, char *err,
-                       size_t errlen);
+/* Parses an affine expression.  Returns 0, or -1 with a last error naming the expression. */
+int cls_acc_parse_expr(const char *text, const cls_acc_scope *s, cls_affine *out);
 /* Parses "e1 op e2 && e3 op e4 ..." (op one of < <= > >= == !=). */
 int cls_acc_parse_cond(const char *text, const cls_acc_scope *s, cls_acc_cond *conds,
-                       size_t *n_conds, char *err, size_t errlen);
+                       size_t *n_conds);
 /* Parses "name[i]" or "name[i][j]..." against the spaces: *space gets the index of the named
  * one, *index the element index (row-major over its dims; one subscript is a flat index).
  * *end (when not NULL) points after the reference. */
 int cls_acc_parse_ref(const char *text, const cls_acc_scope *s, const cls_acc_space *spaces,
-                      size_t n_spaces, int *space, cls_affine *index, const char **end,
-                      char *err, size_t errlen);
+                      size_t n_spaces, int *space, cls_affine *index, const char **end);
 /* Whether a name is a built-in (bx ... gdz). */
 int cls_acc_is_builtin(const char *name);
 /* Whether s is a name: [A-Za-z_][A-Za-z0-9_]*, shorter than CLS_ACC_NAME_MAX. */
@@ -192,22 +171,12 @@ int64_t cls_affine_eval(const cls_affine *e, const int64_t *vars);
 /* Checks a description that was built in C or parsed: sizes, views, children ranges, loop
  * depth, and that no index can overflow 62 bits over the grid; fills a->work and
  * a->work_path.  CLS_ERR_INVALID_SPEC with the path of the bad field on failure. */
-cls_status cls_access_check(cls_access *a, char *err, size_t errlen);
+cls_status cls_access_check(cls_access *a);
 /* Work-items of one work-group. */
 size_t cls_access_threads(const cls_access *a);
 /* Local-memory bytes of all buffers. */
 uint64_t cls_access_local_bytes(const cls_access *a);
 
-/* Parses a description file (doc/memory-analysis.md).  overrides: n_overrides "NAME=VALUE"
- * strings that replace params of every variant (each must name a param of the description).
- * CLS_ERR_INVALID_JSON for malformed JSON (with line and column), CLS_ERR_INVALID_SPEC for a
- * description that breaks the format (with the JSON path), CLS_ERR_INVALID_ARGUMENT for a bad
- * override, CLS_ERR_OUT_OF_HOST_MEMORY. */
-cls_status cls_access_set_from_json(const char *json, const char *const *overrides,
-                                    size_t n_overrides, cls_access_set **out, char *err,
-                                    size_t errlen);
-/* Accepts NULL. */
-void cls_access_set_free(cls_access_set *set);
 /* Releases what a variant owns (its statements). */
 void cls_access_clear(cls_access *a);
 

@@ -2,12 +2,12 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "access.h"
+#include "error.h"
 
 /* Keys a kernel (and a variant, which overrides them) may hold. */
 static const char *const kernel_keys[] = {"params", "let",    "block",  "grid",
@@ -24,8 +24,6 @@ typedef struct entry {
 } entry;
 
 typedef struct loader {
-    char *err;
-    size_t errlen;
     cls_access *a;
     size_t cap;                /* allocated statements */
     entry params[CLS_ACC_MAX_PARAMS];
@@ -37,19 +35,6 @@ typedef struct loader {
     const char *let_texts[CLS_ACC_MAX_PARAMS];
     cls_acc_scope scope;
 } loader;
-
-static cls_status fail(loader *ld, cls_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static cls_status fail(loader *ld, cls_status st, const char *fmt, ...)
-{
-    va_list ap;
-    if (ld->err && ld->errlen) {
-        va_start(ap, fmt);
-        vsnprintf(ld->err, ld->errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 static void position(const char *text, const char *at, int *line, int *col)
 {
@@ -82,12 +67,12 @@ static cls_status check_keys(loader *ld, const cJSON *obj, const char *path,
             for (size_t k = 0; k < n_allowed && len < sizeof list; k++)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "",
                                         allowed[k]);
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s.%.60s: unknown key (expected one of: %s)",
-                        path, it->string ? it->string : "?", list);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s.%.60s: unknown key (expected one of: %s)",
+                              path, it->string ? it->string : "?", list);
         }
         for (jt = obj->child; jt != it; jt = jt->next)
             if (jt->string && strcmp(jt->string, it->string) == 0)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s.%s: given twice", path, it->string);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s.%s: given twice", path, it->string);
     }
     return CLS_SUCCESS;
 }
@@ -95,23 +80,23 @@ static cls_status check_keys(loader *ld, const cJSON *obj, const char *path,
 /* A constant: a JSON integer or a string holding a constant expression. */
 static cls_status constant(loader *ld, const cJSON *v, const char *path, int64_t *out)
 {
-    char msg[400];
     cls_affine e;
     cls_acc_scope s = ld->scope;
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (!isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an integer is expected, got %g", path, d);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: an integer is expected, got %g", path, d);
         *out = (int64_t)d;
         return CLS_SUCCESS;
     }
     if (!cJSON_IsString(v))
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an integer or a constant expression string "
-                                              "is expected",
-                    path);
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s: an integer or a constant expression string "
+                          "is expected",
+                          path);
     s.constant_only = 1;
-    if (cls_acc_parse_expr(v->valuestring, &s, &e, msg, sizeof msg) != 0)
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %s", path, msg);
+    if (cls_acc_parse_expr(v->valuestring, &s, &e) != 0)
+        return cls__error_prefix(CLS_ERR_INVALID_SPEC, "%s: ", path);
     *out = e.c;
     return CLS_SUCCESS;
 }
@@ -122,8 +107,9 @@ static cls_status bounded(loader *ld, const cJSON *v, const char *path, int64_t 
     cls_status st = constant(ld, v, path, out);
     if (st != CLS_SUCCESS) return st;
     if (*out < lo || *out > hi)
-        return fail(ld, CLS_ERR_INVALID_SPEC,
-                    "%s: must be %" PRId64 " to %" PRId64 ", got %" PRId64, path, lo, hi, *out);
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s: must be %" PRId64 " to %" PRId64 ", got %" PRId64, path, lo, hi,
+                          *out);
     return CLS_SUCCESS;
 }
 
@@ -149,27 +135,28 @@ static cls_status add_entries(loader *ld, const cJSON *obj, const char *path, in
     const cJSON *it;
     if (!obj) return CLS_SUCCESS;
     if (!cJSON_IsObject(obj))
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an object of names is expected", path);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: an object of names is expected", path);
     cJSON_ArrayForEach(it, obj)
     {
         size_t i;
         char p[CLS_ACC_PATH_MAX];
         snprintf(p, sizeof p, "%s.%s", path, it->string ? it->string : "?");
         if (!it->string || !cls_acc_is_name(it->string) || cls_acc_is_builtin(it->string))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: not a usable name (letters, digits, _; "
-                                                  "not bx..gdz)",
-                        p);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: not a usable name (letters, digits, _; "
+                              "not bx..gdz)",
+                              p);
         if (lets && !cJSON_IsString(it))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a let entry is an expression string", p);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: a let entry is an expression string", p);
         for (const cJSON *jt = obj->child; jt != it; jt = jt->next)
             if (jt->string && strcmp(jt->string, it->string) == 0)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: given twice", p);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: given twice", p);
         for (i = 0; i < *n; i++)
             if (strcmp(list[i].name, it->string) == 0) break;
         if (i == *n) {
             if (*n >= CLS_ACC_MAX_PARAMS)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: more than %d entries", path,
-                            CLS_ACC_MAX_PARAMS);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: more than %d entries", path,
+                                  CLS_ACC_MAX_PARAMS);
             ++*n;
             snprintf(list[i].name, sizeof list[i].name, "%s", it->string);
         }
@@ -186,8 +173,8 @@ static cls_status add_overrides(loader *ld, const char *const *ov, size_t n)
         const char *eq = ov[k] ? strchr(ov[k], '=') : NULL;
         size_t len = eq ? (size_t)(eq - ov[k]) : 0, i;
         if (!eq || len == 0 || len >= CLS_ACC_NAME_MAX || !eq[1])
-            return fail(ld, CLS_ERR_INVALID_ARGUMENT, "override '%.60s': NAME=VALUE expected",
-                        ov[k] ? ov[k] : "(null)");
+            return cls__error(CLS_ERR_INVALID_ARGUMENT, "override '%.60s': NAME=VALUE expected",
+                              ov[k] ? ov[k] : "(null)");
         for (i = 0; i < ld->n_params; i++)
             if (strlen(ld->params[i].name) == len && memcmp(ld->params[i].name, ov[k], len) == 0)
                 break;
@@ -198,9 +185,9 @@ static cls_status add_overrides(loader *ld, const char *const *ov, size_t n)
             for (size_t j = 0; j < ld->n_params && l < sizeof list; j++)
                 l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", j ? ", " : "",
                                       ld->params[j].name);
-            return fail(ld, CLS_ERR_INVALID_ARGUMENT,
-                        "override '%.60s': the description has no param '%.*s' (it has: %s)",
-                        ov[k], (int)len, ov[k], ld->n_params ? list : "none");
+            return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                              "override '%.60s': the description has no param '%.*s' (it has: %s)",
+                              ov[k], (int)len, ov[k], ld->n_params ? list : "none");
         }
         ld->params[i].value = NULL;
         ld->params[i].text = eq + 1;
@@ -216,8 +203,8 @@ static cls_status build_scope(loader *ld)
     for (size_t i = 0; i < ld->n_lets; i++) {
         for (size_t j = 0; j < ld->n_params; j++)
             if (strcmp(ld->lets[i].name, ld->params[j].name) == 0)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a param has the same name",
-                            ld->lets[i].path);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: a param has the same name",
+                                  ld->lets[i].path);
     }
     memset(s, 0, sizeof *s);
     s->names = ld->names;
@@ -256,7 +243,7 @@ static cls_status dims_of(loader *ld, const cJSON *v, const char *path, unsigned
     int n = cJSON_GetArraySize(v), d = 0;
     const cJSON *it;
     if (!cJSON_IsArray(v) || n < 1 || n > CLS_ACC_MAX_DIMS)
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an array of 1 to 3 sizes is expected", path);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: an array of 1 to 3 sizes is expected", path);
     for (int i = 0; i < CLS_ACC_MAX_DIMS; i++) dims[i] = 1;
     cJSON_ArrayForEach(it, v)
     {
@@ -267,12 +254,11 @@ static cls_status dims_of(loader *ld, const cJSON *v, const char *path, unsigned
         st = constant(ld, it, p, &x);
         if (st != CLS_SUCCESS) return st;
         if (x < 1)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a zero-sized or negative extent (%" PRId64
-                                                  ")",
-                        p, x);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: a zero-sized or negative extent (%" PRId64 ")", p, x);
         if (x > hi)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %" PRId64 " is larger than %" PRId64, p, x,
-                        hi);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: %" PRId64 " is larger than %" PRId64, p, x,
+                              hi);
         dims[d++] = (unsigned)x;
     }
     return CLS_SUCCESS;
@@ -286,9 +272,10 @@ static cls_status spaces_of(loader *ld, const cJSON *obj, const char *path, cls_
     *n = 0;
     if (!obj) return CLS_SUCCESS;
     if (!cJSON_IsObject(obj))
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an object of NAME: {elem_size, dims} is "
-                                              "expected",
-                    path);
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s: an object of NAME: {elem_size, dims} is "
+                          "expected",
+                          path);
     cJSON_ArrayForEach(it, obj)
     {
         char p[CLS_ACC_PATH_MAX], q[CLS_ACC_PATH_MAX + 16];
@@ -298,11 +285,12 @@ static cls_status spaces_of(loader *ld, const cJSON *obj, const char *path, cls_
         cls_status st;
         snprintf(p, sizeof p, "%s.%.40s", path, it->string ? it->string : "?");
         if (*n >= max)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: more than %zu entries", path, max);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: more than %zu entries", path, max);
         if (!it->string || !cls_acc_is_name(it->string) || cls_acc_is_builtin(it->string))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: not a usable name", p);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: not a usable name", p);
         if (!cJSON_IsObject(it))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an object {elem_size, dims} is expected", p);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: an object {elem_size, dims} is expected",
+                              p);
         st = check_keys(ld, it, p, keys, sizeof keys / sizeof keys[0]);
         if (st != CLS_SUCCESS) return st;
         sp = &out[(*n)++];
@@ -310,17 +298,17 @@ static cls_status spaces_of(loader *ld, const cJSON *obj, const char *path, cls_
         snprintf(sp->name, sizeof sp->name, "%s", it->string);
         es = cJSON_GetObjectItemCaseSensitive(it, "elem_size");
         snprintf(q, sizeof q, "%s.elem_size", p);
-        if (!es) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing", q);
+        if (!es) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing", q);
         st = bounded(ld, es, q, 1, 16, &x);
         if (st != CLS_SUCCESS) return st;
         if (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)
-            return fail(ld, CLS_ERR_INVALID_SPEC,
-                        "%s: must be 1, 2, 4, 8 or 16 bytes, got %" PRId64, q, x);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: must be 1, 2, 4, 8 or 16 bytes, got %" PRId64, q, x);
         sp->elem_size = (unsigned)x;
         dims = cJSON_GetObjectItemCaseSensitive(it, "dims");
         elems = cJSON_GetObjectItemCaseSensitive(it, "elements");
         if ((dims != NULL) == (elems != NULL))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: give either dims or elements", p);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: give either dims or elements", p);
         if (elems) {
             snprintf(q, sizeof q, "%s.elements", p);
             st = bounded(ld, elems, q, 1, (int64_t)(CLS_ACC_MAX_ARRAY_BYTES / sp->elem_size), &x);
@@ -333,7 +321,7 @@ static cls_status spaces_of(loader *ld, const cJSON *obj, const char *path, cls_
             const cJSON *dv;
             snprintf(q, sizeof q, "%s.dims", p);
             if (!cJSON_IsArray(dims) || nd < 1 || nd > CLS_ACC_MAX_DIMS)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: 1 to 3 extents are expected", q);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: 1 to 3 extents are expected", q);
             sp->ndims = nd;
             sp->elements = 1;
             cJSON_ArrayForEach(dv, dims)
@@ -345,7 +333,7 @@ static cls_status spaces_of(loader *ld, const cJSON *obj, const char *path, cls_
                 sp->dims[d++] = (uint64_t)x;
                 if (__builtin_mul_overflow(sp->elements, (uint64_t)x, &sp->elements) ||
                     sp->elements > CLS_ACC_MAX_ARRAY_BYTES / sp->elem_size)
-                    return fail(ld, CLS_ERR_INVALID_SPEC, "%s: more than 2^40 bytes", p);
+                    return cls__error(CLS_ERR_INVALID_SPEC, "%s: more than 2^40 bytes", p);
             }
         }
     }
@@ -367,14 +355,14 @@ static cls_status reserve(loader *ld, size_t n, size_t *first, const char *path)
     *first = a->n_stmts;
     if (n == 0) return CLS_SUCCESS;
     if (n > CLS_ACC_MAX_STMTS - a->n_stmts)
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: more than %d statements in the description",
-                    path, CLS_ACC_MAX_STMTS);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: more than %d statements in the description",
+                          path, CLS_ACC_MAX_STMTS);
     if (a->n_stmts + n > ld->cap) {
         size_t cap = ld->cap ? ld->cap : 16;
         cls_acc_stmt *p;
         while (cap < a->n_stmts + n) cap *= 2;
         p = realloc(a->stmts, cap * sizeof *p);
-        if (!p) return fail(ld, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
+        if (!p) return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
         a->stmts = p;
         ld->cap = cap;
     }
@@ -389,11 +377,10 @@ static cls_status parse_ref_text(loader *ld, const cJSON *v, const char *path, s
 {
     cls_access *a = ld->a;
     cls_acc_stmt *st = &a->stmts[idx];
-    char msg[400];
     const char *text, *end = NULL;
     if (!cJSON_IsString(v))
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a reference string NAME[index] is expected",
-                    path);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: a reference string NAME[index] is expected",
+                          path);
     text = v->valuestring;
     st->kind = kind;
     st->array = -1;
@@ -402,31 +389,34 @@ static cls_status parse_ref_text(loader *ld, const cJSON *v, const char *path, s
     case CLS_ACC_READ:
     case CLS_ACC_WRITE:
         if (cls_acc_parse_ref(text, &ld->scope, a->arrays, a->n_arrays, &st->array, &st->global,
-                              NULL, msg, sizeof msg) != 0)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %s (global arrays: see arrays)", path, msg);
+                              NULL) != 0)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: %s (global arrays: see arrays)", path,
+                              cls__error_message());
         return CLS_SUCCESS;
     case CLS_ACC_LOCAL_READ:
     case CLS_ACC_LOCAL_WRITE:
         if (cls_acc_parse_ref(text, &ld->scope, a->buffers, a->n_buffers, &st->buffer, &st->local,
-                              NULL, msg, sizeof msg) != 0)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %s (local buffers: see buffers)", path, msg);
+                              NULL) != 0)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: %s (local buffers: see buffers)", path,
+                              cls__error_message());
         return CLS_SUCCESS;
     case CLS_ACC_FETCH:
         if (cls_acc_parse_ref(text, &ld->scope, a->buffers, a->n_buffers, &st->buffer, &st->local,
-                              &end, msg, sizeof msg) != 0)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %s (a fetch is BUFFER[i] = ARRAY[j])",
-                        path, msg);
+                              &end) != 0)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: %s (a fetch is BUFFER[i] = ARRAY[j])",
+                              path, cls__error_message());
         while (*end == ' ' || *end == '\t') end++;
         if (end[0] != '=' || end[1] == '=')
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: '%.120s': '=' expected after the local "
-                                                  "reference (a fetch is BUFFER[i] = ARRAY[j])",
-                        path, text);
-        if (cls_acc_parse_ref(end + 1, &ld->scope, a->arrays, a->n_arrays, &st->array,
-                              &st->global, NULL, msg, sizeof msg) != 0)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %s (a fetch is BUFFER[i] = ARRAY[j])",
-                        path, msg);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: '%.120s': '=' expected after the local "
+                              "reference (a fetch is BUFFER[i] = ARRAY[j])",
+                              path, text);
+        if (cls_acc_parse_ref(end + 1, &ld->scope, a->arrays, a->n_arrays, &st->array, &st->global,
+                              NULL) != 0)
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: %s (a fetch is BUFFER[i] = ARRAY[j])",
+                              path, cls__error_message());
         return CLS_SUCCESS;
-    default: return fail(ld, CLS_ERR_INTERNAL, "%s: not a reference", path);
+    default: return cls__error(CLS_ERR_INTERNAL, "%s: not a reference", path);
     }
 }
 
@@ -442,31 +432,33 @@ static cls_status parse_stmt(loader *ld, const cJSON *obj, const char *path, siz
     cls_status st;
 
     if (!cJSON_IsObject(obj))
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a statement object is expected", path);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: a statement object is expected", path);
     st = check_keys(ld, obj, path, keys, sizeof keys / sizeof keys[0]);
     if (st != CLS_SUCCESS) return st;
     for (int k = 0; k < N_STMT_KINDS; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, stmt_kinds[k]);
         if (!v) continue;
         if (kind_item)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: both '%s' and '%s' (one statement kind "
-                                                  "each)",
-                        path, stmt_kinds[kind], stmt_kinds[k]);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: both '%s' and '%s' (one statement kind "
+                              "each)",
+                              path, stmt_kinds[kind], stmt_kinds[k]);
         kind_item = v;
         kind = k;
     }
     if (!kind_item)
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: no statement kind (read, write, fetch, "
-                                              "local_read, local_write, if or loop)",
-                    path);
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s: no statement kind (read, write, fetch, "
+                          "local_read, local_write, if or loop)",
+                          path);
     snprintf(a->stmts[idx].path, sizeof a->stmts[idx].path, "%s", path);
     if (kind <= 4) {
         /* Keys of compound statements make no sense here. */
         static const char *const other[] = {"then", "else", "count", "body"};
         for (size_t k = 0; k < 4; k++)
             if (cJSON_GetObjectItemCaseSensitive(obj, other[k]))
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s.%s: only for if and loop statements",
-                            path, other[k]);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s.%s: only for if and loop statements",
+                                  path, other[k]);
     }
     view = cJSON_GetObjectItemCaseSensitive(obj, "view");
     if (view) {
@@ -486,20 +478,19 @@ static cls_status parse_stmt(loader *ld, const cJSON *obj, const char *path, siz
     case 5: {
         const cJSON *then = cJSON_GetObjectItemCaseSensitive(obj, "then");
         const cJSON *els = cJSON_GetObjectItemCaseSensitive(obj, "else");
-        char msg[400];
         size_t first = 0, n = 0, efirst = 0, en = 0, nc = 0;
         cls_acc_cond conds[CLS_ACC_MAX_CONDS];
         if (cJSON_GetObjectItemCaseSensitive(obj, "count") ||
             cJSON_GetObjectItemCaseSensitive(obj, "body"))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an if statement has then and else, not "
-                                                  "count or body",
-                        path);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: an if statement has then and else, not "
+                              "count or body",
+                              path);
         if (!cJSON_IsString(kind_item))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a condition string is expected", p);
-        if (cls_acc_parse_cond(kind_item->valuestring, &ld->scope, conds, &nc, msg,
-                               sizeof msg) != 0)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: %s", p, msg);
-        if (!then) return fail(ld, CLS_ERR_INVALID_SPEC, "%s.then: missing", path);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: a condition string is expected", p);
+        if (cls_acc_parse_cond(kind_item->valuestring, &ld->scope, conds, &nc) != 0)
+            return cls__error_prefix(CLS_ERR_INVALID_SPEC, "%s: ", p);
+        if (!then) return cls__error(CLS_ERR_INVALID_SPEC, "%s.then: missing", path);
         snprintf(p, sizeof p, "%s.then", path);
         st = parse_list(ld, then, p, nest + 1, &first, &n);
         if (st != CLS_SUCCESS) return st;
@@ -530,35 +521,38 @@ static cls_status parse_stmt(loader *ld, const cJSON *obj, const char *path, siz
         int depth = ld->scope.n_loops;
         if (cJSON_GetObjectItemCaseSensitive(obj, "then") ||
             cJSON_GetObjectItemCaseSensitive(obj, "else"))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a loop has count and body, not then or "
-                                                  "else",
-                        path);
+            return cls__error(CLS_ERR_INVALID_SPEC,
+                              "%s: a loop has count and body, not then or "
+                              "else",
+                              path);
         if (!cJSON_IsString(kind_item) || !cls_acc_is_name(kind_item->valuestring) ||
             cls_acc_is_builtin(kind_item->valuestring))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: the loop variable's name is expected", p);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: the loop variable's name is expected", p);
         var = kind_item->valuestring;
         for (size_t i = 0; i < ld->n_params; i++)
             if (strcmp(var, ld->params[i].name) == 0)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: '%s' is a param", p, var);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: '%s' is a param", p, var);
         for (size_t i = 0; i < ld->n_lets; i++)
             if (strcmp(var, ld->lets[i].name) == 0)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: '%s' is a let entry", p, var);
+                return cls__error(CLS_ERR_INVALID_SPEC, "%s: '%s' is a let entry", p, var);
         for (int d = 0; d < depth; d++)
             if (strcmp(var, ld->scope.loops[d]) == 0)
-                return fail(ld, CLS_ERR_INVALID_SPEC, "%s: '%s' is the variable of an enclosing "
-                                                      "loop",
-                            p, var);
+                return cls__error(CLS_ERR_INVALID_SPEC,
+                                  "%s: '%s' is the variable of an enclosing "
+                                  "loop",
+                                  p, var);
         if (depth >= CLS_ACC_MAX_LOOP_DEPTH)
-            return fail(ld, CLS_ERR_INVALID_SPEC,
-                        "%s: loops nested %d deep; the emulation follows at most %d (the work "
-                        "grows with every level: describe the inner loops by one iteration)",
-                        path, depth + 1, CLS_ACC_MAX_LOOP_DEPTH);
+            return cls__error(
+                CLS_ERR_INVALID_SPEC,
+                "%s: loops nested %d deep; the emulation follows at most %d (the work "
+                "grows with every level: describe the inner loops by one iteration)",
+                path, depth + 1, CLS_ACC_MAX_LOOP_DEPTH);
         snprintf(p, sizeof p, "%s.count", path);
-        if (!count) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing", p);
+        if (!count) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing", p);
         st = bounded(ld, count, p, 1, CLS_ACC_MAX_LOOP_COUNT, &c);
         if (st != CLS_SUCCESS) return st;
         snprintf(p, sizeof p, "%s.body", path);
-        if (!body) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing", p);
+        if (!body) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing", p);
         ld->scope.loops[depth] = var;
         ld->scope.n_loops = depth + 1;
         st = parse_list(ld, body, p, nest + 1, &first, &n);
@@ -586,11 +580,12 @@ static cls_status parse_list(loader *ld, const cJSON *arr, const char *path, int
     size_t i = 0;
     cls_status st;
     if (!cJSON_IsArray(arr))
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: an array of statements is expected", path);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: an array of statements is expected", path);
     if (nest > CLS_ACC_MAX_NEST)
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: if and loop statements nested more than %d "
-                                              "deep",
-                    path, CLS_ACC_MAX_NEST);
+        return cls__error(CLS_ERR_INVALID_SPEC,
+                          "%s: if and loop statements nested more than %d "
+                          "deep",
+                          path, CLS_ACC_MAX_NEST);
     *n = (size_t)cJSON_GetArraySize(arr);
     st = reserve(ld, *n, first, path);
     if (st != CLS_SUCCESS) return st;
@@ -637,13 +632,14 @@ static cls_status load_variant(loader *ld, const cJSON *kernel, const cJSON *var
     if (st != CLS_SUCCESS) return st;
 
     v = field(kernel, variant, vpath, "block", path, sizeof path);
-    if (!v) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing (the work-group size)", path);
+    if (!v) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing (the work-group size)", path);
     st = dims_of(ld, v, path, dims, CLS_ACC_MAX_THREADS);
     if (st != CLS_SUCCESS) return st;
     memcpy(a->block, dims, sizeof dims);
     memcpy(ld->scope.block, dims, sizeof dims);
     v = field(kernel, variant, vpath, "grid", path, sizeof path);
-    if (!v) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing (work-groups per dimension)", path);
+    if (!v)
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing (work-groups per dimension)", path);
     st = dims_of(ld, v, path, dims, CLS_ACC_MAX_GRID);
     if (st != CLS_SUCCESS) return st;
     memcpy(a->grid, dims, sizeof dims);
@@ -653,7 +649,8 @@ static cls_status load_variant(loader *ld, const cJSON *kernel, const cJSON *var
     if (v) {
         if (!cJSON_IsString(v) ||
             (strcmp(v->valuestring, "row") != 0 && strcmp(v->valuestring, "diagonal") != 0))
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: \"row\" or \"diagonal\" is expected", path);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: \"row\" or \"diagonal\" is expected",
+                              path);
         a->diagonal = strcmp(v->valuestring, "diagonal") == 0;
     }
     v = field(kernel, variant, vpath, "registers", path, sizeof path);
@@ -663,17 +660,17 @@ static cls_status load_variant(loader *ld, const cJSON *kernel, const cJSON *var
         a->registers = (unsigned)x;
     }
     v = field(kernel, variant, vpath, "arrays", path, sizeof path);
-    if (!v) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing (the global arrays)", path);
+    if (!v) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing (the global arrays)", path);
     st = spaces_of(ld, v, path, a->arrays, &a->n_arrays, CLS_ACC_MAX_ARRAYS);
     if (st != CLS_SUCCESS) return st;
     v = field(kernel, variant, vpath, "buffers", path, sizeof path);
     st = spaces_of(ld, v, path, a->buffers, &a->n_buffers, CLS_ACC_MAX_BUFFERS);
     if (st != CLS_SUCCESS) return st;
     v = field(kernel, variant, vpath, "body", path, sizeof path);
-    if (!v) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing (the statements)", path);
+    if (!v) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing (the statements)", path);
     st = parse_list(ld, v, path, 0, &a->body_first, &a->body_n);
     if (st != CLS_SUCCESS) return st;
-    return cls_access_check(a, ld->err, ld->errlen);
+    return cls_access_check(a);
 }
 
 static void copy_text(char *dst, size_t len, const cJSON *v)
@@ -684,22 +681,21 @@ static void copy_text(char *dst, size_t len, const cJSON *v)
 static cls_status printable(loader *ld, const cJSON *v, const char *path, int required)
 {
     if (!v) {
-        if (required) return fail(ld, CLS_ERR_INVALID_SPEC, "%s: missing", path);
+        if (required) return cls__error(CLS_ERR_INVALID_SPEC, "%s: missing", path);
         return CLS_SUCCESS;
     }
     if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= CLS_ACC_NAME_MAX)
-        return fail(ld, CLS_ERR_INVALID_SPEC, "%s: a name of 1 to %d characters is expected",
-                    path, CLS_ACC_NAME_MAX - 1);
+        return cls__error(CLS_ERR_INVALID_SPEC, "%s: a name of 1 to %d characters is expected",
+                          path, CLS_ACC_NAME_MAX - 1);
     for (const char *c = v->valuestring; *c; c++)
         if ((unsigned char)*c <= ' ' || *c == 127)
-            return fail(ld, CLS_ERR_INVALID_SPEC, "%s: no blanks or control characters in a name",
-                        path);
+            return cls__error(CLS_ERR_INVALID_SPEC, "%s: no blanks or control characters in a name",
+                              path);
     return CLS_SUCCESS;
 }
 
 cls_status cls_access_set_from_json(const char *json, const char *const *overrides,
-                                    size_t n_overrides, cls_access_set **out, char *err,
-                                    size_t errlen)
+                                    size_t n_overrides, cls_access_set **out)
 {
     static const char *const root_keys[] = {"name", "description", "source", "kernel",
                                             "variants", "note"};
@@ -715,17 +711,13 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
     size_t n;
 
     if (out) *out = NULL;
-    if (!json || !out) {
-        if (err && errlen) snprintf(err, errlen, "cls_access_set_from_json: NULL argument");
-        return CLS_ERR_INVALID_ARGUMENT;
-    }
+    if (!json || !out)
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_access_set_from_json: NULL argument");
     root = cJSON_ParseWithOpts(json, &end, 1);
     if (!root) {
         int line, col;
         position(json, end ? end : json, &line, &col);
-        if (err && errlen)
-            snprintf(err, errlen, "line %d, column %d: malformed JSON", line, col);
-        return CLS_ERR_INVALID_JSON;
+        return cls__error(CLS_ERR_INVALID_JSON, "line %d, column %d: malformed JSON", line, col);
     }
     ld = calloc(1, sizeof *ld);
     set = calloc(1, sizeof *set);
@@ -733,13 +725,10 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
         free(ld);
         free(set);
         cJSON_Delete(root);
-        if (err && errlen) snprintf(err, errlen, "out of memory");
-        return CLS_ERR_OUT_OF_HOST_MEMORY;
+        return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory");
     }
-    ld->err = err;
-    ld->errlen = errlen;
     if (!cJSON_IsObject(root)) {
-        st = fail(ld, CLS_ERR_INVALID_SPEC, "$: an object {name, kernel, variants} is expected");
+        st = cls__error(CLS_ERR_INVALID_SPEC, "$: an object {name, kernel, variants} is expected");
         goto done;
     }
     st = check_keys(ld, root, "$", root_keys, sizeof root_keys / sizeof root_keys[0]);
@@ -752,8 +741,8 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
     copy_text(set->source, sizeof set->source, cJSON_GetObjectItemCaseSensitive(root, "source"));
     kernel = cJSON_GetObjectItemCaseSensitive(root, "kernel");
     if (!cJSON_IsObject(kernel)) {
-        st = fail(ld, CLS_ERR_INVALID_SPEC, "$.kernel: %s", kernel ? "an object is expected"
-                                                                   : "missing");
+        st = cls__error(CLS_ERR_INVALID_SPEC, "$.kernel: %s",
+                        kernel ? "an object is expected" : "missing");
         goto done;
     }
     st = check_keys(ld, kernel, "$.kernel", kernel_keys, N_KERNEL_KEYS);
@@ -761,14 +750,15 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
     variants = cJSON_GetObjectItemCaseSensitive(root, "variants");
     if (variants && (!cJSON_IsArray(variants) || cJSON_GetArraySize(variants) < 1 ||
                      cJSON_GetArraySize(variants) > CLS_ACC_MAX_VARIANTS)) {
-        st = fail(ld, CLS_ERR_INVALID_SPEC, "$.variants: an array of 1 to %d variants is expected",
-                  CLS_ACC_MAX_VARIANTS);
+        st =
+            cls__error(CLS_ERR_INVALID_SPEC, "$.variants: an array of 1 to %d variants is expected",
+                       CLS_ACC_MAX_VARIANTS);
         goto done;
     }
     n = variants ? (size_t)cJSON_GetArraySize(variants) : 1;
     set->v = calloc(n, sizeof *set->v);
     if (!set->v) {
-        st = fail(ld, CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory");
+        st = cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory");
         goto done;
     }
     if (!variants) {
@@ -787,7 +777,7 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
         snprintf(vpath, sizeof vpath, "$.variants[%zu]", n);
         set->n = ++n;
         if (!cJSON_IsObject(it)) {
-            st = fail(ld, CLS_ERR_INVALID_SPEC, "%s: an object is expected", vpath);
+            st = cls__error(CLS_ERR_INVALID_SPEC, "%s: an object is expected", vpath);
             goto done;
         }
         st = check_keys(ld, it, vpath, variant_keys, sizeof variant_keys / sizeof variant_keys[0]);
@@ -798,7 +788,8 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
         copy_text(a->name, sizeof a->name, cJSON_GetObjectItemCaseSensitive(it, "name"));
         for (size_t j = 0; j + 1 < n; j++) {
             if (strcmp(set->v[j].name, a->name) == 0) {
-                st = fail(ld, CLS_ERR_INVALID_SPEC, "%s: variant '%s' is named twice", p, a->name);
+                st =
+                    cls__error(CLS_ERR_INVALID_SPEC, "%s: variant '%s' is named twice", p, a->name);
                 goto done;
             }
         }

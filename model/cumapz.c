@@ -1,10 +1,10 @@
 /* cumapz.c: CuMAPz (004_3bb0fc5541bb7adb.txt Sect. 5): warp emulation and the six factors. */
 #include "cumapz.h"
 #include "device_model.h" /* the family rules Eqs. 1, 3 and 6 take their inputs from */
+#include "error.h"
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +258,6 @@ typedef struct emu {
     const cls_model *m;
     const cls_access *a;
     cls_cumapz_result *r;
-    char *err;
-    size_t errlen;
     cls_status st;
 
     size_t threads, W, nwarps;
@@ -301,19 +299,6 @@ typedef struct emu {
     unsigned *ch_list;
     size_t ch_n;
 } emu;
-
-static void emu_fail(emu *e, cls_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void emu_fail(emu *e, cls_status st, const char *fmt, ...)
-{
-    va_list ap;
-    if (e->st != CLS_SUCCESS) return;
-    e->st = st;
-    if (!e->err || !e->errlen) return;
-    va_start(ap, fmt);
-    vsnprintf(e->err, e->errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Sets tx, ty, tz of linear work-item t under a view. */
 static void coords(emu *e, size_t t, const unsigned *view)
@@ -509,10 +494,10 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                 g = gbase + item_part(e, &st->global);
                 if (g < 0 || (uint64_t)g >= arr->elements) {
                     where(e, at, sizeof at);
-                    emu_fail(e, CLS_ERR_INVALID_SPEC,
-                             "%s: element %" PRId64 " of array '%s' is outside its %" PRIu64
-                             " elements (%s)",
-                             st->path, g, arr->name, arr->elements, at);
+                    e->st = cls__error(CLS_ERR_INVALID_SPEC,
+                                       "%s: element %" PRId64
+                                       " of array '%s' is outside its %" PRIu64 " elements (%s)",
+                                       st->path, g, arr->name, arr->elements, at);
                     return;
                 }
             }
@@ -520,10 +505,10 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                 l = lbase + item_part(e, &st->local);
                 if (l < 0 || (uint64_t)l >= buf->elements) {
                     where(e, at, sizeof at);
-                    emu_fail(e, CLS_ERR_INVALID_SPEC,
-                             "%s: element %" PRId64 " of buffer '%s' is outside its %" PRIu64
-                             " elements (%s)",
-                             st->path, l, buf->name, buf->elements, at);
+                    e->st = cls__error(CLS_ERR_INVALID_SPEC,
+                                       "%s: element %" PRId64
+                                       " of buffer '%s' is outside its %" PRIu64 " elements (%s)",
+                                       st->path, l, buf->name, buf->elements, at);
                     return;
                 }
             }
@@ -617,8 +602,8 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
             }
             s = cls_model_transactions(e->m, ta, e->W, arr->elem_size, &txn);
             if (s != CLS_SUCCESS) {
-                emu_fail(e, s, "%s: the transactions rule refused the warp: %s", st->path,
-                         cls_last_error());
+                e->st =
+                    cls__error_prefix(s, "%s: the transactions rule refused the warp: ", st->path);
                 return;
             }
             /* Eq. 3 over every global access; Eq. 1's bytes_buffered over the fetches. */
@@ -656,8 +641,8 @@ static void exec_ref(emu *e, const cls_acc_stmt *st, const uint8_t *mask, const 
                 s = banks_memo(&e->banks, e->m, e->laddr + b * e->W, a->buffers[b].elem_size,
                                &bk);
                 if (s != CLS_SUCCESS) {
-                    emu_fail(e, s, "%s: the bank-conflict rule refused the warp: %s", st->path,
-                             cls_last_error());
+                    e->st = cls__error_prefix(
+                        s, "%s: the bank-conflict rule refused the warp: ", st->path);
                     return;
                 }
                 /* Eq. 6: each group's access costs its degree in passes. */
@@ -816,8 +801,7 @@ static void finish(const emu *e, cls_cumapz_result *r)
 }
 
 cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
-                              const cls_cumapz_options *opt, cls_cumapz_result *r, char *err,
-                              size_t errlen)
+                              const cls_cumapz_options *opt, cls_cumapz_result *r)
 {
     emu e;
     cls_access chk;
@@ -829,17 +813,12 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
     clock_t t0 = clock();
 
     memset(&e, 0, sizeof e);
-    e.err = err;
-    e.errlen = errlen;
-    if (err && errlen) err[0] = '\0';
-    if (!m || !a || !r) {
-        emu_fail(&e, CLS_ERR_INVALID_ARGUMENT, "cls_cumapz_analyze: NULL argument");
-        return e.st;
-    }
+    if (!m || !a || !r)
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_cumapz_analyze: NULL argument");
     memset(r, 0, sizeof *r);
     /* The description's own checks, on a copy (they fill the work estimate). */
     chk = *a;
-    st = cls_access_check(&chk, err, errlen);
+    st = cls_access_check(&chk);
     if (st != CLS_SUCCESS) return st;
 
     warp = param(m, "compute.warp_width");
@@ -848,47 +827,43 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
     ch_width = param(m, "memory.channel_width_bytes");
     n_ch = param(m, "memory.channels");
     cw = param(m, "compute.coalesce_width");
-    if (warp < 1 || warp > MAX_WARP || n_ch < 1 || n_ch > 4096 || ch_width < 1) {
-        emu_fail(&e, CLS_ERR_INVALID_MODEL, "model '%s': warp width %g, %g channels of %g bytes "
-                                            "cannot be emulated",
-                 cls_model_name(m), warp, n_ch, ch_width);
-        return e.st;
-    }
+    if (warp < 1 || warp > MAX_WARP || n_ch < 1 || n_ch > 4096 || ch_width < 1)
+        return cls__error(CLS_ERR_INVALID_MODEL,
+                          "model '%s': warp width %g, %g channels of %g bytes "
+                          "cannot be emulated",
+                          cls_model_name(m), warp, n_ch, ch_width);
     e.threads = cls_access_threads(a);
-    if (max_wg > 0 && (double)e.threads > max_wg) {
-        emu_fail(&e, CLS_ERR_PLAN_INFEASIBLE, "%s.block: %zu work-items per work-group, but model "
-                                              "'%s' allows at most %g",
-                 a->path, e.threads, cls_model_name(m), max_wg);
-        return e.st;
-    }
+    if (max_wg > 0 && (double)e.threads > max_wg)
+        return cls__error(CLS_ERR_PLAN_INFEASIBLE,
+                          "%s.block: %zu work-items per work-group, but model "
+                          "'%s' allows at most %g",
+                          a->path, e.threads, cls_model_name(m), max_wg);
     local_bytes = cls_access_local_bytes(a);
-    if (local_cap > 0 && (double)local_bytes > local_cap) {
-        emu_fail(&e, CLS_ERR_PLAN_INFEASIBLE,
-                 "%s.buffers: the buffers need %" PRIu64 " bytes of local memory, model '%s' has "
-                 "%g per work-group",
-                 a->path, local_bytes, cls_model_name(m), local_cap);
-        return e.st;
-    }
+    if (local_cap > 0 && (double)local_bytes > local_cap)
+        return cls__error(CLS_ERR_PLAN_INFEASIBLE,
+                          "%s.buffers: the buffers need %" PRIu64
+                          " bytes of local memory, model '%s' has "
+                          "%g per work-group",
+                          a->path, local_bytes, cls_model_name(m), local_cap);
     st = cls_model_occupancy(m, e.threads, a->registers, (size_t)local_bytes, &occ);
-    if (st != CLS_SUCCESS || occ.groups_per_cu == 0) {
-        emu_fail(&e, CLS_ERR_PLAN_INFEASIBLE, "%s: no work-group of %zu work-items with %" PRIu64
-                                              " bytes of local memory fits a compute unit of "
-                                              "model '%s' (limit: %s)",
-                 a->path, e.threads, local_bytes, cls_model_name(m),
-                 st == CLS_SUCCESS ? cls_model_limit_name(occ.limit) : cls_last_error());
-        return e.st;
-    }
+    if (st != CLS_SUCCESS || occ.groups_per_cu == 0)
+        return cls__error(CLS_ERR_PLAN_INFEASIBLE,
+                          "%s: no work-group of %zu work-items with %" PRIu64
+                          " bytes of local memory fits a compute unit of "
+                          "model '%s' (limit: %s)",
+                          a->path, e.threads, local_bytes, cls_model_name(m),
+                          st == CLS_SUCCESS ? cls_model_limit_name(occ.limit)
+                                            : cls__error_message());
     r->occupancy_pct = 100.0 * occ.occupancy;
     r->max_blks = occ.groups_per_cu;
     r->occupancy_limit = occ.limit;
-    if (chk.work > max_work) {
-        emu_fail(&e, CLS_ERR_INVALID_SPEC,
-                 "%s: the emulation needs %" PRIu64 " work-item references, more than the bound "
-                 "of %" PRIu64 " (most of them at %s); analyse a reduced grid or fewer loop "
-                 "iterations: the ranking holds on a reduced input (004 Sect. 7)",
-                 a->path, chk.work, max_work, chk.work_path);
-        return e.st;
-    }
+    if (chk.work > max_work)
+        return cls__error(
+            CLS_ERR_INVALID_SPEC,
+            "%s: the emulation needs %" PRIu64 " work-item references, more than the bound "
+            "of %" PRIu64 " (most of them at %s); analyse a reduced grid or fewer loop "
+            "iterations: the ranking holds on a reduced input (004 Sect. 7)",
+            a->path, chk.work, max_work, chk.work_path);
 
     /* Eq. 4: n_blk_to_check = n_channels * MIN(max_blks, channel_width / (bDim.X * elem_size)),
      * elem_size the largest element of the global arrays. */
@@ -957,7 +932,7 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
     for (size_t b = 0; b < a->n_buffers && st == CLS_SUCCESS; b++)
         if (t_init(&e.tab[b], a->buffers[b].elements) != 0) st = CLS_ERR_OUT_OF_HOST_MEMORY;
     if (st != CLS_SUCCESS) {
-        emu_fail(&e, st, "%s: out of memory for the emulation", a->path);
+        e.st = cls__error(st, "%s: out of memory for the emulation", a->path);
         goto done;
     }
 

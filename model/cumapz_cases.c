@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cumapz.h"
+#include "error.h"
 
 /* The texts are the JSON form of doc/memory-analysis.md with ' for " (the descriptions use no
  * apostrophes); cls_cumapz_case_json turns them into JSON.  Sizes are reduced from the
@@ -299,32 +300,26 @@ const char *cls_cumapz_case_name(size_t i) { return i < N_CASES ? cases[i].name 
 
 const char *cls_cumapz_case_summary(size_t i) { return i < N_CASES ? cases[i].summary : NULL; }
 
-cls_status cls_cumapz_case_json(const char *name, char **json, char *err, size_t errlen)
+cls_status cls_cumapz_case_json(const char *name, char **json)
 {
+    char names[512];
+    size_t len = 0;
     if (json) *json = NULL;
-    if (!name || !json) {
-        if (err && errlen) snprintf(err, errlen, "cls_cumapz_case_json: NULL argument");
-        return CLS_ERR_INVALID_ARGUMENT;
-    }
+    if (!name || !json)
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_cumapz_case_json: NULL argument");
     for (size_t i = 0; i < N_CASES; i++) {
         size_t n;
         char *out;
         if (strcmp(cases[i].name, name) != 0) continue;
         n = strlen(cases[i].text);
         out = malloc(n + 1);
-        if (!out) {
-            if (err && errlen) snprintf(err, errlen, "out of memory");
-            return CLS_ERR_OUT_OF_HOST_MEMORY;
-        }
+        if (!out) return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory");
         for (size_t k = 0; k <= n; k++) out[k] = cases[i].text[k] == '\'' ? '"' : cases[i].text[k];
         *json = out;
         return CLS_SUCCESS;
     }
-    if (err && errlen) {
-        size_t len = (size_t)snprintf(err, errlen, "unknown case '%.60s' (built-in:", name);
-        for (size_t i = 0; i < N_CASES && len < errlen; i++)
-            len += (size_t)snprintf(err + len, errlen - len, " %s", cases[i].name);
-        if (len < errlen) snprintf(err + len, errlen - len, ")");
-    }
-    return CLS_ERR_INVALID_ARGUMENT;
+    names[0] = '\0';
+    for (size_t i = 0; i < N_CASES && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, " %s", cases[i].name);
+    return cls__error(CLS_ERR_INVALID_ARGUMENT, "unknown case '%.60s' (built-in:%s)", name, names);
 }

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clstencil.h"
+#include "clstencil_model.h"
 
 /* ------------------------------------------------------------------------------------------
  * Parameters.  One X-macro list is the single description of every scalar field: the C member,
@@ -186,7 +186,7 @@ typedef struct cls_model_params {
     cls__table tables[CLS_TABLE_COUNT];
 } cls_model_params;
 
-/* Descriptor of one scalar field (devices/schema.c). */
+/* Descriptor of one scalar field (model/params.c). */
 typedef struct cls__field {
     const char *section;
     const char *key;
@@ -201,9 +201,30 @@ typedef struct cls__field {
 
 extern const cls__field cls__fields[CLS__NFIELDS];
 
+/* Descriptor of one table. */
+typedef struct cls__table_desc {
+    const char *section;
+    const char *key;
+    const char *path;    /* "transfer.host_to_device_pinned" */
+    const char *summary;
+} cls__table_desc;
+
+extern const cls__table_desc cls__tables[CLS_TABLE_COUNT];
+
+/* Index of a scalar field by "section.key" (a leading "$." accepted), -1 if none
+ * (model/params.c). */
+int cls__field_find(const char *key);
+/* Index of a scalar field / table by section and key, -1 if none. */
+int cls__field_find2(const char *section, const char *key);
+int cls__table_find2(const char *section, const char *key);
+/* Field i of a parameter set, as a double. */
+double cls__field_get(const cls_model_params *p, int i);
+void cls__field_put(cls_model_params *p, int i, double v);
+
 /* ------------------------------------------------------------------------------------------
- * Rules: one struct of function pointers per architecture family (devices/family_*.c),
- * registered by name in devices/registry.c.  Every rule is pure: it reads the parameters and
+ * Rules: the interface an architecture family implements, one struct of function pointers per
+ * family.  model/ declares it and calls only through it (model/rules.c, the dispatch below);
+ * the families that fill it live in devices/.  Every rule is pure: it reads the parameters and
  * its arguments and never fails (the public wrappers check the arguments first: elem_size is
  * 1, 2, 4, 8 or 16, every active address is a multiple of it, n is at most 4096).
  * Addresses equal to CLS_MODEL_NO_ACCESS are inactive work-items (divergence, ghost lanes).
@@ -272,12 +293,6 @@ typedef struct cls_model_rules {
 /* The two rules above with their defaults, for the analysis (model/cumapz.c). */
 static inline double cls__rule_conflict_passes(const cls_model *m, double degree);
 static inline uint64_t cls__rule_cache_window(const cls_model *m, unsigned groups_per_cu);
-
-/* Family rule tables (devices/family_*.c). */
-extern const cls_model_rules cls__family_gt200;
-extern const cls_model_rules cls__family_fermi;
-extern const cls_model_rules cls__family_cpu;
-extern const cls_model_rules cls__family_gpu;
 
 /* A loaded model (the public opaque cls_model). */
 #define CLS__MODEL_NAME_MAX 128

@@ -1,21 +1,10 @@
 /* ghost_zone.c: the formulas of the ghost-zone cost model (000_c422610359a92120.txt Eqs. 1-30). */
+#include "error.h"
 #include "ghost_zone.h"
 
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-
-cls_status cls_gz_fail(char *err, size_t errlen, cls_status st, const char *fmt, ...)
-{
-    if (err && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 /* ------------------------------------------------------------------ device parameters */
 
@@ -58,31 +47,28 @@ const char *cls_gz_device_param(size_t i, const char **symbol)
     return gz_params[i].key;
 }
 
-cls_status cls_gz_device_from_model(const cls_model *m, unsigned flags, cls_gz_device *dev,
-                                    char *err, size_t errlen)
+cls_status cls_gz_device_from_model(const cls_model *m, unsigned flags, cls_gz_device *dev)
 {
     cls_gz_device d = {0};
-    if (!m || !dev)
-        return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "cls_gz_device_from_model: NULL");
+    if (!m || !dev) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_gz_device_from_model: NULL");
     for (size_t i = 0; i < GZ_NPARAMS; i++) {
         const gz_param *q = &gz_params[i];
         const char *key = q->key;
         double v = 0;
         if (i == GZ_BW_INDEX && (flags & CLS_GZ_BW_MEASURED)) key = "memory.bandwidth_measured_gbs";
         if (cls_model_get(m, key, &v) != CLS_SUCCESS)
-            return cls_gz_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                               "device model \"%s\": the schema has no parameter %s, which the "
-                               "ghost-zone model needs for %s",
-                               cls_model_name(m), key, q->symbol);
+            return cls__error(CLS_ERR_INVALID_MODEL,
+                              "device model \"%s\": the schema has no parameter %s, which the "
+                              "ghost-zone model needs for %s",
+                              cls_model_name(m), key, q->symbol);
         if (!isfinite(v) || v < 0 || (v == 0 && !q->zero_ok))
-            return cls_gz_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                               "device model \"%s\": %s is %s (%g); the ghost-zone model needs a "
-                               "positive value for %s%s",
-                               cls_model_name(m), key, v == 0 ? "unknown" : "unusable", v,
-                               q->symbol,
-                               i == GZ_BW_INDEX && (flags & CLS_GZ_BW_MEASURED)
-                                   ? " (measure it with `clstencil probe`, or use the peak)"
-                                   : "");
+            return cls__error(CLS_ERR_INVALID_MODEL,
+                              "device model \"%s\": %s is %s (%g); the ghost-zone model needs a "
+                              "positive value for %s%s",
+                              cls_model_name(m), key, v == 0 ? "unknown" : "unusable", v, q->symbol,
+                              i == GZ_BW_INDEX && (flags & CLS_GZ_BW_MEASURED)
+                                  ? " (measure it with `clstencil probe`, or use the peak)"
+                                  : "");
         *(double *)(void *)((char *)&d + q->offset) = v * q->scale;
         if (cls_model_is_assumed(m, key)) d.assumed |= 1u << i;
     }
@@ -96,46 +82,42 @@ cls_status cls_gz_device_from_model(const cls_model *m, unsigned flags, cls_gz_d
 
 /* ------------------------------------------------------------------ checks */
 
-cls_status cls_gz_check(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c,
-                        char *err, size_t errlen)
+cls_status cls_gz_check(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c)
 {
     const cls_status bad = CLS_ERR_INVALID_ARGUMENT;
-    if (!d || !p) return cls_gz_fail(err, errlen, bad, "ghost-zone model: NULL device or profile");
+    if (!d || !p) return cls__error(bad, "ghost-zone model: NULL device or profile");
     if (!(d->ClockRate > 0) || !(d->M > 0) || !(d->BlksPerSM > 0) || !(d->MemBandwidth > 0) ||
         !(d->CPI > 0) || !(d->WarpSize > 0) || !(d->CoalesceDegree > 0))
-        return cls_gz_fail(err, errlen, bad,
-                           "ghost-zone device: ClockRate, M, BlksPerSM, MemBandwidth, CPI, "
-                           "WarpSize and CoalesceDegree must be positive");
+        return cls__error(bad, "ghost-zone device: ClockRate, M, BlksPerSM, MemBandwidth, CPI, "
+                               "WarpSize and CoalesceDegree must be positive");
     if (!(d->UncontendedLat >= 0) || !(d->GlbSync_KnlRestart >= 0) || !(d->BarrierPerBlk >= 0) ||
         !(d->sigma > 0) || !(d->beta >= 0 && d->beta <= 1) || !(d->mu >= 0))
-        return cls_gz_fail(err, errlen, bad,
-                           "ghost-zone device: UncontendedLat, the sync costs and mu must be >= 0, "
-                           "sigma > 0, beta within [0, 1]");
+        return cls__error(bad,
+                          "ghost-zone device: UncontendedLat, the sync costs and mu must be >= 0, "
+                          "sigma > 0, beta within [0, 1]");
     if (p->D < 1 || p->D > CLS_GZ_MAX_DIMS)
-        return cls_gz_fail(err, errlen, bad, "profile %s: D = %d, must be 1, 2 or 3",
-                           p->name ? p->name : "", p->D);
+        return cls__error(bad, "profile %s: D = %d, must be 1, 2 or 3", p->name ? p->name : "",
+                          p->D);
     for (int i = 0; i < p->D; i++)
         if (p->HaloWidth[i] < 0)
-            return cls_gz_fail(err, errlen, bad, "profile %s: HaloWidth_%d = %d is negative",
-                               p->name ? p->name : "", i, p->HaloWidth[i]);
+            return cls__error(bad, "profile %s: HaloWidth_%d = %d is negative",
+                              p->name ? p->name : "", i, p->HaloWidth[i]);
     if (!(p->NumStencilArrays >= 0) || !(p->NumElemPerOp >= 0) || !(p->N > 0) ||
         !(p->InstsPerSM_MC >= 0) || !(p->InstsPerSM_IC >= 0) || !(p->BankConflictRate >= 0) ||
         !(p->x > 0))
-        return cls_gz_fail(err, errlen, bad,
-                           "profile %s: N and x must be positive; NumStencilArrays, "
-                           "NumElemPerOp, InstsPerSM_MC, InstsPerSM_IC, BankConflictRate >= 0",
-                           p->name ? p->name : "");
+        return cls__error(bad,
+                          "profile %s: N and x must be positive; NumStencilArrays, "
+                          "NumElemPerOp, InstsPerSM_MC, InstsPerSM_IC, BankConflictRate >= 0",
+                          p->name ? p->name : "");
     if (!c) return CLS_SUCCESS;
     for (int i = 0; i < p->D; i++) {
         if (!(c->DataLength[i] >= 1) || !isfinite(c->DataLength[i]))
-            return cls_gz_fail(err, errlen, bad, "DataLength_%d = %g, must be at least 1", i,
-                               c->DataLength[i]);
+            return cls__error(bad, "DataLength_%d = %g, must be at least 1", i, c->DataLength[i]);
         if (c->blk_len[i] < 1)
-            return cls_gz_fail(err, errlen, bad, "blk_len_%d = %d, must be at least 1", i,
-                               c->blk_len[i]);
+            return cls__error(bad, "blk_len_%d = %d, must be at least 1", i, c->blk_len[i]);
     }
     if (c->sync != CLS_GZ_KNL_RESTART && c->sync != CLS_GZ_MEM_FENCE)
-        return cls_gz_fail(err, errlen, bad, "unknown sync mode %d", (int)c->sync);
+        return cls__error(bad, "unknown sync mode %d", (int)c->sync);
     return CLS_SUCCESS;
 }
 

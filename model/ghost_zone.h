@@ -70,10 +70,9 @@ typedef struct cls_gz_device {
 #define CLS_GZ_BW_MEASURED 1u /* MemBandwidth from memory.bandwidth_measured_gbs, not the peak */
 
 /* Fills *dev from a device model (the document's sigma, beta, mu; apply_tau 0).  On failure
- * returns CLS_ERR_INVALID_MODEL (or CLS_ERR_INVALID_ARGUMENT for NULL) and writes a sentence
- * naming the missing or unusable parameter into err (may be NULL when errlen is 0). */
-cls_status cls_gz_device_from_model(const cls_model *m, unsigned flags, cls_gz_device *dev,
-                                    char *err, size_t errlen);
+ * returns CLS_ERR_INVALID_MODEL (or CLS_ERR_INVALID_ARGUMENT for NULL) with a sentence naming
+ * the missing or unusable parameter as the last error (model/error.h). */
+cls_status cls_gz_device_from_model(const cls_model *m, unsigned flags, cls_gz_device *dev);
 /* The i-th device-model parameter cls_gz_device_from_model reads: its "section.key" (NULL past
  * the end) and, through *symbol when not NULL, the document's symbol it feeds. */
 const char *cls_gz_device_param(size_t i, const char **symbol);
@@ -106,14 +105,9 @@ typedef struct cls_gz_config {
 
 /* Checks a device, profile and configuration for values the formulas cannot take (D outside
  * 1..3, a negative halo, a non-positive size, ...).  Returns CLS_SUCCESS or
- * CLS_ERR_INVALID_ARGUMENT with a sentence in err.  h is not checked (see cls_gz_feasible). */
-cls_status cls_gz_check(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c,
-                        char *err, size_t errlen);
-
-/* Writes the formatted sentence into err (when errlen > 0) and returns st; shared by the
- * model's files. */
-cls_status cls_gz_fail(char *err, size_t errlen, cls_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+ * CLS_ERR_INVALID_ARGUMENT with a sentence as the last error.  h is not checked (see
+ * cls_gz_feasible). */
+cls_status cls_gz_check(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);
 
 /* ------------------------------------------------------------------------------------------
  * The formulas (model/ghost_zone.c), in the document's order.
@@ -247,15 +241,13 @@ typedef struct cls_gz_opt {
  * on the continuous relaxation (CPL is convex in h, Sect. 6.1), then takes the best integer
  * neighbour.  h_cap > 0 bounds h further (e.g. by the number of steps).  Returns
  * CLS_ERR_PLAN_INFEASIBLE when no h >= 1 satisfies Eq. 20, CLS_ERR_INVALID_ARGUMENT for bad
- * input or an unbounded h (no halo and no h_cap); err gets a sentence. */
+ * input or an unbounded h (no halo and no h_cap), with a sentence as the last error. */
 cls_status cls_gz_optimize_h(const cls_gz_device *d, const cls_gz_profile *p,
-                             const cls_gz_config *c, int h_cap, cls_gz_opt *out, char *err,
-                             size_t errlen);
+                             const cls_gz_config *c, int h_cap, cls_gz_opt *out);
 /* Validation: the minimum of CPL over every integer h in [1, h_max] (the smallest such h on a
  * tie).  Same errors. */
 cls_status cls_gz_brute_force_h(const cls_gz_device *d, const cls_gz_profile *p,
-                                const cls_gz_config *c, int h_cap, int *h, double *cpl,
-                                char *err, size_t errlen);
+                                const cls_gz_config *c, int h_cap, int *h, double *cpl);
 
 /* How the search picks the sync mode of a block. */
 typedef enum cls_gz_select {
@@ -291,16 +283,14 @@ typedef struct cls_gz_choice {
  * h >= 1 under Eq. 20): the optimal h of each allowed mode and the mode `select` picks; then
  * the block of the lowest CPL.  per_block (may be NULL) receives opts->n_blocks entries
  * (feasible[] all 0 for a block that does not fit).  CLS_ERR_PLAN_INFEASIBLE when no candidate
- * fits (err says which limit each hit first). */
+ * fits (the last error says which limit each hit first). */
 cls_status cls_gz_search(const cls_gz_device *d, const cls_gz_profile *p,
-                         const double DataLength[CLS_GZ_MAX_DIMS],
-                         const cls_gz_search_opts *opts, cls_gz_choice *best,
-                         cls_gz_choice *per_block, char *err, size_t errlen);
+                         const double DataLength[CLS_GZ_MAX_DIMS], const cls_gz_search_opts *opts,
+                         cls_gz_choice *best, cls_gz_choice *per_block);
 /* Validation: the lowest CPL over every fitting block, allowed mode and integer h. */
 cls_status cls_gz_search_exhaustive(const cls_gz_device *d, const cls_gz_profile *p,
                                     const double DataLength[CLS_GZ_MAX_DIMS],
-                                    const cls_gz_search_opts *opts, cls_gz_choice *best,
-                                    char *err, size_t errlen);
+                                    const cls_gz_search_opts *opts, cls_gz_choice *best);
 
 /* ------------------------------------------------------------------------------------------
  * The document's four applications (model/ghost_zone_apps.c, Table 2 and Fig. 7).

@@ -1,4 +1,5 @@
 /* ghost_zone_opt.c: the h, sync mode and block that minimise CPL (000 Sect. 5.4-5.5). */
+#include "error.h"
 #include "ghost_zone.h"
 
 #include <limits.h>
@@ -28,41 +29,39 @@ static double cpl_at(const cls_gz_device *d, const cls_gz_profile *p, const cls_
 }
 
 /* Shared checks of the two single-block searches: fills *hmax or fails. */
-static cls_status h_range(const cls_gz_device *d, const cls_gz_profile *p,
-                          const cls_gz_config *c, int h_cap, int *hmax, char *err,
-                          size_t errlen)
+static cls_status h_range(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c,
+                          int h_cap, int *hmax)
 {
-    cls_status st = cls_gz_check(d, p, c, err, errlen);
+    cls_status st = cls_gz_check(d, p, c);
     if (st != CLS_SUCCESS) return st;
     *hmax = h_limit(p, c, h_cap);
     if (*hmax == INT_MAX)
-        return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                           "profile %s has no halo, so Eq. 20 does not bound the trapezoid "
-                           "height: give an h_cap (e.g. the number of steps)",
-                           p->name ? p->name : "");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "profile %s has no halo, so Eq. 20 does not bound the trapezoid "
+                          "height: give an h_cap (e.g. the number of steps)",
+                          p->name ? p->name : "");
     if (*hmax < 1) {
         char bt[64];
         size_t n = 0;
         for (int i = 0; i < p->D && n < sizeof bt; i++)
             n += (size_t)snprintf(bt + n, sizeof bt - n, "%s%d", i ? "x" : "", c->blk_len[i]);
-        return cls_gz_fail(err, errlen, CLS_ERR_PLAN_INFEASIBLE,
-                           "profile %s: a block of %s leaves no valid tile even for h = 1 "
-                           "(Eq. 20: blk_len_i - HaloWidth_i x h > 0)",
-                           p->name ? p->name : "", bt);
+        return cls__error(CLS_ERR_PLAN_INFEASIBLE,
+                          "profile %s: a block of %s leaves no valid tile even for h = 1 "
+                          "(Eq. 20: blk_len_i - HaloWidth_i x h > 0)",
+                          p->name ? p->name : "", bt);
     }
     return CLS_SUCCESS;
 }
 
 cls_status cls_gz_optimize_h(const cls_gz_device *d, const cls_gz_profile *p,
-                             const cls_gz_config *c, int h_cap, cls_gz_opt *out, char *err,
-                             size_t errlen)
+                             const cls_gz_config *c, int h_cap, cls_gz_opt *out)
 {
     const double g = 0.6180339887498949; /* (sqrt(5) - 1) / 2 */
     double a, b, x1, x2, f1, f2, hc;
     int hmax, lo, hi, evals = 0;
     cls_status st;
-    if (!out) return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "cls_gz_optimize_h: NULL");
-    st = h_range(d, p, c, h_cap, &hmax, err, errlen);
+    if (!out) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_gz_optimize_h: NULL");
+    st = h_range(d, p, c, h_cap, &hmax);
     if (st != CLS_SUCCESS) return st;
 
     /* The continuous relaxation (Sect. 5.4.2): h in [1, h_sup) under Eq. 20 (an open bound:
@@ -130,15 +129,13 @@ cls_status cls_gz_optimize_h(const cls_gz_device *d, const cls_gz_profile *p,
 }
 
 cls_status cls_gz_brute_force_h(const cls_gz_device *d, const cls_gz_profile *p,
-                                const cls_gz_config *c, int h_cap, int *h, double *cpl,
-                                char *err, size_t errlen)
+                                const cls_gz_config *c, int h_cap, int *h, double *cpl)
 {
     int hmax, best = 1;
     double fbest = HUGE_VAL;
     cls_status st;
-    if (!h || !cpl)
-        return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "cls_gz_brute_force_h: NULL");
-    st = h_range(d, p, c, h_cap, &hmax, err, errlen);
+    if (!h || !cpl) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_gz_brute_force_h: NULL");
+    st = h_range(d, p, c, h_cap, &hmax);
     if (st != CLS_SUCCESS) return st;
     for (int k = 1; k <= hmax; k++) {
         double f = cpl_at(d, p, c, k);
@@ -208,40 +205,40 @@ static void block_config(const cls_gz_profile *p, const double DataLength[CLS_GZ
 
 static cls_status search_args(const cls_gz_device *d, const cls_gz_profile *p,
                               const double *DataLength, const cls_gz_search_opts *o,
-                              const cls_gz_choice *best, char *err, size_t errlen)
+                              const cls_gz_choice *best)
 {
     if (!d || !p || !DataLength || !o || !best || (!o->blocks && o->n_blocks))
-        return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "ghost-zone search: NULL");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "ghost-zone search: NULL");
     if (o->n_blocks == 0)
-        return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                           "ghost-zone search: no candidate block");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "ghost-zone search: no candidate block");
     if (!mode_allowed(o, CLS_GZ_KNL_RESTART) && !mode_allowed(o, CLS_GZ_MEM_FENCE))
-        return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                           "ghost-zone search: no sync mode allowed (modes = %#x)", o->modes);
-    return cls_gz_check(d, p, NULL, err, errlen);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "ghost-zone search: no sync mode allowed (modes = %#x)", o->modes);
+    return cls_gz_check(d, p, NULL);
 }
 
-/* Appends "; 32x32: reason" to the infeasibility message. */
-static void note_reason(char *err, size_t errlen, const cls_gz_block *b, int D, const char *why)
+/* Room for the reasons of the blocks that do not fit (the infeasibility message). */
+#define REASONS_MAX 1024
+
+/* Appends "; 32x32: reason" to the reasons. */
+static void note_reason(char *reasons, const cls_gz_block *b, int D, const char *why)
 {
     char bt[64];
-    size_t n;
-    if (!err || errlen == 0) return;
-    n = strlen(err);
-    if (n + 1 >= errlen) return;
+    size_t n = strlen(reasons);
+    if (n + 1 >= REASONS_MAX) return;
     block_text(b, D, bt, sizeof bt);
-    snprintf(err + n, errlen - n, "%s%s: %s", n ? "; " : "no candidate block fits: ", bt, why);
+    snprintf(reasons + n, REASONS_MAX - n, "%s%s: %s", n ? "; " : "no candidate block fits: ", bt,
+             why);
 }
 
 cls_status cls_gz_search(const cls_gz_device *d, const cls_gz_profile *p,
-                         const double DataLength[CLS_GZ_MAX_DIMS],
-                         const cls_gz_search_opts *o, cls_gz_choice *best,
-                         cls_gz_choice *per_block, char *err, size_t errlen)
+                         const double DataLength[CLS_GZ_MAX_DIMS], const cls_gz_search_opts *o,
+                         cls_gz_choice *best, cls_gz_choice *per_block)
 {
+    char reasons[REASONS_MAX] = "";
     int found = 0;
-    cls_status st = search_args(d, p, DataLength, o, best, err, errlen);
+    cls_status st = search_args(d, p, DataLength, o, best);
     if (st != CLS_SUCCESS) return st;
-    if (err && errlen) err[0] = 0;
     for (size_t b = 0; b < o->n_blocks; b++) {
         cls_gz_choice ch;
         cls_gz_config c;
@@ -250,10 +247,10 @@ cls_status cls_gz_search(const cls_gz_device *d, const cls_gz_profile *p,
         ch.block = o->blocks[b];
         ch.CPL = HUGE_VAL;
         block_config(p, DataLength, &o->blocks[b], &c);
-        st = cls_gz_check(d, p, &c, err, errlen);
+        st = cls_gz_check(d, p, &c);
         if (st != CLS_SUCCESS) return st;
         if (!block_fits(d, p, &c, o, why, sizeof why)) {
-            note_reason(err, errlen, &o->blocks[b], p->D, why);
+            note_reason(reasons, &o->blocks[b], p->D, why);
             if (per_block) per_block[b] = ch;
             continue;
         }
@@ -261,9 +258,9 @@ cls_status cls_gz_search(const cls_gz_device *d, const cls_gz_profile *p,
         for (int s = 0; s < CLS_GZ_NSYNC; s++) {
             if (!mode_allowed(o, (cls_gz_sync)s)) continue;
             c.sync = (cls_gz_sync)s;
-            st = cls_gz_optimize_h(d, p, &c, o->h_cap, &ch.opt[s], why, sizeof why);
+            st = cls_gz_optimize_h(d, p, &c, o->h_cap, &ch.opt[s]);
             if (st == CLS_ERR_PLAN_INFEASIBLE) continue;
-            if (st != CLS_SUCCESS) return cls_gz_fail(err, errlen, st, "%s", why);
+            if (st != CLS_SUCCESS) return st;
             ch.feasible[s] = 1;
         }
         if (ch.feasible[0] && ch.feasible[1]) {
@@ -277,7 +274,7 @@ cls_status cls_gz_search(const cls_gz_device *d, const cls_gz_profile *p,
         } else if (ch.feasible[0] || ch.feasible[1]) {
             ch.sync = ch.feasible[0] ? CLS_GZ_KNL_RESTART : CLS_GZ_MEM_FENCE;
         } else {
-            note_reason(err, errlen, &o->blocks[b], p->D, "no feasible h");
+            note_reason(reasons, &o->blocks[b], p->D, "no feasible h");
             if (per_block) per_block[b] = ch;
             continue;
         }
@@ -287,35 +284,33 @@ cls_status cls_gz_search(const cls_gz_device *d, const cls_gz_profile *p,
         if (!found || ch.CPL < best->CPL) *best = ch;
         found = 1;
     }
-    if (!found) return CLS_ERR_PLAN_INFEASIBLE;
-    if (err && errlen) err[0] = 0;
+    if (!found) return cls__error(CLS_ERR_PLAN_INFEASIBLE, "%s", reasons);
     return CLS_SUCCESS;
 }
 
 cls_status cls_gz_search_exhaustive(const cls_gz_device *d, const cls_gz_profile *p,
                                     const double DataLength[CLS_GZ_MAX_DIMS],
-                                    const cls_gz_search_opts *o, cls_gz_choice *best,
-                                    char *err, size_t errlen)
+                                    const cls_gz_search_opts *o, cls_gz_choice *best)
 {
+    char reasons[REASONS_MAX] = "";
     int found = 0;
-    cls_status st = search_args(d, p, DataLength, o, best, err, errlen);
+    cls_status st = search_args(d, p, DataLength, o, best);
     if (st != CLS_SUCCESS) return st;
-    if (err && errlen) err[0] = 0;
     for (size_t b = 0; b < o->n_blocks; b++) {
         cls_gz_config c;
         char why[256];
         int hmax;
         block_config(p, DataLength, &o->blocks[b], &c);
-        st = cls_gz_check(d, p, &c, err, errlen);
+        st = cls_gz_check(d, p, &c);
         if (st != CLS_SUCCESS) return st;
         if (!block_fits(d, p, &c, o, why, sizeof why)) {
-            note_reason(err, errlen, &o->blocks[b], p->D, why);
+            note_reason(reasons, &o->blocks[b], p->D, why);
             continue;
         }
         hmax = h_limit(p, &c, o->h_cap);
         if (hmax == INT_MAX)
-            return cls_gz_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                               "profile %s has no halo: give an h_cap", p->name ? p->name : "");
+            return cls__error(CLS_ERR_INVALID_ARGUMENT, "profile %s has no halo: give an h_cap",
+                              p->name ? p->name : "");
         for (int s = 0; s < CLS_GZ_NSYNC; s++) {
             if (!mode_allowed(o, (cls_gz_sync)s)) continue;
             c.sync = (cls_gz_sync)s;
@@ -332,7 +327,6 @@ cls_status cls_gz_search_exhaustive(const cls_gz_device *d, const cls_gz_profile
             }
         }
     }
-    if (!found) return CLS_ERR_PLAN_INFEASIBLE;
-    if (err && errlen) err[0] = 0;
+    if (!found) return cls__error(CLS_ERR_PLAN_INFEASIBLE, "%s", reasons);
     return CLS_SUCCESS;
 }

@@ -1,25 +1,28 @@
 # model/local.mk: build rules for model/ (appended to the top-level Makefile.am).
 
 # The device-model interface (parameters and rule dispatch) the model formulas consume.
-MODEL_CORE_SOURCES = model/device_model.h model/device_model.c
-libclstencil_la_SOURCES += $(MODEL_CORE_SOURCES)
+MODEL_CORE_SOURCES = model/device_model.h model/device_model.c model/params.c model/rules.c
+libcls_model_la_SOURCES += $(MODEL_CORE_SOURCES)
+# The layer's helpers: the thread's last error, the cache-key hash, the least-squares line.
+libcls_model_la_SOURCES += model/error.h model/error.c model/hash.h model/hash.c model/fit.h \
+	model/fit.c
 
 # The ghost-zone (trapezoid) cost model and optimizer (000_c422610359a92120.txt).
 GHOST_ZONE_SOURCES = model/ghost_zone.h model/ghost_zone.c model/ghost_zone_opt.c \
 	model/ghost_zone_apps.c
-libclstencil_la_SOURCES += $(GHOST_ZONE_SOURCES)
+libcls_model_la_SOURCES += $(GHOST_ZONE_SOURCES)
 # Its equations, choices and reproduction of the document.
 EXTRA_DIST += doc/ghost-zones.md
 
 # The bytes-per-point traffic model of 2.5D-streamed tiles (001_405c9e1d5e6c3c1a.txt Eq. 2).
 TRAFFIC_SOURCES = model/traffic.h model/traffic.c
-libclstencil_la_SOURCES += $(TRAFFIC_SOURCES)
+libcls_model_la_SOURCES += $(TRAFFIC_SOURCES)
 # The stream25d schedule it serves: design, H100 and PoCL measurements.
 EXTRA_DIST += doc/stream25d.md
 
 # The tiled transfer/compute pipeline model and planner (003_9039035f5da401ab.txt Sect. 6).
 PIPELINE_SOURCES = model/pipeline.h model/pipeline.c
-libclstencil_la_SOURCES += $(PIPELINE_SOURCES)
+libcls_model_la_SOURCES += $(PIPELINE_SOURCES)
 # Its equations, the reproduction of the document and the executor plan.
 EXTRA_DIST += doc/pipeline.md
 
@@ -27,6 +30,6 @@ EXTRA_DIST += doc/pipeline.md
 # JSON form, the warp emulation with the six factors and MPE, and the built-in cases.
 CUMAPZ_SOURCES = model/access.h model/access.c model/access_json.c model/cumapz.h \
 	model/cumapz.c model/cumapz_cases.c
-libclstencil_la_SOURCES += $(CUMAPZ_SOURCES)
+libcls_model_la_SOURCES += $(CUMAPZ_SOURCES)
 # Its factors, worked examples, description format and the correlation plan.
 EXTRA_DIST += doc/memory-analysis.md

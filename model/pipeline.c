@@ -1,23 +1,10 @@
 /* pipeline.c: Visschers' transfer/compute pipeline model (003 Sect. 6.1-6.4) and planner. */
+#include "error.h"
 #include "pipeline.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static cls_status pipe_fail(char *err, size_t errlen, cls_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static cls_status pipe_fail(char *err, size_t errlen, cls_status st, const char *fmt, ...)
-{
-    if (err && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 static size_t zmin(size_t a, size_t b) { return a < b ? a : b; }
 static double dmax(double a, double b) { return a > b ? a : b; }
@@ -110,25 +97,23 @@ double cls_pipe_overlap_coeff(double overlap_factor)
     return 2.0 / overlap_factor - 1.0;
 }
 
-static cls_status copy_table(const cls_model *m, cls_model_table t, cls_pipe_curve *c,
-                             int required, const char *why, char *err, size_t errlen)
+static cls_status copy_table(const cls_model *m, cls_model_table t, cls_pipe_curve *c, int required,
+                             const char *why)
 {
     const cls_model_point *pts = NULL;
     size_t n = 0;
     memset(c, 0, sizeof *c);
     cls_status st = cls_model_get_table(m, t, &pts, &n);
     if (st != CLS_SUCCESS)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                         "device model \"%s\": cannot read table %s", cls_model_name(m),
-                         cls_model_table_key(t));
+        return cls__error(CLS_ERR_INVALID_MODEL, "device model \"%s\": cannot read table %s",
+                          cls_model_name(m), cls_model_table_key(t));
     if (n == 0 && !required) return CLS_SUCCESS;
     if (n < 2 || n > CLS_PIPE_MAX_POINTS)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                         "device model \"%s\": the pipeline model needs table %s (%s) with 2 "
-                         "to %d entries, it has %zu; run `clstencil probe` on the device to "
-                         "measure it",
-                         cls_model_name(m), cls_model_table_key(t), why, CLS_PIPE_MAX_POINTS,
-                         n);
+        return cls__error(CLS_ERR_INVALID_MODEL,
+                          "device model \"%s\": the pipeline model needs table %s (%s) with 2 "
+                          "to %d entries, it has %zu; run `clstencil probe` on the device to "
+                          "measure it",
+                          cls_model_name(m), cls_model_table_key(t), why, CLS_PIPE_MAX_POINTS, n);
     c->n = n;
     for (size_t i = 0; i < n; i++) {
         c->bytes[i] = pts[i].bytes;
@@ -147,25 +132,23 @@ static double cycles_ns(const cls_model *m, const char *key, double clock)
     return v / clock * 1e3;
 }
 
-cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_pipe_device *d,
-                                      char *err, size_t errlen)
+cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_pipe_device *d)
 {
     if (!m || !d)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "cls_pipe_device_from_model: NULL argument");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_pipe_device_from_model: NULL argument");
     memset(d, 0, sizeof *d);
     double v = 0;
     cls_status st = cls_model_get(m, "transfer.copy_engines", &v);
     if (st != CLS_SUCCESS || !(v >= 0))
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                         "device model \"%s\": transfer.copy_engines is unusable",
-                         cls_model_name(m));
+        return cls__error(CLS_ERR_INVALID_MODEL,
+                          "device model \"%s\": transfer.copy_engines is unusable",
+                          cls_model_name(m));
     d->copy_engines = (int)v;
     st = cls_model_get(m, "transfer.overlap_factor", &v);
     if (st != CLS_SUCCESS || !(v > 0) || !isfinite(v))
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                         "device model \"%s\": transfer.overlap_factor is unusable",
-                         cls_model_name(m));
+        return cls__error(CLS_ERR_INVALID_MODEL,
+                          "device model \"%s\": transfer.overlap_factor is unusable",
+                          cls_model_name(m));
     d->overlap_factor = v;
     d->overlap_coeff = cls_pipe_overlap_coeff(v);
     if (cls_model_get(m, "memory.global_bytes", &v) == CLS_SUCCESS && v > 0)
@@ -198,37 +181,35 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
                                      : CLS_TABLE_HOST_TO_DEVICE_PAGEABLE;
     cls_model_table td = host_pinned ? CLS_TABLE_DEVICE_TO_HOST_PINNED
                                      : CLS_TABLE_DEVICE_TO_HOST_PAGEABLE;
-    if ((st = copy_table(m, th, &d->h2d, 1, kind, err, errlen)) != CLS_SUCCESS) return st;
-    if ((st = copy_table(m, td, &d->d2h, 1, kind, err, errlen)) != CLS_SUCCESS) return st;
+    if ((st = copy_table(m, th, &d->h2d, 1, kind)) != CLS_SUCCESS) return st;
+    if ((st = copy_table(m, td, &d->d2h, 1, kind)) != CLS_SUCCESS) return st;
     if ((st = copy_table(m, CLS_TABLE_HOST_TO_DEVICE_PINNED, &d->h2d_staged, 1,
-                         "pinned staging tiles", err, errlen)) != CLS_SUCCESS)
+                         "pinned staging tiles")) != CLS_SUCCESS)
         return st;
     if ((st = copy_table(m, CLS_TABLE_DEVICE_TO_HOST_PINNED, &d->d2h_staged, 1,
-                         "pinned staging tiles", err, errlen)) != CLS_SUCCESS)
+                         "pinned staging tiles")) != CLS_SUCCESS)
         return st;
     /* The queued tables are measured with pinned host buffers (lib/probe.c probe_queued). */
     if (host_pinned) {
         if ((st = copy_table(m, CLS_TABLE_HOST_TO_DEVICE_QUEUED, &d->h2d_queued, 0,
-                             "queued copies", err, errlen)) != CLS_SUCCESS ||
+                             "queued copies")) != CLS_SUCCESS ||
             (st = copy_table(m, CLS_TABLE_DEVICE_TO_HOST_QUEUED, &d->d2h_queued, 0,
-                             "queued copies", err, errlen)) != CLS_SUCCESS)
+                             "queued copies")) != CLS_SUCCESS)
             return st;
-        if ((st = copy_table(m, CLS_TABLE_PAIR_QUEUED, &d->pair_queued, 0, "queued copies",
-                             err, errlen)) != CLS_SUCCESS)
+        if ((st = copy_table(m, CLS_TABLE_PAIR_QUEUED, &d->pair_queued, 0, "queued copies")) !=
+            CLS_SUCCESS)
             return st;
         if (d->h2d_queued.n == 0 || d->d2h_queued.n == 0)
             d->h2d_queued.n = d->d2h_queued.n = d->pair_queued.n = 0; /* all or none */
         else
             d->queued_copies = 1;
     }
-    if ((st = copy_table(m, CLS_TABLE_ALLOC_DEVICE, &d->alloc_device, 1, "device buffers",
-                         err, errlen)) != CLS_SUCCESS)
+    if ((st = copy_table(m, CLS_TABLE_ALLOC_DEVICE, &d->alloc_device, 1, "device buffers")) !=
+        CLS_SUCCESS)
         return st;
-    if ((st = copy_table(m, CLS_TABLE_HOST_TO_HOST, &d->h2h, 0, "buffered scheme", err,
-                         errlen)) != CLS_SUCCESS)
+    if ((st = copy_table(m, CLS_TABLE_HOST_TO_HOST, &d->h2h, 0, "buffered scheme")) != CLS_SUCCESS)
         return st;
-    return copy_table(m, CLS_TABLE_ALLOC_HOST, &d->alloc_host, 0, "buffered scheme", err,
-                      errlen);
+    return copy_table(m, CLS_TABLE_ALLOC_HOST, &d->alloc_host, 0, "buffered scheme");
 }
 
 /* Sect. 6.3: "Each list holds the run time of an operation performed on powers of 10 bytes
@@ -282,44 +263,44 @@ double cls_pipe_queued_ns(const cls_pipe_device *d, cls_pipe_dir dir, double byt
 
 /* ------------------------------------------------------------------ grid and tiles */
 
-cls_status cls_pipe_check(const cls_pipe_grid *g, const size_t *tile, char *err, size_t errlen)
+cls_status cls_pipe_check(const cls_pipe_grid *g, const size_t *tile)
 {
-    if (!g) return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL grid");
+    if (!g) return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL grid");
     if (g->dims < 1 || g->dims > CLS_PIPE_MAX_DIMS)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: dims must be 1, 2 or 3, got %d", g->dims);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "pipeline model: dims must be 1, 2 or 3, got %d", g->dims);
     if (g->elem_bytes < 1 || g->elem_bytes > 1024)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: elem_bytes must be 1 to 1024, got %zu", g->elem_bytes);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "pipeline model: elem_bytes must be 1 to 1024, got %zu", g->elem_bytes);
     if (g->n_in < 1 || g->n_in > 64 || g->n_out < 1 || g->n_out > 64)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: 1 to 64 input and output arrays, got %u and %u",
-                         g->n_in, g->n_out);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "pipeline model: 1 to 64 input and output arrays, got %u and %u", g->n_in,
+                          g->n_out);
     double points = 1;
     for (int i = 0; i < CLS_PIPE_MAX_DIMS; i++) {
         static const char ax[] = "xyz";
         if (i < g->dims && g->size[i] < 1)
-            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
-                             "pipeline model: size in %c must be at least 1", ax[i]);
+            return cls__error(CLS_ERR_INVALID_SIZE, "pipeline model: size in %c must be at least 1",
+                              ax[i]);
         if (i >= g->dims && (g->size[i] != 1 || g->pad_lo[i] || g->pad_hi[i]))
-            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
-                             "pipeline model: a %dD grid must have size 1 and no padding in %c",
-                             g->dims, ax[i]);
+            return cls__error(CLS_ERR_INVALID_SIZE,
+                              "pipeline model: a %dD grid must have size 1 and no padding in %c",
+                              g->dims, ax[i]);
         if (g->pad_lo[i] > ((size_t)1 << 40) || g->pad_hi[i] > ((size_t)1 << 40))
-            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
-                             "pipeline model: padding %zu/%zu in %c is beyond the model's 2^40",
-                             g->pad_lo[i], g->pad_hi[i], ax[i]);
+            return cls__error(CLS_ERR_INVALID_SIZE,
+                              "pipeline model: padding %zu/%zu in %c is beyond the model's 2^40",
+                              g->pad_lo[i], g->pad_hi[i], ax[i]);
         points *= (double)g->size[i];
         if (tile && (tile[i] < 1 || tile[i] > g->size[i]))
-            return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
-                             "pipeline model: tile %zux%zux%zu: its %c extent must be 1 to the "
-                             "grid's %zu",
-                             tile[0], tile[1], tile[2], ax[i], g->size[i]);
+            return cls__error(CLS_ERR_INVALID_SIZE,
+                              "pipeline model: tile %zux%zux%zu: its %c extent must be 1 to the "
+                              "grid's %zu",
+                              tile[0], tile[1], tile[2], ax[i], g->size[i]);
     }
     if (points * (double)g->elem_bytes > 1152921504606846976.0)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_SIZE,
-                         "pipeline model: a grid of %.0f bytes is beyond the model's 2^60",
-                         points * (double)g->elem_bytes);
+        return cls__error(CLS_ERR_INVALID_SIZE,
+                          "pipeline model: a grid of %.0f bytes is beyond the model's 2^60",
+                          points * (double)g->elem_bytes);
     return CLS_SUCCESS;
 }
 
@@ -608,8 +589,6 @@ typedef struct pipe_eval {
     unsigned char have[64];
     int reuse; /* halo reuse along this (the slowest) dimension, -1: none */
     cls_status st;
-    char *err;
-    size_t errlen;
 } pipe_eval;
 
 static double kernel_ns(pipe_eval *ev, const size_t out[CLS_PIPE_MAX_DIMS],
@@ -623,10 +602,10 @@ static double kernel_ns(pipe_eval *ev, const size_t out[CLS_PIPE_MAX_DIMS],
     double ns = k->fn ? k->fn(&t, k->user) : k->launch_ns + k->ns_per_point * t.points;
     if (!isfinite(ns) || ns < 0) {
         if (ev->st == CLS_SUCCESS)
-            ev->st = pipe_fail(ev->err, ev->errlen, CLS_ERR_INVALID_ARGUMENT,
-                               "pipeline model: the kernel model gives %g ns for the box "
-                               "%zux%zux%zu; it must be finite and not negative",
-                               ns, out[0], out[1], out[2]);
+            ev->st = cls__error(CLS_ERR_INVALID_ARGUMENT,
+                                "pipeline model: the kernel model gives %g ns for the box "
+                                "%zux%zux%zu; it must be finite and not negative",
+                                ns, out[0], out[1], out[2]);
         return 0.0;
     }
     return ns;
@@ -820,47 +799,45 @@ static cls_pipe_stage dominant_stage(const cls_pipe_stages *s)
     return (cls_pipe_stage)best;
 }
 
-static cls_status check_kernel(const cls_pipe_kernel *k, char *err, size_t errlen)
+static cls_status check_kernel(const cls_pipe_kernel *k)
 {
-    if (!k)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: NULL kernel model");
+    if (!k) return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL kernel model");
     if (!k->fn && (!isfinite(k->ns_per_point) || k->ns_per_point < 0 || !isfinite(k->launch_ns) ||
                    k->launch_ns < 0))
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: kernel time per point (%g ns) and per launch (%g ns) "
-                         "must be finite and not negative",
-                         k->ns_per_point, k->launch_ns);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "pipeline model: kernel time per point (%g ns) and per launch (%g ns) "
+                          "must be finite and not negative",
+                          k->ns_per_point, k->launch_ns);
     return CLS_SUCCESS;
 }
 
 cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_grid *g,
                                     const cls_pipe_kernel *k, const cls_pipe_config *c,
-                                    cls_pipe_estimate *e, char *err, size_t errlen)
+                                    cls_pipe_estimate *e)
 {
     if (!d || !c || !e)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL argument");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline model: NULL argument");
     if ((unsigned)c->scheme >= CLS_PIPE_NSCHEMES)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: unknown scheme %d", (int)c->scheme);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline model: unknown scheme %d",
+                          (int)c->scheme);
     if (c->layout != CLS_PIPE_ROWS && c->layout != CLS_PIPE_MERGED && c->layout != CLS_PIPE_RECT)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: unknown layout %d", (int)c->layout);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline model: unknown layout %d",
+                          (int)c->layout);
     if (c->padding != CLS_PIPE_EXACT && c->padding != CLS_PIPE_DOCUMENT)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline model: unknown padding mode %d", (int)c->padding);
-    cls_status st = cls_pipe_check(g, c->scheme == CLS_PIPE_NAIVE ? NULL : c->tile, err, errlen);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline model: unknown padding mode %d",
+                          (int)c->padding);
+    cls_status st = cls_pipe_check(g, c->scheme == CLS_PIPE_NAIVE ? NULL : c->tile);
     if (st != CLS_SUCCESS) return st;
-    if ((st = check_kernel(k, err, errlen)) != CLS_SUCCESS) return st;
+    if ((st = check_kernel(k)) != CLS_SUCCESS) return st;
     if (d->h2d.n == 0 || d->d2h.n == 0 || d->alloc_device.n == 0)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_MODEL,
-                         "pipeline model: the device has no transfer or allocation tables");
+        return cls__error(CLS_ERR_INVALID_MODEL,
+                          "pipeline model: the device has no transfer or allocation tables");
     if (c->scheme == CLS_PIPE_BUFFERED &&
         (d->h2h.n == 0 || d->alloc_host.n == 0 || d->h2d_staged.n == 0 || d->d2h_staged.n == 0))
-        return pipe_fail(err, errlen, CLS_ERR_UNSUPPORTED,
-                         "pipeline model: the buffered scheme needs the transfer.host_to_host, "
-                         "alloc.host and pinned transfer tables, which this device model lacks; "
-                         "run `clstencil probe` on the device");
+        return cls__error(CLS_ERR_UNSUPPORTED,
+                          "pipeline model: the buffered scheme needs the transfer.host_to_host, "
+                          "alloc.host and pinned transfer tables, which this device model lacks; "
+                          "run `clstencil probe` on the device");
 
     pipe_eval ev;
     memset(&ev, 0, sizeof ev);
@@ -869,8 +846,6 @@ cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_gri
     ev.g = g;
     ev.k = k;
     ev.c = c;
-    ev.err = err;
-    ev.errlen = errlen;
 
     memset(e, 0, sizeof *e);
     e->config = *c;
@@ -1056,26 +1031,23 @@ static int better(const cls_pipe_estimate *a, const cls_pipe_estimate *b, int ke
 
 #define PIPE_MAX_LENGTHS 256
 
-cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g,
-                         const cls_pipe_kernel *k, const cls_pipe_plan_options *o,
-                         cls_pipe_plan_result *r, char *err, size_t errlen)
+cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g, const cls_pipe_kernel *k,
+                         const cls_pipe_plan_options *o, cls_pipe_plan_result *r)
 {
-    if (!d || !r)
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline planner: NULL argument");
-    cls_status st = cls_pipe_check(g, NULL, err, errlen);
+    if (!d || !r) return cls__error(CLS_ERR_INVALID_ARGUMENT, "pipeline planner: NULL argument");
+    cls_status st = cls_pipe_check(g, NULL);
     if (st != CLS_SUCCESS) return st;
-    if ((st = check_kernel(k, err, errlen)) != CLS_SUCCESS) return st;
+    if ((st = check_kernel(k)) != CLS_SUCCESS) return st;
     cls_pipe_plan_options def;
     memset(&def, 0, sizeof def);
     if (!o) o = &def;
     if (!(o->device_memory >= 0) || !(o->max_buffer >= 0))
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline planner: the memory caps must not be negative");
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "pipeline planner: the memory caps must not be negative");
     unsigned allowed = o->schemes ? o->schemes : 0xFu;
     if (!(allowed & 0xFu))
-        return pipe_fail(err, errlen, CLS_ERR_INVALID_ARGUMENT,
-                         "pipeline planner: no known scheme in the mask 0x%x", o->schemes);
+        return cls__error(CLS_ERR_INVALID_ARGUMENT,
+                          "pipeline planner: no known scheme in the mask 0x%x", o->schemes);
     double cap = o->device_memory;
     if (d->global_bytes > 0 && (cap == 0 || d->global_bytes < cap)) cap = d->global_bytes;
     size_t max_tiles = o->max_tiles ? o->max_tiles : 65536;
@@ -1093,7 +1065,7 @@ cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g,
     c.layout = CLS_PIPE_MERGED;
     c.padding = CLS_PIPE_EXACT;
     cls_pipe_estimate e;
-    if ((st = cls_pipe_estimate_config(d, g, k, &c, &e, err, errlen)) != CLS_SUCCESS) return st;
+    if ((st = cls_pipe_estimate_config(d, g, k, &c, &e)) != CLS_SUCCESS) return st;
     e.fits = (cap == 0 || e.device_bytes <= cap) &&
              (o->max_buffer == 0 || e.largest_buffer <= o->max_buffer);
     r->naive = e;
@@ -1132,7 +1104,7 @@ cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g,
                     if (!(allowed & (1u << s))) continue;
                     if (s == CLS_PIPE_BUFFERED && !have_buffered) continue;
                     c.scheme = (cls_pipe_scheme)s;
-                    st = cls_pipe_estimate_config(d, g, k, &c, &e, err, errlen);
+                    st = cls_pipe_estimate_config(d, g, k, &c, &e);
                     if (st != CLS_SUCCESS) return st;
                     e.fits = (cap == 0 || e.device_bytes <= cap) &&
                              (o->max_buffer == 0 || e.largest_buffer <= o->max_buffer);
@@ -1159,12 +1131,12 @@ cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g,
         if (fitted) break;
     }
     if (!have_best)
-        return pipe_fail(err, errlen, CLS_ERR_PLAN_INFEASIBLE,
-                         "pipeline planner: no allowed scheme fits the device memory (%.0f "
-                         "bytes, largest buffer %.0f): the smallest need is %.0f bytes (%s, tile "
-                         "%zux%zux%zu); raise --device-memory or allow the scalable scheme",
-                         cap, o->max_buffer, least_need, least_scheme, least_tile[0],
-                         least_tile[1], least_tile[2]);
+        return cls__error(CLS_ERR_PLAN_INFEASIBLE,
+                          "pipeline planner: no allowed scheme fits the device memory (%.0f "
+                          "bytes, largest buffer %.0f): the smallest need is %.0f bytes (%s, tile "
+                          "%zux%zux%zu); raise --device-memory or allow the scalable scheme",
+                          cap, o->max_buffer, least_need, least_scheme, least_tile[0],
+                          least_tile[1], least_tile[2]);
     if (r->best.config.scheme == CLS_PIPE_NAIVE) r->split_dims = 0;
     r->speedup = r->naive.fits ? rank_ns(&r->naive, o->buffers_kept) /
                                      rank_ns(&r->best, o->buffers_kept)

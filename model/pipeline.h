@@ -104,10 +104,9 @@ typedef enum cls_pipe_dir { CLS_PIPE_TO_DEVICE = 0, CLS_PIPE_TO_HOST = 1 } cls_p
  * the direct transfers.  Needs the direct tables of that kind, the pinned ones and
  * alloc.device, each with at least two entries; host_to_host and alloc.host are optional
  * (without them the buffered scheme is unavailable).  On failure returns
- * CLS_ERR_INVALID_MODEL (CLS_ERR_INVALID_ARGUMENT for NULL) with a sentence in err naming the
- * missing table and what to do. */
-cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_pipe_device *d,
-                                      char *err, size_t errlen);
+ * CLS_ERR_INVALID_MODEL (CLS_ERR_INVALID_ARGUMENT for NULL) with a sentence as the last error
+ * (model/error.h) naming the missing table and what to do. */
+cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_pipe_device *d);
 /* The i-th device-model parameter or table cls_pipe_device_from_model reads ("section.key",
  * NULL past the end) and, through *symbol when not NULL, the document's name it feeds. */
 const char *cls_pipe_device_param(size_t i, const char **symbol);
@@ -184,8 +183,9 @@ typedef struct cls_pipe_config {
 } cls_pipe_config;
 
 /* Checks a grid (and a tile when not NULL) for values the model cannot take.  Returns
- * CLS_SUCCESS or CLS_ERR_INVALID_ARGUMENT / CLS_ERR_INVALID_SIZE with a sentence in err. */
-cls_status cls_pipe_check(const cls_pipe_grid *g, const size_t *tile, char *err, size_t errlen);
+ * CLS_SUCCESS or CLS_ERR_INVALID_ARGUMENT / CLS_ERR_INVALID_SIZE with a sentence as the last
+ * error. */
+cls_status cls_pipe_check(const cls_pipe_grid *g, const size_t *tile);
 
 /* Tiles of a tiling: ceil(size / tile) in each dimension (per_dim may be NULL), their product
  * returned. */
@@ -341,10 +341,10 @@ typedef struct cls_pipe_estimate {
  * Predicts one configuration.  Fails with CLS_ERR_INVALID_ARGUMENT / CLS_ERR_INVALID_SIZE for
  * a bad grid, tile or kernel model (a kernel time that is negative or not finite names the
  * box), CLS_ERR_UNSUPPORTED for the buffered scheme on a device without the host_to_host or
- * alloc.host table; the sentence goes to err. */
+ * alloc.host table; the sentence is the last error. */
 cls_status cls_pipe_estimate_config(const cls_pipe_device *d, const cls_pipe_grid *g,
                                     const cls_pipe_kernel *k, const cls_pipe_config *c,
-                                    cls_pipe_estimate *e, char *err, size_t errlen);
+                                    cls_pipe_estimate *e);
 
 /* ------------------------------------------------------------------------------------------
  * The planner (Sect. 5.5): scheme and tile size by the model, naive included.
@@ -382,10 +382,10 @@ typedef struct cls_pipe_plan_result {
  * allowed and available); the naive run once.  The fastest that fits wins, ties going to the
  * simpler scheme (naive first) and then to fewer tiles, so a pipeline is chosen only when it
  * is predicted faster.  A grid above the cap leaves the scalable and buffered schemes.
- * CLS_ERR_PLAN_INFEASIBLE when nothing fits, with the smallest need and the cap in err. */
-cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g,
-                         const cls_pipe_kernel *k, const cls_pipe_plan_options *o,
-                         cls_pipe_plan_result *r, char *err, size_t errlen);
+ * CLS_ERR_PLAN_INFEASIBLE when nothing fits, with the smallest need and the cap in the last
+ * error. */
+cls_status cls_pipe_plan(const cls_pipe_device *d, const cls_pipe_grid *g, const cls_pipe_kernel *k,
+                         const cls_pipe_plan_options *o, cls_pipe_plan_result *r);
 
 /* "naive", "basic", "scalable", "buffered" (NULL out of range); the reverse, -1 if unknown. */
 const char *cls_pipe_scheme_name(cls_pipe_scheme s);

@@ -1,7 +1,6 @@
 # tests/analyze.mk: the memory-access analysis: worked examples, unit cases, fuzz smoke run, CLI.
 # The tests call functions the library hides, so they compile the sources themselves.
-CUMAPZ_TEST_SOURCES = $(CUMAPZ_SOURCES) $(MODEL_CORE_SOURCES) $(DEVICES_SOURCES) \
-	lib/status.c lib/util.c
+CUMAPZ_TEST_SOURCES = lib/status.c lib/util.c
 
 check_PROGRAMS += tests/test_cumapz tests/test_cumapz_unit tests/fuzz_access_json
 TESTS += tests/test_cumapz tests/test_cumapz_unit tests/fuzz_access_json tests/test_cumapz_cli.sh
@@ -15,13 +14,13 @@ EXTRA_DIST += tests/test_cumapz_measure.sh \
 
 tests_test_cumapz_SOURCES = tests/test_cumapz.c $(CUMAPZ_TEST_SOURCES)
 tests_test_cumapz_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_cumapz_LDADD = $(CJSON_LIBS) -lm
+tests_test_cumapz_LDADD = $(MODEL_TEST_LDADD)
 
 tests_test_cumapz_unit_SOURCES = tests/test_cumapz_unit.c $(CUMAPZ_TEST_SOURCES)
 tests_test_cumapz_unit_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_cumapz_unit_LDADD = $(CJSON_LIBS) -lm
+tests_test_cumapz_unit_LDADD = $(MODEL_TEST_LDADD)
 
 # libFuzzer entry point; -DCLS_FUZZ_SMOKE adds the short deterministic run make check uses.
 tests_fuzz_access_json_SOURCES = tests/fuzz_access_json.c $(CUMAPZ_TEST_SOURCES)
 tests_fuzz_access_json_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
-tests_fuzz_access_json_LDADD = $(CJSON_LIBS) -lm
+tests_fuzz_access_json_LDADD = $(MODEL_TEST_LDADD)

@@ -5,9 +5,12 @@ TESTS += tests/test_chaotic
 tests_test_chaotic_SOURCES = tests/test_chaotic.c
 tests_test_chaotic_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_chaotic_LDADD = $(TEST_LDADD)
-# Image files, Poisson image editing and shape from shading on their synthetic images.
+# Image files, Poisson image editing and shape from shading on their synthetic images (in a
+# build with the image applications).
+if WITH_PNG
 check_PROGRAMS += tests/test_images
 TESTS += tests/test_images
+endif
 tests_test_images_SOURCES = tests/test_images.c
 tests_test_images_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_images_LDADD = $(TEST_LDADD)

@@ -1,19 +1,19 @@
 # tests/devices.mk: device-model tests: rules, shipped and bad files, matching, fuzz smoke run.
 # They call internal functions hidden by the library, so they compile the sources themselves.
-DEVICE_TEST_SOURCES = $(MODEL_CORE_SOURCES) $(DEVICES_SOURCES) lib/status.c lib/util.c
+DEVICE_TEST_SOURCES = lib/status.c lib/util.c
 
 check_PROGRAMS += tests/test_devices tests/test_devices_match tests/fuzz_model_json
 TESTS += tests/test_devices tests/test_devices_match tests/fuzz_model_json
 
 tests_test_devices_SOURCES = tests/test_devices.c $(DEVICE_TEST_SOURCES)
 tests_test_devices_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_devices_LDADD = $(CJSON_LIBS) -lm
+tests_test_devices_LDADD = $(MODEL_TEST_LDADD)
 
 tests_test_devices_match_SOURCES = tests/test_devices_match.c $(DEVICE_TEST_SOURCES)
 tests_test_devices_match_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_devices_match_LDADD = $(CJSON_LIBS) -lm
+tests_test_devices_match_LDADD = $(MODEL_TEST_LDADD)
 
 # libFuzzer entry point; -DCLS_FUZZ_SMOKE adds the short deterministic run make check uses.
 tests_fuzz_model_json_SOURCES = tests/fuzz_model_json.c $(DEVICE_TEST_SOURCES)
 tests_fuzz_model_json_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
-tests_fuzz_model_json_LDADD = $(CJSON_LIBS) -lm
+tests_fuzz_model_json_LDADD = $(MODEL_TEST_LDADD)

@@ -17,7 +17,9 @@
 #include <time.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "cumapz.h"
+#include "error.h"
 
 /* Analyses per input and the work each may take: small, so that thousands of inputs run in
  * seconds; larger ones exercise the bound's refusal. */
@@ -44,14 +46,13 @@ static int in_range(const cls_cumapz_result *r)
 static outcome check_one(const uint8_t *data, size_t size)
 {
     outcome o = {0, 0, 0, 0};
-    char *text = malloc(size + 1), err[1024];
+    char *text = malloc(size + 1);
     cls_access_set *set = NULL;
     cls_status st;
     if (!text) return o;
     memcpy(text, data, size);
     text[size] = '\0';
-    err[0] = '\0';
-    st = cls_access_set_from_json(text, NULL, 0, &set, err, sizeof err);
+    st = cls_access_set_from_json(text, NULL, 0, &set);
     if (st == CLS_SUCCESS) {
         cls_cumapz_options opt = {FUZZ_MAX_WORK};
         o.accepted = 1;
@@ -59,18 +60,18 @@ static outcome check_one(const uint8_t *data, size_t size)
             cls_cumapz_result r;
             const cls_model *m = models[(i + size) % 2];
             if (!m) continue;
-            st = cls_cumapz_analyze(m, &set->v[i], &opt, &r, err, sizeof err);
+            st = cls_cumapz_analyze(m, &set->v[i], &opt, &r);
             if (st == CLS_SUCCESS) {
                 o.analysed = 1;
                 if (!in_range(&r)) o.bad_result = 1;
-            } else if (st != CLS_ERR_OUT_OF_HOST_MEMORY && !strstr(err, "$")) {
+            } else if (st != CLS_ERR_OUT_OF_HOST_MEMORY && !strstr(cls__error_message(), "$")) {
                 o.bad_message = 1;
             }
         }
     } else if (st == CLS_ERR_INVALID_JSON) {
-        o.bad_message = strstr(err, "line ") == NULL;
+        o.bad_message = strstr(cls__error_message(), "line ") == NULL;
     } else if (st != CLS_ERR_OUT_OF_HOST_MEMORY) {
-        o.bad_message = strstr(err, "$") == NULL;
+        o.bad_message = strstr(cls__error_message(), "$") == NULL;
     }
     cls_access_set_free(set);
     free(text);
@@ -154,9 +155,9 @@ static char *shrunk_case(const char *name)
         const char *param;
         int value;
     } small[] = {{"MAX", 64}, {"ROWS", 16}, {"N", 32}, {"NX", 64}, {"NY", 48}, {"NZ", 1}};
-    char err[256], *json = NULL, *out = NULL;
+    char *json = NULL, *out = NULL;
     cJSON *root, *params;
-    if (cls_cumapz_case_json(name, &json, err, sizeof err) != CLS_SUCCESS) return NULL;
+    if (cls_cumapz_case_json(name, &json) != CLS_SUCCESS) return NULL;
     root = cJSON_Parse(json);
     free(json);
     if (!root) return NULL;

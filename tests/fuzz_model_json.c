@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 
 /* What one input taught: accepted or not, and whether a property failed. */
 typedef struct outcome {

@@ -3,7 +3,6 @@
 check_PROGRAMS += tests/test_ghost_zone
 TESTS += tests/test_ghost_zone
 
-tests_test_ghost_zone_SOURCES = tests/test_ghost_zone.c $(GHOST_ZONE_SOURCES) \
-	$(MODEL_CORE_SOURCES) $(DEVICES_SOURCES) lib/status.c lib/util.c
+tests_test_ghost_zone_SOURCES = tests/test_ghost_zone.c lib/status.c lib/util.c
 tests_test_ghost_zone_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_ghost_zone_LDADD = $(CJSON_LIBS) -lm
+tests_test_ghost_zone_LDADD = $(MODEL_TEST_LDADD)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 
 static inline int standin_mkdirs_for(const char *file)
 {

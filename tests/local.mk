@@ -9,9 +9,13 @@ AM_TESTS_ENVIRONMENT = OCL_ICD_VENDORS=$${CLS_TEST_ICD:-pocl.icd}; export OCL_IC
 	LSAN_OPTIONS=suppressions=$(abs_srcdir)/tests/lsan.supp:print_suppressions=0:leak_check_at_exit=0:use_tls=0; export LSAN_OPTIONS; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
-	CLS_SRCDIR=$(abs_srcdir); export CLS_SRCDIR;
+	CLS_SRCDIR=$(abs_srcdir); export CLS_SRCDIR; \
+	NM='$(NM)'; export NM; CC='$(CC)'; export CC;
 EXTRA_DIST += tests/tap.h tests/tap.sh tests/fuzz_mutate.h tests/lsan.supp
-TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests $(OPENCL_CFLAGS) $(CJSON_CFLAGS)
+# Tests may use every layer.
+TEST_CPPFLAGS = $(LIB_CPPFLAGS) -I$(srcdir)/tests $(OPENCL_CFLAGS) $(CJSON_CFLAGS)
+# Model and device-model tests link the convenience libraries: their internals, no OpenCL.
+MODEL_TEST_LDADD = libcls_devices.la libcls_model.la $(CJSON_LIBS) -lm
 TEST_LDADD = libclstencil.la $(OPENCL_LIBS) $(CJSON_LIBS) -lm
 clean-local: clean-test-cache
 clean-test-cache:
@@ -24,6 +28,7 @@ include tests/devices.mk
 include tests/runtime.mk
 include tests/cli.mk
 include tests/core.mk
+include tests/layers.mk
 
 # The closing "N passed, N failed" line over every TAP result of the last `make check`.
 check-summary:

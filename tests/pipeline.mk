@@ -3,10 +3,9 @@
 check_PROGRAMS += tests/test_pipeline
 TESTS += tests/test_pipeline
 
-tests_test_pipeline_SOURCES = tests/test_pipeline.c $(PIPELINE_SOURCES) \
-	$(MODEL_CORE_SOURCES) $(DEVICES_SOURCES) lib/status.c lib/util.c
+tests_test_pipeline_SOURCES = tests/test_pipeline.c lib/status.c lib/util.c
 tests_test_pipeline_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_pipeline_LDADD = $(CJSON_LIBS) -lm
+tests_test_pipeline_LDADD = $(MODEL_TEST_LDADD)
 
 # The pipeline executor on PoCL: every scheme against the host reference, the memory cap.
 check_PROGRAMS += tests/test_pipeline_exec

@@ -1,12 +1,12 @@
 # tests/stream.mk: the traffic model against 001_405c9e1d5e6c3c1a.txt's numbers (its functions are
-# hidden by the library, so the test compiles the source itself) and the stream25d schedule
-# against the host reference on the test device.
+# hidden by the library, so the test links model/'s convenience library) and the stream25d
+# schedule against the host reference on the test device.
 check_PROGRAMS += tests/test_traffic tests/test_stream25d
 TESTS += tests/test_traffic tests/test_stream25d
 
-tests_test_traffic_SOURCES = tests/test_traffic.c $(TRAFFIC_SOURCES)
+tests_test_traffic_SOURCES = tests/test_traffic.c
 tests_test_traffic_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_traffic_LDADD = -lm
+tests_test_traffic_LDADD = $(MODEL_TEST_LDADD)
 
 tests_test_stream25d_SOURCES = tests/test_stream25d.c
 tests_test_stream25d_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_solver.h"
 #include "tap.h"
 
 /* Jacobi for Laplace(u) = rhs inside the mask, u fixed outside (5 points; the mask value, 1,

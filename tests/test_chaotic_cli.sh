@@ -13,6 +13,26 @@ if [ ! -x "$CLI" ]; then
     exit 0
 fi
 
+cli solve poisson2d --size 32x32
+[ $rc -eq 1 ] && err_has "aux rhs=FILE.npy"
+verdict $? "solve names the auxiliary array it needs"
+
+# The image applications are an optional part of the build (configure --with-png); without
+# them the commands say so.
+if ! "$CLI" --help | grep -q '^  poisson-edit '; then
+    cli poisson-edit --synthetic 96x72 --output "$tmp/edit.png"
+    [ $rc -eq 1 ] && [ ! -e "$tmp/edit.png" ] && err_has "not built in" && err_has "with-png"
+    verdict $? "poisson-edit in a build without the image applications says it is not built in"
+    cli help sfs
+    [ $rc -eq 1 ] && err_has "not built in"
+    verdict $? "help sfs says the same"
+    "$CLI" --help >"$tmp/out" 2>"$tmp/err"
+    ! out_has " sfs " && out_has " solve "
+    verdict $? "--help lists only the commands built in"
+    echo "1..$n"
+    exit 0
+fi
+
 # The sizes of tests/test_images.c, so that both share the compiled programs.
 cli poisson-edit --synthetic 96x72 --output "$tmp/edit.png" --history "$tmp/h.csv"
 [ $rc -eq 0 ] && [ -s "$tmp/edit.png" ] && out_has "converged after" && head -n 1 "$tmp/h.csv" | grep -q "steps,norm"
@@ -66,10 +86,6 @@ verdict $? "a file that is not an image is refused"
 cli sfs "$tmp/edit.png" "$tmp/edit.png" --output "$tmp/y.png"
 [ $rc -eq 1 ] && err_has "border"
 verdict $? "sfs with a mask covering the border is refused"
-
-cli solve poisson2d --size 32x32
-[ $rc -eq 1 ] && err_has "aux rhs=FILE.npy"
-verdict $? "solve names the auxiliary array it needs"
 
 cli help poisson-edit
 [ $rc -eq 0 ] && out_has "check-interval" && out_has "offset"

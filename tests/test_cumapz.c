@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "cumapz.h"
+#include "error.h"
 #include "tap.h"
 
 #define MAXV CLS_ACC_MAX_VARIANTS
@@ -35,19 +37,18 @@ static cls_model *load(const char *name)
 static int analyse(const cls_model *m, const char *name, const char *const *ov, size_t n_ov,
                    run *out)
 {
-    char err[1024], *json = NULL;
+    char *json = NULL;
     memset(out, 0, sizeof *out);
-    if (cls_cumapz_case_json(name, &json, err, sizeof err) != CLS_SUCCESS ||
-        cls_access_set_from_json(json, ov, n_ov, &out->set, err, sizeof err) != CLS_SUCCESS) {
-        tap_diag("%s: %s", name, err);
+    if (cls_cumapz_case_json(name, &json) != CLS_SUCCESS ||
+        cls_access_set_from_json(json, ov, n_ov, &out->set) != CLS_SUCCESS) {
+        tap_diag("%s: %s", name, cls__error_message());
         free(json);
         return 0;
     }
     free(json);
     for (size_t i = 0; i < out->set->n; i++) {
-        if (cls_cumapz_analyze(m, &out->set->v[i], NULL, &out->r[i], err, sizeof err) !=
-            CLS_SUCCESS) {
-            tap_diag("%s/%s: %s", name, out->set->v[i].name, err);
+        if (cls_cumapz_analyze(m, &out->set->v[i], NULL, &out->r[i]) != CLS_SUCCESS) {
+            tap_diag("%s/%s: %s", name, out->set->v[i].name, cls__error_message());
             return 0;
         }
         out->seconds += out->r[i].seconds;
@@ -319,17 +320,16 @@ static void test_stencils(const cls_model *m)
     }
     /* A typical stencil analysis: one variant at the case's full size. */
     {
-        char err[1024], *json = NULL;
+        char *json = NULL;
         cls_access_set *set = NULL;
         cls_cumapz_result r;
-        if (cls_cumapz_case_json("stencil2d", &json, err, sizeof err) == CLS_SUCCESS &&
-            cls_access_set_from_json(json, NULL, 0, &set, err, sizeof err) == CLS_SUCCESS &&
-            cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS)
+        if (cls_cumapz_case_json("stencil2d", &json) == CLS_SUCCESS &&
+            cls_access_set_from_json(json, NULL, 0, &set) == CLS_SUCCESS &&
+            cls_cumapz_analyze(m, &set->v[0], NULL, &r) == CLS_SUCCESS)
             tap_ok(r.seconds < 1.0, "stencil2d %s at 512 x 480: %llu work-item references "
                                     "emulated in %.3f s (limit 1 s)",
                    set->v[0].name, (unsigned long long)r.evaluations, r.seconds);
-        else
-            tap_ok(0, "stencil2d at full size: %s", err);
+        else tap_ok(0, "stencil2d at full size: %s", cls__error_message());
         cls_access_set_free(set);
         free(json);
     }

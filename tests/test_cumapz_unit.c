@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "cumapz.h"
+#include "error.h"
 #include "tap.h"
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1); }
@@ -21,7 +23,6 @@ static void test_expressions(void)
     cls_affine e;
     cls_acc_cond c[CLS_ACC_MAX_CONDS];
     size_t nc;
-    char err[512];
 
     memset(&s, 0, sizeof s);
     s.names = names;
@@ -37,12 +38,11 @@ static void test_expressions(void)
     s.loops[0] = "i";
     s.n_loops = 1;
 
-    tap_ok(cls_acc_parse_expr("row*MAX+col+F", &s, &e, err, sizeof err) == 0 && e.c == 2 &&
+    tap_ok(cls_acc_parse_expr("row*MAX+col+F", &s, &e) == 0 && e.c == 2 &&
                e.k[CLS_AV_BY] == 16 * 512 && e.k[CLS_AV_TY] == 512 && e.k[CLS_AV_BX] == 16 &&
                e.k[CLS_AV_TX] == 1 && e.k[CLS_AV_BZ] == 0,
            "row*MAX+col+F with lets and params is affine in bx, by, tx, ty");
-    tap_ok(cls_acc_parse_expr("-(tx - 3*(i+1)) + MAX/16 - 7%4 + gdx", &s, &e, err,
-                              sizeof err) == 0 &&
+    tap_ok(cls_acc_parse_expr("-(tx - 3*(i+1)) + MAX/16 - 7%4 + gdx", &s, &e) == 0 &&
                e.k[CLS_AV_TX] == -1 && e.k[CLS_AV_L0] == 3 && e.c == 3 + 32 - 3 + 32,
            "unary minus, parentheses, constant / and %%, loop variables, gdx");
     {
@@ -59,40 +59,38 @@ static void test_expressions(void)
         };
         int all = 1;
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-            err[0] = '\0';
-            if (cls_acc_parse_expr(bad[i].text, &s, &e, err, sizeof err) == 0 ||
-                !strstr(err, bad[i].want)) {
-                tap_diag("'%s' gave '%s'", bad[i].text, err);
+            if (cls_acc_parse_expr(bad[i].text, &s, &e) == 0 ||
+                !strstr(cls__error_message(), bad[i].want)) {
+                tap_diag("'%s' gave '%s'", bad[i].text, cls__error_message());
                 all = 0;
             }
         }
         tap_ok(all, "bad expressions are refused with a reason (%zu cases)",
                sizeof bad / sizeof bad[0]);
     }
-    tap_ok(cls_acc_parse_cond("tx == 0 && ty < bdy-1", &s, c, &nc, err, sizeof err) == 0 &&
-               nc == 2 && c[0].op == CLS_ACC_EQ && c[1].op == CLS_ACC_LT && c[1].e.c == -15,
+    tap_ok(cls_acc_parse_cond("tx == 0 && ty < bdy-1", &s, c, &nc) == 0 && nc == 2 &&
+               c[0].op == CLS_ACC_EQ && c[1].op == CLS_ACC_LT && c[1].e.c == -15,
            "a condition of two comparisons");
-    tap_ok(cls_acc_parse_cond("tx = 0", &s, c, &nc, err, sizeof err) != 0 &&
-               strstr(err, "comparison") != NULL,
-           "'=' is not a comparison: %s", err);
+    tap_ok(cls_acc_parse_cond("tx = 0", &s, c, &nc) != 0 &&
+               strstr(cls__error_message(), "comparison") != NULL,
+           "'=' is not a comparison: %s", cls__error_message());
     s.constant_only = 1;
-    tap_ok(cls_acc_parse_expr("MAX+tx", &s, &e, err, sizeof err) != 0 &&
-               strstr(err, "constant is needed") != NULL,
-           "a constant context refuses indices: %s", err);
+    tap_ok(cls_acc_parse_expr("MAX+tx", &s, &e) != 0 &&
+               strstr(cls__error_message(), "constant is needed") != NULL,
+           "a constant context refuses indices: %s", cls__error_message());
 }
 
 /* ------------------------------------------------------------------ exact factors */
 
-static cls_access_set *parse(const char *json, char *err, size_t errlen)
+static cls_access_set *parse(const char *json)
 {
     cls_access_set *set = NULL;
-    if (cls_access_set_from_json(json, NULL, 0, &set, err, errlen) != CLS_SUCCESS) return NULL;
+    if (cls_access_set_from_json(json, NULL, 0, &set) != CLS_SUCCESS) return NULL;
     return set;
 }
 
 static void test_exact(const cls_model *m)
 {
-    char err[1024];
     cls_cumapz_result r;
     cls_access_set *set;
 
@@ -102,9 +100,8 @@ static void test_exact(const cls_model *m)
     set = parse("{\"name\": \"shift\", \"kernel\": {\"block\": [16], \"grid\": [64],"
                 " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 1040},"
                 "             \"out\": {\"elem_size\": 4, \"elements\": 1024}},"
-                " \"body\": [{\"read\": \"in[bx*16+tx+1]\"}, {\"write\": \"out[bx*16+tx]\"}]}}",
-                err, sizeof err);
-    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+                " \"body\": [{\"read\": \"in[bx*16+tx+1]\"}, {\"write\": \"out[bx*16+tx]\"}]}}");
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r) == CLS_SUCCESS,
                "a misaligned copy analyses")) {
         tap_ok(near(r.bw_util, 8.0 / 11.0) && r.bytes_access == 64 * 128 &&
                    r.bytes_tr == 32 * (128 + 64) + 32 * (96 + 64),
@@ -126,9 +123,8 @@ static void test_exact(const cls_model *m)
                 " \"buffers\": {\"s\": {\"elem_size\": 4, \"elements\": 256}},"
                 " \"body\": [{\"fetch\": \"s[tx*16] = in[bx*16+tx]\"},"
                 "          {\"read\": \"in[bx*16+tx]\"}, {\"read\": \"in[bx*16+tx+1]\"},"
-                "          {\"if\": \"tx < 8\", \"then\": [{\"write\": \"out[bx*16+tx]\"}]}]}}",
-                err, sizeof err);
-    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+                "          {\"if\": \"tx < 8\", \"then\": [{\"write\": \"out[bx*16+tx]\"}]}]}}");
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r) == CLS_SUCCESS,
                "a description with a buffer analyses")) {
         double shm = 3.0 / 47.0;
         tap_ok(r.shm_reads == 64 * 31 && near(r.data_reuse, 124.0 / 64.0),
@@ -155,9 +151,8 @@ static void test_exact(const cls_model *m)
     /* Every work-item of every work-group writes 2 KB apart: one channel (004 Fig. 5(b)). */
     set = parse("{\"name\": \"camp\", \"kernel\": {\"block\": [16], \"grid\": [64],"
                 " \"arrays\": {\"out\": {\"elem_size\": 4, \"elements\": 524288}},"
-                " \"body\": [{\"write\": \"out[(bx*16+tx)*512]\"}]}}",
-                err, sizeof err);
-    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+                " \"body\": [{\"write\": \"out[(bx*16+tx)*512]\"}]}}");
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r) == CLS_SUCCESS,
                "a camping write analyses")) {
         tap_ok(r.ch_skew == 8 && r.channels_used == 1 && r.max_n_block_per_ch == 32 &&
                    near(r.bw_util, 0.125),
@@ -173,9 +168,8 @@ static void test_exact(const cls_model *m)
                 " \"body\": [{\"loop\": \"i\", \"count\": 4, \"body\": ["
                 "   {\"fetch\": \"s[tx] = in[bx*64+i*16+tx]\", \"view\": [16]},"
                 "   {\"read\": \"in[bx*64+i*16+ty*8+tx]\"}]},"
-                "  {\"read\": \"in[bx*64+ty*8+tx]\"}]}}",
-                err, sizeof err);
-    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r, err, sizeof err) == CLS_SUCCESS,
+                "  {\"read\": \"in[bx*64+ty*8+tx]\"}]}}");
+    if (tap_ok(set && cls_cumapz_analyze(m, &set->v[0], NULL, &r) == CLS_SUCCESS,
                "a loop with a viewed fetch analyses")) {
         tap_ok(r.shm_reads == 4 * 4 * 16 && r.array_reads[0] == 4 * 5 * 16 &&
                    near(r.n_shm_load, 1.0),
@@ -190,11 +184,9 @@ static void test_exact(const cls_model *m)
 
 static cls_status analyse1(const cls_model *m, const char *json, cls_cumapz_result *r)
 {
-    char err[1024];
-    cls_access_set *set = parse(json, err, sizeof err);
-    cls_status st = set ? cls_cumapz_analyze(m, &set->v[0], NULL, r, err, sizeof err)
-                        : CLS_ERR_INVALID_SPEC;
-    if (st != CLS_SUCCESS) tap_diag("%s", err);
+    cls_access_set *set = parse(json);
+    cls_status st = set ? cls_cumapz_analyze(m, &set->v[0], NULL, r) : CLS_ERR_INVALID_SPEC;
+    if (st != CLS_SUCCESS) tap_diag("%s", cls__error_message());
     cls_access_set_free(set);
     return st;
 }
@@ -376,21 +368,20 @@ static void test_bad(const cls_model *m)
     };
     size_t failures = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char err[1024] = "";
         cls_access_set *set = NULL;
-        cls_status st = cls_access_set_from_json(bad[i].json, NULL, 0, &set, err, sizeof err);
+        cls_status st = cls_access_set_from_json(bad[i].json, NULL, 0, &set);
         int ok = st == bad[i].parse_status;
         if (ok && st == CLS_SUCCESS) {
             cls_cumapz_result r;
             cls_cumapz_options opt = {2000000};
-            st = cls_cumapz_analyze(m, &set->v[0], &opt, &r, err, sizeof err);
+            st = cls_cumapz_analyze(m, &set->v[0], &opt, &r);
             ok = st == bad[i].status;
         }
-        ok = ok && strstr(err, bad[i].want) != NULL;
+        ok = ok && strstr(cls__error_message(), bad[i].want) != NULL;
         if (!ok) {
             failures++;
-            tap_diag("case %zu: %s: '%s' (wanted '%s')", i, cls_status_string(st), err,
-                     bad[i].want);
+            tap_diag("case %zu: %s: '%s' (wanted '%s')", i, cls_status_string(st),
+                     cls__error_message(), bad[i].want);
         }
         cls_access_set_free(set);
     }
@@ -398,23 +389,24 @@ static void test_bad(const cls_model *m)
                           "(%zu did not)",
            sizeof bad / sizeof bad[0], failures);
     {
-        char err[512] = "", *json = NULL;
+        char *json = NULL;
         cls_access_set *set = NULL;
         static const char *const ov[] = {"MAXX=3"};
         static const char *const ov2[] = {"MAX=tx"};
         cls_status st;
-        cls_cumapz_case_json("fig2-fetch", &json, err, sizeof err);
-        st = cls_access_set_from_json(json, ov, 1, &set, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "has no param 'MAXX' (it has: MAX, "
-                                                            "ROWS, F, PAD)"),
-               "an override of an unknown param lists the params: %s", err);
-        st = cls_access_set_from_json(json, ov2, 1, &set, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_SPEC && strstr(err, "override 'MAX=tx'"),
-               "an override that is no constant: %s", err);
+        cls_cumapz_case_json("fig2-fetch", &json);
+        st = cls_access_set_from_json(json, ov, 1, &set);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT &&
+                   strstr(cls__error_message(), "has no param 'MAXX' (it has: MAX, "
+                                                "ROWS, F, PAD)"),
+               "an override of an unknown param lists the params: %s", cls__error_message());
+        st = cls_access_set_from_json(json, ov2, 1, &set);
+        tap_ok(st == CLS_ERR_INVALID_SPEC && strstr(cls__error_message(), "override 'MAX=tx'"),
+               "an override that is no constant: %s", cls__error_message());
         free(json);
-        st = cls_cumapz_case_json("nope", &json, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "fig2-fetch"),
-               "an unknown case lists the built-in ones: %s", err);
+        st = cls_cumapz_case_json("nope", &json);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(cls__error_message(), "fig2-fetch"),
+               "an unknown case lists the built-in ones: %s", cls__error_message());
     }
 }
 

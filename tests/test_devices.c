@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "tap.h"
 
 static const char *srcdir(void)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "tap.h"
 
 static char tmp[512];

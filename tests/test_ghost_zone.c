@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
+#include "error.h"
 #include "ghost_zone.h"
 #include "tap.h"
 
@@ -58,7 +60,7 @@ static void test_hand_values(void)
     cls_gz_breakdown b;
     cls_gz_terms t;
 
-    tap_ok(cls_gz_check(&d, p, &c, NULL, 0) == CLS_SUCCESS, "toy device, profile, config valid");
+    tap_ok(cls_gz_check(&d, p, &c) == CLS_SUCCESS, "toy device, profile, config valid");
     /* Eq. 3: T = 120*120 / ((16 - 2*2) * (16 - 2*2)) = 14400 / 144 = 100 */
     NEAR(cls_gz_T(p, &c), 100, "Eq. 3 T");
     /* Eq. 4: CyclesPerReq(64) = 64 / (4e9 / 1e9) = 16 */
@@ -188,12 +190,11 @@ static cls_model *load_gtx280(void)
 
 static void test_device_from_model(const cls_model *m, cls_gz_device *gtx)
 {
-    char err[512] = "";
     cls_gz_device d;
-    cls_status st = cls_gz_device_from_model(m, 0, &d, err, sizeof err);
+    cls_status st = cls_gz_device_from_model(m, 0, &d);
     const char *sym = NULL;
     int have_all = 1;
-    if (!tap_ok(st == CLS_SUCCESS, "device from gtx280 (%s)", err)) return;
+    if (!tap_ok(st == CLS_SUCCESS, "device from gtx280 (%s)", cls__error_message())) return;
     /* Table 1 through devices/gtx280.json */
     NEAR(d.ClockRate, 1.3e9, "ClockRate (compute.clock_mhz 1300)");
     NEAR(d.M, 30, "M");
@@ -221,12 +222,12 @@ static void test_device_from_model(const cls_model *m, cls_gz_device *gtx)
     *gtx = d;
 
     /* GTX 280 has no measured bandwidth: asking for it names the parameter. */
-    st = cls_gz_device_from_model(m, CLS_GZ_BW_MEASURED, &d, err, sizeof err);
-    tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(err, "memory.bandwidth_measured_gbs") &&
-               strstr(err, "MemBandwidth"),
-           "missing measured bandwidth is named: %s", err);
-    tap_ok(cls_gz_device_from_model(NULL, 0, &d, err, sizeof err) == CLS_ERR_INVALID_ARGUMENT,
-           "NULL model refused");
+    st = cls_gz_device_from_model(m, CLS_GZ_BW_MEASURED, &d);
+    tap_ok(st == CLS_ERR_INVALID_MODEL &&
+               strstr(cls__error_message(), "memory.bandwidth_measured_gbs") &&
+               strstr(cls__error_message(), "MemBandwidth"),
+           "missing measured bandwidth is named: %s", cls__error_message());
+    tap_ok(cls_gz_device_from_model(NULL, 0, &d) == CLS_ERR_INVALID_ARGUMENT, "NULL model refused");
 }
 
 /* ------------------------------------------------------------------ the document's numbers */
@@ -320,15 +321,14 @@ static void test_acceptance(const cls_gz_device *d)
         for (int s = 0; s < CLS_GZ_NSYNC; s++) {
             cls_gz_config c = a->fig7;
             cls_gz_opt o;
-            char err[256] = "";
             int hb = 0;
             double fb = 0;
             c.sync = (cls_gz_sync)s;
-            if (!tap_ok(cls_gz_optimize_h(d, &a->profile, &c, 0, &o, err, sizeof err) ==
-                            CLS_SUCCESS,
-                        "%s %s optimizes (%s)", a->profile.name, mode_name[s], err))
+            if (!tap_ok(cls_gz_optimize_h(d, &a->profile, &c, 0, &o) == CLS_SUCCESS,
+                        "%s %s optimizes (%s)", a->profile.name, mode_name[s],
+                        cls__error_message()))
                 continue;
-            cls_gz_brute_force_h(d, &a->profile, &c, 0, &hb, &fb, err, sizeof err);
+            cls_gz_brute_force_h(d, &a->profile, &c, 0, &hb, &fb);
             tap_diag("%-12s  %-14s  %8d  %6.2f  %5d  %4d  %5d  %.1f", a->profile.name,
                      mode_name[s], r->h_doc[s], o.h_cont, o.h_floor, o.h, hb, o.CPL);
             if (o.h_floor != r->h_doc[s]) all_floor = 0;
@@ -398,7 +398,6 @@ static double lcg(void)
 static void test_optimizer(const cls_gz_device *gtx)
 {
     int cases = 0, agree = 0, floor_ok = 0;
-    char err[256];
     /* The four applications over blocks, input sizes and both modes. */
     static const int blocks1[] = {32, 64, 128, 256, 512};
     static const int blocks2[] = {8, 10, 12, 16, 20, 22};
@@ -420,10 +419,8 @@ static void test_optimizer(const cls_gz_device *gtx)
                         c.DataLength[k] *= pow(sizes[z], 1.0 / a->profile.D);
                     }
                     c.sync = (cls_gz_sync)s;
-                    if (cls_gz_optimize_h(gtx, &a->profile, &c, 0, &o, err, sizeof err) !=
-                            CLS_SUCCESS ||
-                        cls_gz_brute_force_h(gtx, &a->profile, &c, 0, &hb, &fb, err,
-                                             sizeof err) != CLS_SUCCESS)
+                    if (cls_gz_optimize_h(gtx, &a->profile, &c, 0, &o) != CLS_SUCCESS ||
+                        cls_gz_brute_force_h(gtx, &a->profile, &c, 0, &hb, &fb) != CLS_SUCCESS)
                         continue;
                     cases++;
                     if (o.h == hb && o.CPL == fb) agree++;
@@ -468,9 +465,8 @@ static void test_optimizer(const cls_gz_device *gtx)
         p.InstsPerSM_IC = lcg() * 3e5;
         p.BankConflictRate = lcg() * 2;
         c.sync = lcg() < 0.5 ? CLS_GZ_KNL_RESTART : CLS_GZ_MEM_FENCE;
-        if (cls_gz_optimize_h(&d, &p, &c, 0, &o, err, sizeof err) != CLS_SUCCESS) continue;
-        if (cls_gz_brute_force_h(&d, &p, &c, 0, &hb, &fb, err, sizeof err) != CLS_SUCCESS)
-            continue;
+        if (cls_gz_optimize_h(&d, &p, &c, 0, &o) != CLS_SUCCESS) continue;
+        if (cls_gz_brute_force_h(&d, &p, &c, 0, &hb, &fb) != CLS_SUCCESS) continue;
         cases++;
         if (o.h == hb && o.CPL == fb)
             agree++;
@@ -487,12 +483,11 @@ static void test_optimizer(const cls_gz_device *gtx)
         cls_gz_opt o;
         int hb;
         double fb;
-        cls_status s1 = cls_gz_optimize_h(gtx, &a->profile, &a->fig7, 5, &o, err, sizeof err);
-        cls_status s2 = cls_gz_brute_force_h(gtx, &a->profile, &a->fig7, 5, &hb, &fb, err,
-                                             sizeof err);
+        cls_status s1 = cls_gz_optimize_h(gtx, &a->profile, &a->fig7, 5, &o);
+        cls_status s2 = cls_gz_brute_force_h(gtx, &a->profile, &a->fig7, 5, &hb, &fb);
         tap_ok(s1 == CLS_SUCCESS && o.h == 5 && o.h_max == 5 && s2 == CLS_SUCCESS && hb == 5,
                "h_cap 5 caps PathFinder at 5 (optimizer %d, brute force %d)", o.h, hb);
-        s1 = cls_gz_optimize_h(gtx, &a->profile, &a->fig7, 1, &o, err, sizeof err);
+        s1 = cls_gz_optimize_h(gtx, &a->profile, &a->fig7, 1, &o);
         tap_ok(s1 == CLS_SUCCESS && o.h == 1 && o.h_cont == 1, "h_cap 1 gives h = 1 (%d)", o.h);
     }
     /* Bad input. */
@@ -503,29 +498,29 @@ static void test_optimizer(const cls_gz_device *gtx)
         cls_status st;
         memset(&o, 0, sizeof o);
         p.HaloWidth[0] = 4;
-        st = cls_gz_optimize_h(gtx, &p, &c, 0, &o, err, sizeof err);
-        tap_ok(st == CLS_ERR_PLAN_INFEASIBLE && strstr(err, "Eq. 20"),
-               "a block no wider than the halo is infeasible: %s", err);
+        st = cls_gz_optimize_h(gtx, &p, &c, 0, &o);
+        tap_ok(st == CLS_ERR_PLAN_INFEASIBLE && strstr(cls__error_message(), "Eq. 20"),
+               "a block no wider than the halo is infeasible: %s", cls__error_message());
         p.HaloWidth[0] = p.HaloWidth[1] = 0;
-        st = cls_gz_optimize_h(gtx, &p, &c, 0, &o, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "h_cap"),
-               "no halo and no cap is refused: %s", err);
-        st = cls_gz_optimize_h(gtx, &p, &c, 6, &o, err, sizeof err);
+        st = cls_gz_optimize_h(gtx, &p, &c, 0, &o);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(cls__error_message(), "h_cap"),
+               "no halo and no cap is refused: %s", cls__error_message());
+        st = cls_gz_optimize_h(gtx, &p, &c, 6, &o);
         tap_ok(st == CLS_SUCCESS && o.h == 6, "no halo with a cap takes the cap (%d)", o.h);
         p = toy_profile;
         p.D = 4;
-        st = cls_gz_optimize_h(gtx, &p, &c, 0, &o, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "D = 4"), "D = 4 refused: %s",
-               err);
+        st = cls_gz_optimize_h(gtx, &p, &c, 0, &o);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(cls__error_message(), "D = 4"),
+               "D = 4 refused: %s", cls__error_message());
         p = toy_profile;
         p.N = 0;
-        st = cls_gz_check(gtx, &p, &c, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT, "N = 0 refused: %s", err);
+        st = cls_gz_check(gtx, &p, &c);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT, "N = 0 refused: %s", cls__error_message());
         p = toy_profile;
         c.blk_len[1] = 0;
-        st = cls_gz_check(gtx, &p, &c, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(err, "blk_len_1"),
-               "blk_len 0 refused: %s", err);
+        st = cls_gz_check(gtx, &p, &c);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT && strstr(cls__error_message(), "blk_len_1"),
+               "blk_len 0 refused: %s", cls__error_message());
     }
 }
 
@@ -533,7 +528,6 @@ static void test_optimizer(const cls_gz_device *gtx)
 
 static void test_search(const cls_gz_device *gtx)
 {
-    char err[1024];
     static const char *mode_name[CLS_GZ_NSYNC] = {"kernel restart", "memory fences"};
     /* Eq. 23's choice at the Fig. 7 blocks: restart for PathFinder, HotSpot and Poisson
      * (delta > 0), fences for Cell (delta < 0), as Sect. 5.5 predicts. */
@@ -550,17 +544,17 @@ static void test_search(const cls_gz_device *gtx)
         o.n_blocks = 1;
         cls_status st;
         memset(&ch, 0, sizeof ch);
-        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL, err, sizeof err);
+        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL);
         tap_ok(st == CLS_SUCCESS && ch.sync == want[i] && ch.h == ch.opt[ch.sync].h,
                "%s at its Fig. 7 block: delta %.1f picks %s, h = %d", a->profile.name, ch.delta,
                mode_name[ch.sync], ch.h);
         o.select = CLS_GZ_SELECT_CPL;
-        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL, err, sizeof err);
+        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL);
         tap_ok(st == CLS_SUCCESS && ch.sync == want[i],
                "%s: the lower optimal CPL picks the same mode (%s)", a->profile.name,
                mode_name[ch.sync]);
         o.modes = 1u << CLS_GZ_MEM_FENCE;
-        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL, err, sizeof err);
+        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL);
         tap_ok(st == CLS_SUCCESS && ch.sync == CLS_GZ_MEM_FENCE && !ch.feasible[0] &&
                    ch.feasible[1],
                "%s: modes restricted to fences", a->profile.name);
@@ -581,10 +575,8 @@ static void test_search(const cls_gz_device *gtx)
             o.n_blocks = n;
             o.modes = 0;
             o.select = CLS_GZ_SELECT_CPL;
-            cls_status s1 =
-                cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, per, err, sizeof err);
-            cls_status s2 = cls_gz_search_exhaustive(gtx, &a->profile, a->fig7.DataLength, &o,
-                                                     &ex, err, sizeof err);
+            cls_status s1 = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, per);
+            cls_status s2 = cls_gz_search_exhaustive(gtx, &a->profile, a->fig7.DataLength, &o, &ex);
             tap_ok(s1 == CLS_SUCCESS && s2 == CLS_SUCCESS &&
                        ch.block.len[0] == ex.block.len[0] && ch.sync == ex.sync &&
                        ch.h == ex.h && ch.CPL == ex.CPL,
@@ -606,15 +598,15 @@ static void test_search(const cls_gz_device *gtx)
         o.blocks = cand;
         o.n_blocks = 2;
         o.local_bytes_per_elem = 80; /* 256 * 80 = 20480 > 16384 */
-        cls_status st =
-            cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL, err, sizeof err);
-        tap_ok(st == CLS_ERR_PLAN_INFEASIBLE &&
-                   strstr(err, "32x32") && strstr(err, "compute.max_work_group") &&
-                   strstr(err, "16x16") && strstr(err, "local_memory.bytes"),
-               "no block fits: %s", err);
+        cls_status st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL);
+        tap_ok(st == CLS_ERR_PLAN_INFEASIBLE && strstr(cls__error_message(), "32x32") &&
+                   strstr(cls__error_message(), "compute.max_work_group") &&
+                   strstr(cls__error_message(), "16x16") &&
+                   strstr(cls__error_message(), "local_memory.bytes"),
+               "no block fits: %s", cls__error_message());
         o.modes = 4u;
-        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_ARGUMENT, "no allowed mode refused: %s", err);
+        st = cls_gz_search(gtx, &a->profile, a->fig7.DataLength, &o, &ch, NULL);
+        tap_ok(st == CLS_ERR_INVALID_ARGUMENT, "no allowed mode refused: %s", cls__error_message());
     }
 }
 
@@ -638,7 +630,7 @@ static void test_apps(void)
     for (size_t i = 0; i < n; i++) {
         const cls_gz_app *a = cls_gz_app_at(i);
         cls_gz_device d = toy_device();
-        tap_ok(cls_gz_check(&d, &a->profile, &a->fig7, NULL, 0) == CLS_SUCCESS,
+        tap_ok(cls_gz_check(&d, &a->profile, &a->fig7) == CLS_SUCCESS,
                "%s profile and configuration are valid", a->profile.name);
     }
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "clstencil_image.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/cls_images_XXXXXX";

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
+#include "error.h"
 #include "pipeline.h"
 #include "tap.h"
 
@@ -62,10 +64,9 @@ static void test_curve(void)
 
     cls_model *m = NULL;
     cls_pipe_device d;
-    char err[512] = "";
     if (!tap_ok(cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
-                    cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
-                "the C2050 model gives a pipeline device (%s)", err)) {
+                    cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
+                "the C2050 model gives a pipeline device (%s)", cls__error_message())) {
         cls_model_release(m);
         return;
     }
@@ -93,28 +94,29 @@ static void test_device_from_model(void)
 {
     cls_model *m = NULL;
     cls_pipe_device d;
-    char err[512] = "";
     cls_status st;
 
     if (cls_model_from_name("c2050", &m) == CLS_SUCCESS) {
-        st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(err, "host_to_device_pageable") &&
-                   strstr(err, "clstencil probe"),
+        st = cls_pipe_device_from_model(m, 0, &d);
+        tap_ok(st == CLS_ERR_INVALID_MODEL &&
+                   strstr(cls__error_message(), "host_to_device_pageable") &&
+                   strstr(cls__error_message(), "clstencil probe"),
                "C2050 with pageable host arrays: refused, the message names the table (%s)",
-               err);
+               cls__error_message());
         cls_model_release(m);
         m = NULL;
     }
     if (cls_model_from_name("gtx460", &m) == CLS_SUCCESS) {
-        st = cls_pipe_device_from_model(m, 1, &d, err, sizeof err);
-        tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(err, "host_to_device_pinned"),
-               "GTX 460 (003 prints no tables for it): refused with a message (%s)", err);
+        st = cls_pipe_device_from_model(m, 1, &d);
+        tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(cls__error_message(), "host_to_device_pinned"),
+               "GTX 460 (003 prints no tables for it): refused with a message (%s)",
+               cls__error_message());
         cls_model_release(m);
         m = NULL;
     }
     if (tap_ok(cls_model_from_name("h100", &m) == CLS_SUCCESS &&
-                   cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
-               "the probed H100 model gives a pipeline device (%s)", err)) {
+                   cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
+               "the probed H100 model gives a pipeline device (%s)", cls__error_message())) {
         /* 2 / 1.652468842 - 1 = 0.21031: the 0.57 of 003 becomes 0.210 on the H100 (queued
          * copy streams, the probe of pipeline run 24a, 2026-11-22; doc/pipeline.md). */
         NEAR(d.overlap_coeff, 2.0 / 1.652468842366909 - 1.0, "H100 overlap coefficient");
@@ -124,7 +126,7 @@ static void test_device_from_model(void)
         tap_ok(d.queued_copies == 1, "H100: copies costed as queued (measured restart)");
         NEAR(d.queued_ns, 10078.1 / 1980.0 * 1e3, "H100 queued-copy turnaround 5.09 us");
         NEAR(d.copy_gbs, 2566.11, "H100 device copies at memory.bandwidth_measured_gbs");
-        st = cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
+        st = cls_pipe_device_from_model(m, 0, &d);
         tap_ok(st == CLS_SUCCESS && d.h2d.ns[7] == 12568911.999998989 &&
                    d.h2d_staged.ns[7] == 1831517.9999994768,
                "H100 pageable: direct copies from the pageable table, staged from the pinned");
@@ -134,11 +136,11 @@ static void test_device_from_model(void)
     /* 003's C2050 has no measured restart (a family assumption): its tables stay as 003 used
      * them, every copy at its table time. */
     if (cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
-        cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS)
+        cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS)
         tap_ok(d.queued_copies == 0 && d.queued_ns == 0,
                "C2050: copies at their table time (no measured restart)");
     cls_model_release(m);
-    tap_ok(cls_pipe_device_from_model(NULL, 1, &d, err, sizeof err) == CLS_ERR_INVALID_ARGUMENT,
+    tap_ok(cls_pipe_device_from_model(NULL, 1, &d) == CLS_ERR_INVALID_ARGUMENT,
            "NULL model refused");
     NEAR(cls_pipe_overlap_coeff(1.0), 1.0, "overlap factor 1: transfers add up");
     NEAR(cls_pipe_overlap_coeff(2.0), 0.0, "overlap factor 2: perfect overlap");
@@ -497,11 +499,9 @@ static void test_counting(void)
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1, 1, 1);
     size_t t2[3] = {2, 0, 0};
     cls_pipe_count(&tiny, &c, t2, 1, &x);
-    char err[256] = "";
-    tap_ok(cls_pipe_check(&tiny, c.tile, err, sizeof err) == CLS_SUCCESS &&
-               xfer_is(&x, 3, 1, 1, 1, 12),
+    tap_ok(cls_pipe_check(&tiny, c.tile) == CLS_SUCCESS && xfer_is(&x, 3, 1, 1, 1, 12),
            "radius 4 on 3 points: accepted, the last tile's input box is the whole grid (%s)",
-           err);
+           cls__error_message());
 }
 
 /* ------------------------------------------------------------------ exact mode totals */
@@ -534,9 +534,8 @@ static void test_exact_totals(const cls_pipe_device *d)
     cls_pipe_config c = cfg(CLS_PIPE_BASIC, CLS_PIPE_ROWS, CLS_PIPE_EXACT, 10, 7, 1);
     cls_pipe_kernel k = {0.5, 0, NULL, NULL};
     cls_pipe_estimate e;
-    char err[256] = "";
-    if (!tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err) == CLS_SUCCESS,
-                "estimate 105x98 with 10x7 tiles (%s)", err))
+    if (!tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e) == CLS_SUCCESS,
+                "estimate 105x98 with 10x7 tiles (%s)", cls__error_message()))
         return;
     brute b = {d, &g, &c, {0, 0, 0}, 0.5};
     size_t n = cls_pipe_tiles(&g, c.tile, b.per);
@@ -566,9 +565,9 @@ static void test_exact_totals(const cls_pipe_device *d)
     g = grid3(64, 0);
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 64, 64, 8);
     cls_pipe_estimate e2;
-    cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err);
+    cls_pipe_estimate_config(d, &g, &k, &c, &e);
     c.padding = CLS_PIPE_DOCUMENT;
-    cls_pipe_estimate_config(d, &g, &k, &c, &e2, err, sizeof err);
+    cls_pipe_estimate_config(d, &g, &k, &c, &e2);
     NEAR(e.total_ns, e2.total_ns, "no padding, even tiles: exact = document");
     tap_ok(e.buffer_sets == 3 && e.device_bytes == 3.0 * 2 * 64 * 64 * 8 * 4,
            "scalable: 3 sets of one input and one output tile");
@@ -576,12 +575,12 @@ static void test_exact_totals(const cls_pipe_device *d)
      * y: one command each, where merged counts a transfer per plane. */
     c.padding = CLS_PIPE_EXACT;
     c.layout = CLS_PIPE_RECT;
-    cls_pipe_estimate_config(d, &g, &k, &c, &e2, err, sizeof err);
+    cls_pipe_estimate_config(d, &g, &k, &c, &e2);
     NEAR(e2.total_ns, e.total_ns, "whole planes: rect = merged");
     c.tile[1] = 16;
-    cls_pipe_estimate_config(d, &g, &k, &c, &e2, err, sizeof err);
+    cls_pipe_estimate_config(d, &g, &k, &c, &e2);
     c.layout = CLS_PIPE_MERGED;
-    cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err);
+    cls_pipe_estimate_config(d, &g, &k, &c, &e);
     tap_ok(e2.transfers == 2.0 * e.n_tiles && e.transfers == 8.0 * 2 * e.n_tiles &&
                e2.bytes_moved == e.bytes_moved,
            "64x16x8 tiles: rect %.0f transfers (one per box), merged %.0f (one per plane)",
@@ -590,19 +589,17 @@ static void test_exact_totals(const cls_pipe_device *d)
 
     /* Errors name what is wrong. */
     c.tile[2] = 65;
-    tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err) == CLS_ERR_INVALID_SIZE &&
-               strstr(err, "tile 64x64x65"),
-           "a tile beyond the grid is refused (%s)", err);
+    tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e) == CLS_ERR_INVALID_SIZE &&
+               strstr(cls__error_message(), "tile 64x64x65"),
+           "a tile beyond the grid is refused (%s)", cls__error_message());
     c.tile[2] = 8;
     cls_pipe_kernel bad = {-1, 0, NULL, NULL};
-    tap_ok(cls_pipe_estimate_config(d, &g, &bad, &c, &e, err, sizeof err) ==
-                   CLS_ERR_INVALID_ARGUMENT &&
-               strstr(err, "kernel"),
-           "a negative kernel time is refused (%s)", err);
+    tap_ok(cls_pipe_estimate_config(d, &g, &bad, &c, &e) == CLS_ERR_INVALID_ARGUMENT &&
+               strstr(cls__error_message(), "kernel"),
+           "a negative kernel time is refused (%s)", cls__error_message());
     g.dims = 4;
-    tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e, err, sizeof err) ==
-               CLS_ERR_INVALID_ARGUMENT,
-           "dims 4 refused (%s)", err);
+    tap_ok(cls_pipe_estimate_config(d, &g, &k, &c, &e) == CLS_ERR_INVALID_ARGUMENT,
+           "dims 4 refused (%s)", cls__error_message());
 }
 
 /* ------------------------------------------------------------------ the planner */
@@ -649,10 +646,9 @@ static void test_buffers_kept(void)
 {
     cls_model *m = NULL;
     cls_pipe_device d;
-    char err[512] = "";
     if (!tap_ok(cls_model_from_json(toy_alloc_json, &m) == CLS_SUCCESS &&
-                    cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
-                "toy model with growing allocations loads (%s)", err)) {
+                    cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
+                "toy model with growing allocations loads (%s)", cls__error_message())) {
         cls_model_release(m);
         return;
     }
@@ -662,7 +658,7 @@ static void test_buffers_kept(void)
     cls_pipe_plan_options o;
     cls_pipe_plan_result r;
     memset(&o, 0, sizeof o);
-    cls_status st = cls_pipe_plan(&d, &g, &k0, &o, &r, err, sizeof err);
+    cls_status st = cls_pipe_plan(&d, &g, &k0, &o, &r);
     NEAR(r.naive.pipeline_ns, 2 * (10000 + 0.1 * (16e6 - 10)), "naive run, toy-alloc");
     NEAR(r.naive.alloc_ns, 2 * (50000 + 0.05 * (16e6 - 10)), "naive allocation, toy-alloc");
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme != CLS_PIPE_NAIVE &&
@@ -673,7 +669,7 @@ static void test_buffers_kept(void)
            cls_pipe_scheme_name(r.best.config.scheme), r.best.n_tiles, r.best.total_ns / 1e6,
            r.best.pipeline_ns / 1e6, r.best.alloc_ns / 1e6, r.naive.total_ns / 1e6);
     o.buffers_kept = 1;
-    st = cls_pipe_plan(&d, &g, &k0, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(&d, &g, &k0, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_NAIVE && r.speedup == 1.0,
            "buffers kept: naive, its run %.3f ms without the allocation (%s)",
            r.best.pipeline_ns / 1e6, cls_pipe_scheme_name(r.best.config.scheme));
@@ -691,12 +687,10 @@ static void test_planner(const cls_pipe_device *c2050)
 {
     cls_model *m = NULL;
     cls_pipe_device toy, toy_pageable;
-    char err[512] = "";
     if (!tap_ok(cls_model_from_json(toy_json, &m) == CLS_SUCCESS &&
-                    cls_pipe_device_from_model(m, 1, &toy, err, sizeof err) == CLS_SUCCESS &&
-                    cls_pipe_device_from_model(m, 0, &toy_pageable, err, sizeof err) ==
-                        CLS_SUCCESS,
-                "toy model loads (%s)", err)) {
+                    cls_pipe_device_from_model(m, 1, &toy) == CLS_SUCCESS &&
+                    cls_pipe_device_from_model(m, 0, &toy_pageable) == CLS_SUCCESS,
+                "toy model loads (%s)", cls__error_message())) {
         cls_model_release(m);
         return;
     }
@@ -712,7 +706,7 @@ static void test_planner(const cls_pipe_device *c2050)
     cls_pipe_kernel k0 = {0, 0, NULL, NULL};
     each_calls = 0;
     o.each = count_each;
-    cls_status st = cls_pipe_plan(&toy, &g, &k0, &o, &r, err, sizeof err);
+    cls_status st = cls_pipe_plan(&toy, &g, &k0, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_NAIVE && r.speedup == 1.0,
            "negligible kernel, one copy engine: not pipelined (%s, %.3f ms, %zu candidates)",
            cls_pipe_scheme_name(r.best.config.scheme), r.best.total_ns / 1e6, r.candidates);
@@ -723,7 +717,7 @@ static void test_planner(const cls_pipe_device *c2050)
 
     /* The same grid with a kernel of 2.5 ns per point (10 ms): pipelined. */
     cls_pipe_kernel k1 = {2.5, 0, NULL, NULL};
-    st = cls_pipe_plan(&toy, &g, &k1, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(&toy, &g, &k1, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme != CLS_PIPE_NAIVE && r.speedup > 1.2 &&
                r.best.dominant == CLS_PIPE_STAGE_KERNEL,
            "kernel dominant: pipelined, %s, %zu tiles, %.3f vs naive %.3f ms (%.2fx)",
@@ -733,14 +727,14 @@ static void test_planner(const cls_pipe_device *c2050)
     /* A tiny grid on the C2050 (1000 floats): start-ups and allocations dominate. */
     g = grid1(1000, 4);
     cls_pipe_kernel kma = {24.75e6 / 64e6, 0, NULL, NULL};
-    st = cls_pipe_plan(c2050, &g, &kma, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(c2050, &g, &kma, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_NAIVE,
            "tiny grid on the C2050: not pipelined (%s)",
            cls_pipe_scheme_name(r.best.config.scheme));
 
     /* Pageable host arrays, staging 0.05 ns/B against 1 ns/B direct: the buffered scheme. */
     g = grid1(4000000, 1);
-    st = cls_pipe_plan(&toy_pageable, &g, &k1, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(&toy_pageable, &g, &k1, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_BUFFERED,
            "pageable host arrays, fast staging: %s, %zu tiles (%.3f ms, naive %.3f ms)",
            cls_pipe_scheme_name(r.best.config.scheme), r.best.n_tiles, r.best.total_ns / 1e6,
@@ -748,7 +742,7 @@ static void test_planner(const cls_pipe_device *c2050)
 
     /* Only the scalable scheme allowed. */
     o.schemes = 1u << CLS_PIPE_SCALABLE;
-    st = cls_pipe_plan(&toy, &g, &k1, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(&toy, &g, &k1, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_SCALABLE,
            "scheme mask: scalable only");
     o.schemes = 0;
@@ -757,7 +751,7 @@ static void test_planner(const cls_pipe_device *c2050)
     g = grid3(400, 1);
     cls_pipe_kernel kj = {14e6 / 64e6, 0, NULL, NULL};
     o.device_memory = 100e6;
-    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.naive.fits == 0 &&
                (r.best.config.scheme == CLS_PIPE_SCALABLE ||
                 r.best.config.scheme == CLS_PIPE_BUFFERED) &&
@@ -767,19 +761,19 @@ static void test_planner(const cls_pipe_device *c2050)
            r.best.config.tile[1], r.best.config.tile[2], r.best.device_bytes / 1e6);
     /* A cap below one plane set (3 x (400x400x3 + 400x400) floats = 7.68 MB): split y too. */
     o.device_memory = 2e6;
-    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.split_dims == 2 && r.best.config.tile[0] == 400 &&
                r.best.config.tile[1] < 400 && r.best.device_bytes <= 2e6,
            "a 2 MB cap splits y as well: %s %zux%zux%zu (%.2f MB)",
            cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
            r.best.config.tile[1], r.best.config.tile[2], r.best.device_bytes / 1e6);
     o.device_memory = 1000;
-    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
-    tap_ok(st == CLS_ERR_PLAN_INFEASIBLE && strstr(err, "--device-memory"),
-           "a 1000-byte cap is infeasible (%s)", err);
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r);
+    tap_ok(st == CLS_ERR_PLAN_INFEASIBLE && strstr(cls__error_message(), "--device-memory"),
+           "a 1000-byte cap is infeasible (%s)", cls__error_message());
     o.device_memory = 0;
     o.max_buffer = 100e6; /* a largest-allocation limit alone also rules out full arrays */
-    st = cls_pipe_plan(c2050, &g, &kj, &o, &r, err, sizeof err);
+    st = cls_pipe_plan(c2050, &g, &kj, &o, &r);
     tap_ok(st == CLS_SUCCESS && r.best.config.scheme != CLS_PIPE_BASIC && r.naive.fits == 0,
            "a 100 MB largest-buffer limit: %s", cls_pipe_scheme_name(r.best.config.scheme));
 }
@@ -860,7 +854,6 @@ static void reproduce(const char *table, const cls_pipe_device *d, const cls_pip
                       size_t *argmin_t, double *min_ms)
 {
     cls_pipe_kernel k = {nspp, 0, NULL, NULL};
-    char err[256] = "";
     int bad = 0;
     *min_ms = HUGE_VAL;
     tap_diag("%s  tile | doc: rows basic, scalable, merged basic, scalable | model", table);
@@ -873,8 +866,8 @@ static void reproduce(const char *table, const cls_pipe_device *d, const cls_pip
                                     fixed[0], fixed[1], fixed[2]);
             c.tile[vary] = rows[i].t;
             cls_pipe_estimate e;
-            if (cls_pipe_estimate_config(d, g, &k, &c, &e, err, sizeof err) != CLS_SUCCESS) {
-                tap_ok(0, "%s: %s", table, err);
+            if (cls_pipe_estimate_config(d, g, &k, &c, &e) != CLS_SUCCESS) {
+                tap_ok(0, "%s: %s", table, cls__error_message());
                 return;
             }
             one = e.n_tiles == 1;
@@ -953,10 +946,9 @@ static void test_reproduction(const cls_pipe_device *c2050_model)
     cls_pipe_kernel k = {KERNEL_MA, 0, NULL, NULL};
     cls_pipe_config c = cfg(CLS_PIPE_BASIC, CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT, 64000000, 1, 1);
     cls_pipe_estimate e, nv;
-    char err[256] = "";
-    cls_pipe_estimate_config(&d, &ma, &k, &c, &e, err, sizeof err);
+    cls_pipe_estimate_config(&d, &ma, &k, &c, &e);
     c.scheme = CLS_PIPE_NAIVE;
-    cls_pipe_estimate_config(&d, &ma, &k, &c, &nv, err, sizeof err);
+    cls_pipe_estimate_config(&d, &ma, &k, &c, &nv);
     tap_ok(near(e.total_ns, nv.total_ns, 1e-12) && fabs(e.total_ns / 1e6 - 120) / 120 < 0.05,
            "one 64M tile = naive = %.1f ms (Table A.1 measured basic 120, naive 121)",
            e.total_ns / 1e6);
@@ -970,7 +962,7 @@ static void test_reproduction(const cls_pipe_device *c2050_model)
                {"Jacobi", &ja, KERNEL_JACOBI, 110}};
     for (int i = 0; i < 3; i++) {
         cls_pipe_kernel kk = {nvs[i].nspp, 0, NULL, NULL};
-        cls_pipe_estimate_config(&d, nvs[i].g, &kk, &c, &nv, err, sizeof err);
+        cls_pipe_estimate_config(&d, nvs[i].g, &kk, &c, &nv);
         tap_ok(fabs(nv.total_ns / 1e6 - nvs[i].measured) / nvs[i].measured < 0.06,
                "naive %s: model %.1f ms, 003 measured %.0f ms (Tables A.1, A.6, A.11)",
                nvs[i].name, nv.total_ns / 1e6, nvs[i].measured);
@@ -981,7 +973,6 @@ static void test_reproduction(const cls_pipe_device *c2050_model)
 static void test_planner_document(const cls_pipe_device *d)
 {
     cls_pipe_plan_result r;
-    char err[256] = "";
     struct {
         const char *name;
         cls_pipe_grid g;
@@ -992,7 +983,7 @@ static void test_planner_document(const cls_pipe_device *d)
              {"Jacobi", grid3(400, 1), KERNEL_JACOBI, 75, 110}};
     for (int i = 0; i < 3; i++) {
         cls_pipe_kernel k = {p[i].nspp, 0, NULL, NULL};
-        cls_status st = cls_pipe_plan(d, &p[i].g, &k, NULL, &r, err, sizeof err);
+        cls_status st = cls_pipe_plan(d, &p[i].g, &k, NULL, &r);
         /* 003's executor moved every tile's whole box; with halo reuse (not in 003) the
          * model may be below its optimum by what the reused planes save: for Jacobi's tiles
          * of 10 planes 2 of 12 input planes (71 ms against 75), for the other two little. */
@@ -1003,10 +994,9 @@ static void test_planner_document(const cls_pipe_device *d)
                "planner, %s on the C2050: %s %zux%zux%zu (%zu tiles), %.1f ms (003's optimum "
                "%.0f; %.0f MB reused), naive %.1f ms, %.2fx%s%s",
                p[i].name, cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
-               r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
-               r.best.total_ns / 1e6, p[i].doc_ms, r.best.reused_bytes / 1e6,
-               r.naive.total_ns / 1e6, r.speedup, st == CLS_SUCCESS ? "" : ": ",
-               st == CLS_SUCCESS ? "" : err);
+               r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles, r.best.total_ns / 1e6,
+               p[i].doc_ms, r.best.reused_bytes / 1e6, r.naive.total_ns / 1e6, r.speedup,
+               st == CLS_SUCCESS ? "" : ": ", st == CLS_SUCCESS ? "" : cls__error_message());
     }
 }
 
@@ -1085,35 +1075,34 @@ static void test_queued(void)
     cls_pipe_kernel k0 = {0, 0, NULL, NULL};
     cls_pipe_config c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1000000, 1, 1);
     cls_pipe_estimate e;
-    char err[256] = "";
-    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
-               "queued: estimate (%s)", err)) {
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS,
+               "queued: estimate (%s)", cls__error_message())) {
         NEAR(e.pipeline_ns, 2226994.5, "queued copies, 3 tiles, scalable: by hand");
         NEAR(e.alloc_ns, 3 * 2 * 50000, "queued copies leave the allocation alone");
         NEAR(e.tile.in, 401999, "the reported (middle) tile's copy is queued");
     }
     /* One tile: nothing queued behind anything, the table: 409999 x 2. */
     c.tile[0] = 3000000;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 2 * (10000 + 0.1 * (12e6 - 10)), "queued copies, one tile: tables");
     /* Basic, 4 tiles of 750k (3 MB): table 309999, queued 301999, many tiles' middle step
      * X(301999, 301999) = 452998.5.  in0 309999 + in1 301999 + X(in2, out0) = 309999 + 0.5 x
      * 301999 = 460998.5 + X(in3, out1) 452998.5 + out2 301999 + out3 301999 = 2129993. */
     c.scheme = CLS_PIPE_BASIC;
     c.tile[0] = 750000;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 2129993, "queued copies, 4 tiles, basic: by hand");
     /* The buffered scheme and 003's DOCUMENT counting keep the tables: 5.5 x 409999. */
     c.scheme = CLS_PIPE_SCALABLE;
     c.tile[0] = 1000000;
     c.padding = CLS_PIPE_DOCUMENT;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 5.5 * 409999, "DOCUMENT padding: table copies (003 as written)");
     /* A kernel-dominant pipeline does not notice: 3 tiles of 1 ms kernels: in0 + 3 ms + out2
      * = 409999 + 3e6 + 401999. */
     c.padding = CLS_PIPE_EXACT;
     cls_pipe_kernel k1 = {1.0, 0, NULL, NULL}; /* 1 ns per point: 1 ms per tile */
-    if (cls_pipe_estimate_config(&d, &g, &k1, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k1, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 409999 + 3e6 + 401999, "queued copies, kernel dominant: by hand");
 
     /* The host's enqueues (sync.enqueue_cycles; not in 003): 3 tiles as above, one write, one
@@ -1125,35 +1114,35 @@ static void test_queued(void)
      *   j4 host 4.5 ms + read 2 (401999) = 4901999: 9 E + the last read. */
     d.enqueue_ns = 500000;
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 1000000, 1, 1);
-    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
-               "host-bound: estimate (%s)", err)) {
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS,
+               "host-bound: estimate (%s)", cls__error_message())) {
         NEAR(e.pipeline_ns, 4901999, "host-bound, 3 tiles: 9 enqueues + the last read");
         NEAR(e.tile.host_in + e.tile.host_kernel + e.tile.host_out, 1.5e6,
              "a tile's enqueues: write, kernel, read");
     }
     /* Three flushes per step (5 steps) of 10 us on top: 4901999 + 15 x 10000. */
     d.flush_ns = 10000;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 5051999, "host-bound, 3 tiles, three flushes a step");
     /* A host well ahead (E = 1 us) only delays the first write: 2226994.5 + 1000. */
     d.enqueue_ns = 1000;
     d.flush_ns = 0;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 2226994.5 + 1000, "host ahead: the first enqueue only");
     /* Five steps per tile: five kernel enqueues (E each) in the tile's kernel stage. */
     g.steps_per_tile = 5;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.tile.host_kernel, 5000, "five steps a tile: five kernels enqueued");
     /* ... the three between the first and the last without an event, at 400 ns each */
     d.enqueue_plain_ns = 400;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.tile.host_kernel, 2 * 1000 + 3 * 400,
              "five steps a tile: two kernels with events, three without");
     d.enqueue_plain_ns = 0;
     g.steps_per_tile = 0;
     /* The buffered scheme (the host packs and waits) and DOCUMENT counting: no host stage. */
     c.padding = CLS_PIPE_DOCUMENT;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.tile.host_in + e.tile.host_kernel + e.tile.host_out, 0,
              "DOCUMENT padding: no host stage (003 as written)");
     c.padding = CLS_PIPE_EXACT;
@@ -1179,7 +1168,7 @@ static void test_queued(void)
      * max(361000, 409999) + 0.5 x min = 409999 + 180500 = 590499; out1 323000; out2 323000:
      * 2007498. */
     c.tile[0] = 1000000;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 2007498, "queued tables, 3 tiles, scalable: by hand");
 
     /* The queued pairs give the overlap per size: X = max + c min solved for c at the size.
@@ -1207,11 +1196,11 @@ static void test_queued(void)
          "copies at once, size unknown: the single coefficient");
     /* The same 3 tiles: X(in2, out0) = 409999 + 0.25 x 361000 = 500249; 409999 + 361000 +
      * 500249 + 323000 + 323000 = 1917248. */
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 1917248, "queued pairs, 3 tiles, scalable: by hand");
     /* The buffered scheme and DOCUMENT counting do not queue: the single factor, as before. */
     c.padding = CLS_PIPE_DOCUMENT;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 5.5 * 409999, "queued pairs unused with DOCUMENT padding");
     c.padding = CLS_PIPE_EXACT;
     d.copy_engines = 1;
@@ -1220,7 +1209,7 @@ static void test_queued(void)
     d.pair_queued.n = 0;
 
     d.queued_copies = 0;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 5.5 * 409999, "queued tables unused when queued_copies is 0");
 }
 
@@ -1258,7 +1247,6 @@ static void test_halo_reuse(void)
     cls_pipe_device d = toy_reuse();
     cls_pipe_kernel k0 = {0, 0, NULL, NULL};
     cls_pipe_estimate e;
-    char err[256] = "";
 
     /* 1D, 100 floats, padding 2, tiles of 25, scalable.  Inputs: tile 0 [0, 27): 27 elements
      * = 108 B from the host, 1108 ns.  Tile 1 [23, 52): [23, 27) on the device already (4
@@ -1270,8 +1258,8 @@ static void test_halo_reuse(void)
      * device copies hidden behind the transfers. */
     cls_pipe_grid g = grid1(100, 2);
     cls_pipe_config c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 25, 1, 1);
-    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
-               "halo reuse: 1D scalable estimate (%s)", err)) {
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS,
+               "halo reuse: 1D scalable estimate (%s)", cls__error_message())) {
         NEAR(e.pipeline_ns, 8800, "halo reuse, 1D scalable, 4 tiles: by hand");
         NEAR(e.bytes_moved, 800, "halo reuse, 1D: 100 elements in and 100 out, each once");
         NEAR(e.transfers, 8, "halo reuse, 1D: one copy per tile each way");
@@ -1283,14 +1271,14 @@ static void test_halo_reuse(void)
     /* Two steps per tile: each of the 3 sets gets a ping-pong box of the largest input box
      * (29 elements, 116 B; allocation 1000 + bytes ns): alloc 3 x (1116 + 1100) + 3 x 1116. */
     g.steps_per_tile = 2;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS) {
         NEAR(e.alloc_ns, 3 * (1116 + 1100) + 3 * 1116, "halo reuse, 2 steps: ping-pong boxes");
         NEAR(e.device_bytes, 3 * (116 + 100) + 3 * 116, "halo reuse, 2 steps: their bytes");
     }
     /* Basic allocates two ping-pong boxes for the intermediate steps: alloc 2 x (1000 + 400)
      * for the full arrays + 2 x 1116. */
     c.scheme = CLS_PIPE_BASIC;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS) {
         NEAR(e.alloc_ns, 2 * 1400 + 2 * 1116, "basic, 2 steps: the two ping-pong boxes");
         NEAR(e.device_bytes, 2 * 400 + 2 * 116, "basic, 2 steps: their bytes");
     }
@@ -1298,7 +1286,7 @@ static void test_halo_reuse(void)
     g.steps_per_tile = 0;
     /* Basic: the overlap is in the full-size array already; no device copy. */
     c.scheme = CLS_PIPE_BASIC;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS) {
         NEAR(e.pipeline_ns, 8800, "halo reuse, 1D basic: no device copies");
         NEAR(e.bytes_moved, 800, "halo reuse, 1D basic: each element once");
         NEAR(e.tile.in, 1100, "halo reuse, 1D basic: transferIn is the new part alone");
@@ -1307,7 +1295,7 @@ static void test_halo_reuse(void)
      * (1100); n = 4, one engine: 1116 + 1116 + 2 x 2216 + 1100 + 1100 = 8864. */
     c.scheme = CLS_PIPE_SCALABLE;
     c.padding = CLS_PIPE_DOCUMENT;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS) {
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS) {
         NEAR(e.pipeline_ns, 8864, "DOCUMENT padding: no halo reuse");
         NEAR(e.bytes_moved, 4 * (116 + 100), "DOCUMENT padding: every box moved in full");
         NEAR(e.reused_bytes, 0, "DOCUMENT padding: nothing reused");
@@ -1316,7 +1304,7 @@ static void test_halo_reuse(void)
     c.padding = CLS_PIPE_EXACT;
     c.scheme = CLS_PIPE_BUFFERED;
     d.h2h = d.alloc_host = d.h2d;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.bytes_moved, (27 + 29 + 29 + 27 + 100) * 4, "buffered: whole boxes");
 
     /* 3D 8x6x10, padding 1, tiles 8x6x4 (z: [0, 4), [4, 8), [8, 10)), planes of 48 floats
@@ -1328,19 +1316,19 @@ static void test_halo_reuse(void)
     cls_pipe_grid g3 = grid3(8, 1);
     g3.size[1] = 6, g3.size[2] = 10;
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 8, 6, 4);
-    if (tap_ok(cls_pipe_estimate_config(&d, &g3, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
-               "halo reuse: 3D estimate (%s)", err)) {
+    if (tap_ok(cls_pipe_estimate_config(&d, &g3, &k0, &c, &e) == CLS_SUCCESS,
+               "halo reuse: 3D estimate (%s)", cls__error_message())) {
         NEAR(e.pipeline_ns, 9840, "halo reuse, 3D scalable, 3 tiles (last partial): by hand");
         NEAR(e.bytes_moved, 3840, "halo reuse, 3D: every plane in once, out once");
         NEAR(e.reused_bytes, 768, "halo reuse, 3D: two planes reused by tiles 1 and 2");
     }
     /* Rows: tile 0 moves 5 x 6 rows, tile 1 4 x 6, tile 2 1 x 6; out 24 + 24 + 12. */
     c.layout = CLS_PIPE_ROWS;
-    if (cls_pipe_estimate_config(&d, &g3, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g3, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.transfers, 30 + 24 + 6 + 60, "halo reuse, 3D rows: the new planes' rows");
     /* Tiles split in y as well: no reuse, whole boxes (x: 8, y: [0, 3) [3, 6) boxes 4 rows). */
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_EXACT, 8, 3, 4);
-    if (cls_pipe_estimate_config(&d, &g3, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g3, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.reused_bytes, 0, "tiles split in y too: no halo reuse");
 
     /* A tile thinner than the overlap: 1D, 20 floats, tiles of 2, padding 3 (halo 1 x h 3).
@@ -1355,8 +1343,8 @@ static void test_halo_reuse(void)
     static const double out[10] = {1008, 1008, 1008, 1008, 1008, 1008, 1008, 1008, 1008, 1008};
     static const double dev[10] = {0, 220, 224, 224, 224, 224, 224, 224, 224, 220};
     listed l = {in, out, dev};
-    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS,
-               "halo reuse: thin tiles (%s)", err)) {
+    if (tap_ok(cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS,
+               "halo reuse: thin tiles (%s)", cls__error_message())) {
         NEAR(e.pipeline_ns, cls_pipe_run_steps(&d, 0, 10, listed_stage, &l),
              "halo reuse, thin tiles: the steps of the stages listed by hand");
         NEAR(e.bytes_moved, 160, "halo reuse, thin tiles: each element in once");
@@ -1368,13 +1356,13 @@ static void test_halo_reuse(void)
     /* Basic: the same without the device copies (tile 9: nothing, 0). */
     c.scheme = CLS_PIPE_BASIC;
     listed lb = {in, out, NULL};
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, cls_pipe_run_steps(&d, 0, 10, listed_stage, &lb),
              "halo reuse, thin tiles, basic: no device copy costs");
     /* Without the copy bandwidth a device copy costs its command alone: tile 1 200. */
     c.scheme = CLS_PIPE_SCALABLE;
     d.copy_gbs = 0;
-    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.tile.kernel, 200, "halo reuse, copy bandwidth unknown: the command alone");
 }
 
@@ -1384,7 +1372,6 @@ static void test_queued_tables_from_model(void)
 {
     cls_model *m = NULL;
     cls_pipe_device d;
-    char err[256] = "";
     if (cls_model_from_name("c2050", &m) != CLS_SUCCESS) {
         tap_skip("queued tables from a model", "no c2050 model");
         return;
@@ -1394,14 +1381,14 @@ static void test_queued_tables_from_model(void)
     tap_ok(cls_model_set_table(m, CLS_TABLE_HOST_TO_DEVICE_QUEUED, pts, 2) == CLS_SUCCESS &&
                cls_model_set_table(m, CLS_TABLE_PAIR_QUEUED, pairs, 2) == CLS_SUCCESS,
            "set the host-to-device queued table and the pairs");
-    if (cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS)
+    if (cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS)
         tap_ok(d.queued_copies == 0 && d.h2d_queued.n == 0 && d.d2h_queued.n == 0 &&
                    d.pair_queued.n == 0,
                "one queued table alone is ignored, the pairs with it (all or none)");
     tap_ok(cls_model_set_table(m, CLS_TABLE_DEVICE_TO_HOST_QUEUED, pts, 2) == CLS_SUCCESS,
            "set the device-to-host queued table");
-    if (tap_ok(cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
-               "C2050 with queued tables (%s)", err)) {
+    if (tap_ok(cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS, "C2050 with queued tables (%s)",
+               cls__error_message())) {
         tap_ok(d.queued_copies == 1 && d.queued_ns == 0 && d.h2d_queued.n == 2,
                "queued tables: copies queued, no restart needed");
         NEAR(cls_pipe_queued_ns(&d, CLS_PIPE_TO_HOST, 5.5e6), 20000 + 170000 * 0.5,
@@ -1413,21 +1400,21 @@ static void test_queued_tables_from_model(void)
     double clock = 0;
     cls_model_get(m, "compute.clock_mhz", &clock);
     if (tap_ok(cls_model_set(m, "sync.queue_wait_cycles", 8.6 * clock) == CLS_SUCCESS &&
-                   cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
-               "C2050 with sync.queue_wait_cycles (%s)", err)) {
+                   cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
+               "C2050 with sync.queue_wait_cycles (%s)", cls__error_message())) {
         NEAR(d.queue_wait_ns, 8600, "the queue wait in ns: cycles / clock");
         tap_ok(d.enqueue_ns == 0 && d.flush_ns == 0, "no sync.enqueue_cycles: no host stage");
     }
     if (tap_ok(cls_model_set(m, "sync.enqueue_cycles", 16.5 * clock) == CLS_SUCCESS &&
                    cls_model_set(m, "sync.flush_cycles", 1.5 * clock) == CLS_SUCCESS &&
                    cls_model_set(m, "sync.enqueue_plain_cycles", 6 * clock) == CLS_SUCCESS &&
-                   cls_pipe_device_from_model(m, 1, &d, err, sizeof err) == CLS_SUCCESS,
-               "C2050 with sync.enqueue_cycles and sync.flush_cycles (%s)", err)) {
+                   cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
+               "C2050 with sync.enqueue_cycles and sync.flush_cycles (%s)", cls__error_message())) {
         NEAR(d.enqueue_ns, 16500, "the enqueue cost in ns: cycles / clock");
         NEAR(d.flush_ns, 1500, "the flush cost in ns: cycles / clock");
         NEAR(d.enqueue_plain_ns, 6000, "a kernel without an event in ns: cycles / clock");
     }
-    cls_pipe_device_from_model(m, 0, &d, err, sizeof err);
+    cls_pipe_device_from_model(m, 0, &d);
     tap_ok(d.h2d_queued.n == 0 && d.queued_copies == 0,
            "pageable host arrays: the pinned queued tables are not used");
     cls_model_release(m);
@@ -1441,9 +1428,8 @@ static void test_h100_outlook(void)
 {
     cls_model *m = NULL;
     cls_pipe_device d;
-    char err[256] = "";
     if (cls_model_from_name("h100", &m) != CLS_SUCCESS ||
-        cls_pipe_device_from_model(m, 1, &d, err, sizeof err) != CLS_SUCCESS) {
+        cls_pipe_device_from_model(m, 1, &d) != CLS_SUCCESS) {
         cls_model_release(m);
         tap_skip("H100 outlook", "no h100 model");
         return;
@@ -1467,7 +1453,7 @@ static void test_h100_outlook(void)
                 double nspp = bound * (guess ? c2050_kernel[i] / c2050_bound : 1.0);
                 cls_pipe_kernel k = {nspp * reps, launch * reps, NULL, NULL};
                 cls_pipe_plan_result r;
-                if (cls_pipe_plan(&d, &gs[i], &k, NULL, &r, err, sizeof err) != CLS_SUCCESS) {
+                if (cls_pipe_plan(&d, &gs[i], &k, NULL, &r) != CLS_SUCCESS) {
                     ok = 0;
                     continue;
                 }
@@ -1502,16 +1488,15 @@ int main(void)
 
     cls_model *m = NULL;
     cls_pipe_device c2050;
-    char err[256] = "";
     if (cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
-        cls_pipe_device_from_model(m, 1, &c2050, err, sizeof err) == CLS_SUCCESS) {
+        cls_pipe_device_from_model(m, 1, &c2050) == CLS_SUCCESS) {
         test_exact_totals(&c2050);
         test_planner(&c2050);
         test_buffers_kept();
         test_reproduction(&c2050);
         test_planner_document(&c2050);
     } else {
-        tap_ok(0, "C2050 model: %s", err);
+        tap_ok(0, "C2050 model: %s", cls__error_message());
     }
     cls_model_release(m);
     test_h100_outlook();

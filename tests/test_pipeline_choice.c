@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "h100_standin.h"
 #include "tap.h"
 

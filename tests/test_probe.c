@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "tap.h"
 
 typedef struct seen {

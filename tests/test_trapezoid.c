@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_tune.h"
 #include "tap.h"
 
 static double init_value(const char *name, size_t i, int k)

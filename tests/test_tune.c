@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clstencil.h"
+#include "clstencil_tune.h"
 #include "tap.h"
 
 /* ---------------------------------------------------------------- the model alone */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_tune.h"
 #include "tap.h"
 
 typedef struct row {

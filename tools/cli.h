@@ -54,6 +54,11 @@ int cli_fail(int status);
 /* Same with the CLI's own detail text instead of the library's last error. */
 int cli_failf(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---------------------------------------------------------------- files (cli_util.c) */
+/* The whole file, NUL-terminated (free with free()); NULL after printing the error (a file
+ * over max_bytes is "larger than N MiB, not <what>"). */
+char *cli_read_file(const char *path, size_t max_bytes, const char *what);
+
 /* ---------------------------------------------------------------- option parsing (cli_util.c) */
 /* Long options only ("--name value" or "--name=value"), plus -h/--help and "--" (the rest is
  * positional).  No abbreviations: scripts keep working when options are added. */

@@ -32,6 +32,35 @@ int cli_failf(int status, const char *fmt, ...)
     return CLI_EXIT_FAIL;
 }
 
+/* ---------------------------------------------------------------- files */
+char *cli_read_file(const char *path, size_t max_bytes, const char *what)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    size_t n;
+    if (!f) {
+        cli_failf(CLS_ERR_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    buf = malloc(max_bytes + 1);
+    if (!buf) {
+        fclose(f);
+        cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: no memory to read it", path);
+        return NULL;
+    }
+    n = fread(buf, 1, max_bytes + 1, f);
+    if (ferror(f) || n > max_bytes) {
+        if (ferror(f)) cli_failf(CLS_ERR_IO, "%s: read error", path);
+        else cli_failf(CLS_ERR_IO, "%s: larger than %zu MiB, not %s", path, max_bytes >> 20, what);
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
 /* ---------------------------------------------------------------- options */
 void cli_parser_init(cli_parser *p, const cli_command *cmd, const cli_option *options, int argc,
                      char **argv)

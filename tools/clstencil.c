@@ -5,8 +5,6 @@
 
 #include "cli.h"
 
-/* Subcommands of the device-model layer (tools/cmd_probe.c, tools/cmd_model.c). */
-
 /* The dispatch table: a new subcommand is one file defining a cli_command and one line here. */
 static const cli_command *const commands[] = {
     &cli_cmd_devices,
@@ -19,10 +17,35 @@ static const cli_command *const commands[] = {
     &cli_cmd_tune,
     &cli_cmd_analyze,
     &cli_cmd_solve,
+#ifdef CLS_WITH_IMAGES
     &cli_cmd_poisson_edit,
     &cli_cmd_sfs,
+#endif
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* Commands of an optional part this build leaves out, and what brings them in. */
+static const struct {
+    const char *name, *part;
+} absent[] = {
+#ifndef CLS_WITH_IMAGES
+    {"poisson-edit", "the image applications (libpng; configure --with-png)"},
+    {"sfs", "the image applications (libpng; configure --with-png)"},
+#endif
+    {NULL, NULL},
+};
+
+/* "clstencil: NAME is not built in: ..." when the command belongs to a part left out; 1 then. */
+static int say_absent(const char *prefix, const char *name)
+{
+    for (size_t i = 0; absent[i].name; i++) {
+        if (strcmp(absent[i].name, name) != 0) continue;
+        fprintf(stderr, "%s: '%s' is not built in: this build of libclstencil leaves out %s\n",
+                prefix, name, absent[i].part);
+        return 1;
+    }
+    return 0;
+}
 
 static const cli_command *find_command(const char *name)
 {
@@ -75,6 +98,7 @@ static int cmd_help(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const cli_command *cmd = find_command(argv[1]);
+    if (!cmd && say_absent("clstencil help", argv[1])) return CLI_EXIT_FAIL;
     if (!cmd) {
         fprintf(stderr, "clstencil help: unknown command '%s'\n\n", argv[1]);
         print_main_usage(stderr);
@@ -102,6 +126,7 @@ int main(int argc, char **argv)
     if (strcmp(name, "help") == 0) return cmd_help(argc - 1, argv + 1);
 
     const cli_command *cmd = find_command(name);
+    if (!cmd && say_absent("clstencil", name)) return CLI_EXIT_FAIL;
     if (!cmd) {
         if (name[0] == '-')
             fprintf(stderr, "clstencil: unknown option '%s' (options follow the command)\n\n",

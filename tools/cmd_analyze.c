@@ -7,7 +7,8 @@
 
 #include "analyze_measure.h"
 #include "cli.h"
-#include "cumapz.h"
+#include "clstencil_bench.h"
+#include "clstencil_model.h"
 
 enum { OPT_DEVICE = 1, OPT_FORMAT, OPT_PARAM, OPT_VARIANT, OPT_LIST, OPT_DUMP, OPT_MAX_WORK,
        OPT_VERBOSE, OPT_MEASURE, OPT_KERNEL, OPT_CL_DEVICE, OPT_CSV, OPT_SUMMARY_CSV, OPT_REPS,
@@ -150,33 +151,10 @@ static int is_file(const char *s)
     return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
-/* The whole file, NUL-terminated (free with free()); prints the error on failure. */
-static char *read_file(const char *path)
+/* The i-th variant's name. */
+static const char *variant_name(const cls_access_set *set, size_t i)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    size_t n;
-    if (!f) {
-        cli_failf(CLS_ERR_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    buf = malloc(MAX_FILE_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: no memory to read it", path);
-        return NULL;
-    }
-    n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
-    if (ferror(f) || n > MAX_FILE_BYTES) {
-        cli_failf(CLS_ERR_IO, "%s: %s", path,
-                  ferror(f) ? "read error" : "larger than 16 MiB, not a description");
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
+    return cls_access_name(cls_access_set_variant(set, i));
 }
 
 static int list_cases(cli_format format)
@@ -223,20 +201,20 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
     size_t w = 7, best_i = SIZE_MAX;
     printf("model:  %s (%s family, %s)\n", cls_model_name(m), cls_model_family(m),
            cls_model_origin(m));
-    printf("case:   %s: %s\n", set->name, set->description);
-    if (set->source[0]) printf("source: %s\n", set->source);
-    for (size_t i = 0; i < set->n; i++)
-        if (use[i] && strlen(set->v[i].name) > w) w = strlen(set->v[i].name);
+    printf("case:   %s: %s\n", cls_access_set_name(set), cls_access_set_description(set));
+    if (cls_access_set_source(set)[0]) printf("source: %s\n", cls_access_set_source(set));
+    for (size_t i = 0; i < cls_access_set_count(set); i++)
+        if (use[i] && strlen(variant_name(set, i)) > w) w = strlen(variant_name(set, i));
     printf("\n%-*s %10s %10s %8s %8s %8s %10s %9s %6s %4s  %s\n", (int)w, "variant", "data_reuse",
            "lat_hiding", "bw_util", "ch_skew", "shm_eff", "branch_eff", "MPE", "rel", "rank",
            "bottleneck");
-    for (size_t i = 0; i < set->n; i++) {
+    for (size_t i = 0; i < cls_access_set_count(set); i++) {
         char bn[48];
         if (!use[i]) continue;
         if (rank[i] == 1 && best_i == SIZE_MAX) best_i = i;
         bottleneck_text(&r[i], bn, sizeof bn);
         printf("%-*s %10.4f %10.4f %8.4f %8.3f %8.4f %10.4f %9.5f %6.3f %4d  %s\n", (int)w,
-               set->v[i].name, r[i].data_reuse, r[i].lat_hiding, r[i].bw_util, r[i].ch_skew,
+               variant_name(set, i), r[i].data_reuse, r[i].lat_hiding, r[i].bw_util, r[i].ch_skew,
                r[i].shm_eff, r[i].branch_eff, r[i].mpe, best > 0 ? r[i].mpe / best : 0, rank[i],
                bn);
     }
@@ -244,12 +222,12 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
         printf("\n%-*s %7s %5s %6s %12s %12s %6s %6s %5s  %s\n", (int)w, "variant", "occ%",
                "blks", "loads", "bytes_shmem", "bytes_tr", "n_blk", "degree", "paths",
                "worst channel instruction (Eq. 5: max/min blocks per channel)");
-        for (size_t i = 0; i < set->n; i++) {
+        for (size_t i = 0; i < cls_access_set_count(set); i++) {
             const cls_cumapz_result *x = &r[i];
             if (!use[i]) continue;
             printf("%-*s %7.1f %5u %6.2f %12llu %12llu %6llu %6u %5.3f  %s %.2f (%u/%u on %u "
                    "of %u)%s\n",
-                   (int)w, set->v[i].name, x->occupancy_pct, x->max_blks, x->n_shm_load,
+                   (int)w, variant_name(set, i), x->occupancy_pct, x->max_blks, x->n_shm_load,
                    (unsigned long long)x->bytes_shmem, (unsigned long long)x->bytes_tr,
                    (unsigned long long)x->n_blk_to_check, x->worst_degree,
                    x->n_ref_warp ? (double)x->n_diverged / (double)x->n_ref_warp : 0.0,
@@ -261,8 +239,8 @@ static void print_text(const analyze_args *a, const cls_model *m, const cls_acce
     if (best_i != SIZE_MAX) {
         char bn[48];
         bottleneck_text(&r[best_i], bn, sizeof bn);
-        printf("\nbest: %s (MPE %.5f); its bottleneck: %s\n", set->v[best_i].name, r[best_i].mpe,
-               bn);
+        printf("\nbest: %s (MPE %.5f); its bottleneck: %s\n", variant_name(set, best_i),
+               r[best_i].mpe, bn);
     }
 }
 
@@ -273,19 +251,19 @@ static void print_json(const cls_model *m, const cls_access_set *set, const cls_
     cli_json_begin(&j, stdout);
     cli_json_str(&j, "model", cls_model_name(m));
     cli_json_str(&j, "family", cls_model_family(m));
-    cli_json_str(&j, "case", set->name);
-    cli_json_str(&j, "description", set->description);
-    cli_json_str(&j, "source", set->source);
+    cli_json_str(&j, "case", cls_access_set_name(set));
+    cli_json_str(&j, "description", cls_access_set_description(set));
+    cli_json_str(&j, "source", cls_access_set_source(set));
     cli_json_array(&j, "variants");
-    for (size_t i = 0; i < set->n; i++) {
+    for (size_t i = 0; i < cls_access_set_count(set); i++) {
         const cls_cumapz_result *x = &r[i];
         double eff;
         cls_cumapz_term t;
         if (!use[i]) continue;
         t = cls_cumapz_bottleneck(x, &eff);
         cli_json_object(&j, NULL);
-        cli_json_str(&j, "name", set->v[i].name);
-        cli_json_str(&j, "description", set->v[i].description);
+        cli_json_str(&j, "name", variant_name(set, i));
+        cli_json_str(&j, "description", cls_access_description(cls_access_set_variant(set, i)));
         cli_json_num(&j, "data_reuse", x->data_reuse);
         cli_json_num(&j, "lat_hiding", x->lat_hiding);
         cli_json_num(&j, "bw_util", x->bw_util);
@@ -336,25 +314,25 @@ static int analyze_main(const cli_command *self, int argc, char **argv)
 {
     analyze_args a;
     int exit_now, rc;
-    char err[2048], *json = NULL;
+    char *json = NULL;
 
     rc = parse_args(self, argc, argv, &a, &exit_now);
     if (rc != CLI_EXIT_OK || exit_now) return rc;
     if (a.measure) return analyze_measure(&a.m);
     if (a.list) return list_cases(a.format);
-    if (a.size || (!is_file(a.what) && cls_cumapz_case_json(a.what, &json, err, sizeof err) !=
-                                           CLS_SUCCESS &&
+    if (a.size || (!is_file(a.what) && cls_cumapz_case_json(a.what, &json) != CLS_SUCCESS &&
                    cls_stencil_builtin_summary(a.what)))
         return analyse_stencil(&a);
     free(json);
     json = NULL;
     if (is_file(a.what)) {
-        json = read_file(a.what);
+        json = cli_read_file(a.what, MAX_FILE_BYTES, "a description");
         if (!json) return CLI_EXIT_FAIL;
-    } else if (cls_cumapz_case_json(a.what, &json, err, sizeof err) != CLS_SUCCESS) {
-        return cli_failf(CLS_ERR_INVALID_ARGUMENT, "%s (a file needs a '/' or the .json "
-                                                   "suffix)",
-                         err);
+    } else if (cls_cumapz_case_json(a.what, &json) != CLS_SUCCESS) {
+        return cli_failf(CLS_ERR_INVALID_ARGUMENT,
+                         "%s (a file needs a '/' or the .json "
+                         "suffix)",
+                         cls_last_error());
     }
     if (a.dump) {
         fputs(json, stdout);
@@ -370,7 +348,7 @@ static int analyse_json(const analyze_args *ap, const char *label, char *json)
 {
     const analyze_args a = *ap;
     int rc, use[CLS_ACC_MAX_VARIANTS] = {0}, rank[CLS_ACC_MAX_VARIANTS] = {0};
-    char err[2048];
+    char names[2048];
     cls_model *m = NULL;
     cls_access_set *set = NULL;
     cls_cumapz_result *r = NULL;
@@ -379,22 +357,22 @@ static int analyse_json(const analyze_args *ap, const char *label, char *json)
     size_t n_use = 0;
     double best = 0, secs = 0;
 
-    st = cls_access_set_from_json(json, a.params, a.n_params, &set, err, sizeof err);
+    st = cls_access_set_from_json(json, a.params, a.n_params, &set);
     free(json);
-    if (st != CLS_SUCCESS) return cli_failf(st, "%s: %s", label, err);
+    if (st != CLS_SUCCESS) return cli_failf(st, "%s: %s", label, cls_last_error());
     for (size_t k = 0; k < a.n_variants; k++) {
         size_t i;
-        for (i = 0; i < set->n; i++)
-            if (strcmp(set->v[i].name, a.variants[k]) == 0) break;
-        if (i == set->n) {
+        for (i = 0; i < cls_access_set_count(set); i++)
+            if (strcmp(variant_name(set, i), a.variants[k]) == 0) break;
+        if (i == cls_access_set_count(set)) {
             size_t len = 0;
-            err[0] = '\0';
-            for (size_t j = 0; j < set->n && len < sizeof err; j++)
-                len += (size_t)snprintf(err + len, sizeof err - len, "%s%s", j ? ", " : "",
-                                        set->v[j].name);
+            names[0] = '\0';
+            for (size_t j = 0; j < cls_access_set_count(set) && len < sizeof names; j++)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", j ? ", " : "",
+                                        variant_name(set, j));
             cls_access_set_free(set);
-            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "%s has no variant '%s' (it has: %s)",
-                             label, a.variants[k], err);
+            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "%s has no variant '%s' (it has: %s)", label,
+                             a.variants[k], names);
         }
     }
     st = cls_model_load(a.device ? a.device : DEFAULT_MODEL, &m);
@@ -402,23 +380,24 @@ static int analyse_json(const analyze_args *ap, const char *label, char *json)
         cls_access_set_free(set);
         return cli_fail(st);
     }
-    r = calloc(set->n, sizeof *r);
+    r = calloc(cls_access_set_count(set), sizeof *r);
     if (!r) {
-        rc = cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "no memory for %zu results", set->n);
+        rc = cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "no memory for %zu results",
+                       cls_access_set_count(set));
         goto done;
     }
     opt.max_work = a.max_work;
-    for (size_t i = 0; i < set->n; i++) {
-        if (!selected(&a, set->v[i].name)) continue;
-        st = cls_cumapz_analyze(m, &set->v[i], &opt, &r[i], err, sizeof err);
+    for (size_t i = 0; i < cls_access_set_count(set); i++) {
+        if (!selected(&a, variant_name(set, i))) continue;
+        st = cls_cumapz_analyze(m, cls_access_set_variant(set, i), &opt, &r[i]);
         if (st == CLS_ERR_PLAN_INFEASIBLE && a.skip_infeasible) {
             /* a published variant this device cannot run: left out, said why */
-            fprintf(stderr, "left out %s: %s\n", set->v[i].name, err);
+            fprintf(stderr, "left out %s: %s\n", variant_name(set, i), cls_last_error());
             continue;
         }
         if (st != CLS_SUCCESS) {
-            rc = cli_failf(st, "%s, variant %s on %s: %s", label, set->v[i].name,
-                           cls_model_name(m), err);
+            rc = cli_failf(st, "%s, variant %s on %s: %s", label, variant_name(set, i),
+                           cls_model_name(m), cls_last_error());
             goto done;
         }
         use[i] = 1;
@@ -426,14 +405,14 @@ static int analyse_json(const analyze_args *ap, const char *label, char *json)
         secs += r[i].seconds;
         if (r[i].mpe > best) best = r[i].mpe;
     }
-    for (size_t i = 0; i < set->n; i++) {
+    for (size_t i = 0; i < cls_access_set_count(set); i++) {
         if (!use[i]) continue;
         rank[i] = 1;
-        for (size_t k = 0; k < set->n; k++)
+        for (size_t k = 0; k < cls_access_set_count(set); k++)
             if (use[k] && r[k].mpe > r[i].mpe * (1 + 1e-9)) rank[i]++;
     }
     fprintf(stderr, "analysed %zu variant%s of %s on %s in %.2f s\n", n_use, n_use == 1 ? "" : "s",
-            set->name, cls_model_name(m), secs);
+            cls_access_set_name(set), cls_model_name(m), secs);
     if (a.format == CLI_FORMAT_JSON) print_json(m, set, r, rank, use, best);
     else print_text(&a, m, set, r, rank, use, best);
     rc = CLI_EXIT_OK;

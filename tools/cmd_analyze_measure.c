@@ -9,7 +9,8 @@
 
 #include "analyze_measure.h"
 #include "cli.h"
-#include "cumapz.h"
+#include "clstencil_bench.h"
+#include "clstencil_model.h"
 
 /* The kernels (families of variants).  Sizes: the measured one fills an H100 for a fraction of
  * a millisecond to milliseconds; the analysed one keeps the measured row pitch and shrinks the
@@ -176,26 +177,26 @@ static void launch_of(const variant *v, const size_t n[3], cls_mapping_launch *l
 static int analyse(const cls_model *m, const variant *v, const char *const *params,
                    size_t n_params, size_t max_work, cls_cumapz_result *r)
 {
-    char err[2048], *json = NULL;
+    char *json = NULL;
     cls_access_set *set = NULL;
     cls_cumapz_options opt = {max_work};
-    cls_status st = cls_cumapz_case_json(v->cas, &json, err, sizeof err);
+    cls_status st = cls_cumapz_case_json(v->cas, &json);
     size_t i;
-    if (st == CLS_SUCCESS)
-        st = cls_access_set_from_json(json, params, n_params, &set, err, sizeof err);
+    if (st == CLS_SUCCESS) st = cls_access_set_from_json(json, params, n_params, &set);
     free(json);
-    if (st != CLS_SUCCESS) return cli_failf(st, "%s: %s", v->cas, err);
-    for (i = 0; i < set->n; i++)
-        if (strcmp(set->v[i].name, v->cas_variant) == 0) break;
-    if (i == set->n) {
+    if (st != CLS_SUCCESS) return cli_failf(st, "%s: %s", v->cas, cls_last_error());
+    for (i = 0; i < cls_access_set_count(set); i++)
+        if (strcmp(cls_access_name(cls_access_set_variant(set, i)), v->cas_variant) == 0) break;
+    if (i == cls_access_set_count(set)) {
         cls_access_set_free(set);
         return cli_failf(CLS_ERR_INVALID_ARGUMENT, "%s has no variant %s", v->cas,
                          v->cas_variant);
     }
-    st = cls_cumapz_analyze(m, &set->v[i], &opt, r, err, sizeof err);
+    st = cls_cumapz_analyze(m, cls_access_set_variant(set, i), &opt, r);
     cls_access_set_free(set);
     if (st != CLS_SUCCESS)
-        return cli_failf(st, "%s/%s on %s: %s", v->cas, v->cas_variant, cls_model_name(m), err);
+        return cli_failf(st, "%s/%s on %s: %s", v->cas, v->cas_variant, cls_model_name(m),
+                         cls_last_error());
     return CLI_EXIT_OK;
 }
 

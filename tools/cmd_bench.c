@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clstencil_tune.h"
 
 #define DEFAULT_STEPS 20
 #define DEFAULT_REPS 5

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clstencil_tune.h"
 
 /* ------------------------------------------------------------------ the documented sizes */
 /* Per device type and size class: GPU sizes from medium up leave a 50 MB L2 (one state array

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clstencil_bench.h"
 
 #define DEFAULT_STEPS 10
 #define DEFAULT_REPS 5

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clstencil_model.h"
 
 enum { OPT_FORMAT = 1, OPT_DEVICE };
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clstencil_tune.h"
 
 enum { OPT_DEVICE = 1, OPT_LIST, OPT_FORMAT, OPT_SIZE, OPT_BLOCK, OPT_STEPS };
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clstencil_model.h"
 
 enum { OPT_OUTPUT = 1, OPT_QUICK, OPT_DEVICE, OPT_FORMAT };
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clstencil_model.h"
 
 #define DEFAULT_STEPS 100
 

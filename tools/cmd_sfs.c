@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_image.h"
 #include "cmd_solve.h"
 
 enum {

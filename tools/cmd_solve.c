@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_solver.h"
 #include "cmd_solve.h"
 
 enum { OPT_SIZE = 1, OPT_INPUT, OPT_AUX, OPT_OUTPUT, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM };

@@ -4,6 +4,7 @@
 #define CLS_CMD_SOLVE_H
 
 #include "cli.h"
+#include "clstencil_solver.h"
 
 /* Option ids of the shared options (a command's own ids stay below 100). */
 enum {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clstencil_solver.h"
 #include "cmd_solve.h"
 
 static const char *const all_variants[] = {"base",      "coarse",    "ud-stripe",

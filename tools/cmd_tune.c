@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clstencil_tune.h"
 
 #define DEFAULT_STEPS 64
 

@@ -7,18 +7,20 @@ clstencil_SOURCES = tools/clstencil.c tools/cli.h tools/cli_util.c tools/cli_pla
 clstencil_SOURCES += tools/cmd_tune.c
 # `clstencil tune --pipeline`: host-resident runs against tile size (003_9039035f5da401ab.txt).
 clstencil_SOURCES += tools/cmd_tune_pipeline.c
-# `clstencil analyze` links the memory-access analysis itself (it calls only the public
-# device-model API, so the library keeps its symbols hidden).
-clstencil_SOURCES += tools/cmd_analyze.c $(CUMAPZ_SOURCES)
+# `clstencil analyze`: the memory-access analysis of clstencil_model.h.
+clstencil_SOURCES += tools/cmd_analyze.c
 # Its correlation experiment (--measure) times cl/mapping_bench.cl on the live device.
 clstencil_SOURCES += tools/analyze_measure.h tools/cmd_analyze_measure.c
 # The convergent solver's commands (002_a5724ce8c3a8ee6c.txt).
-clstencil_SOURCES += tools/cmd_solve.h tools/cmd_solve_common.c tools/cmd_solve.c \
-	tools/cmd_poisson_edit.c tools/cmd_sfs.c
-clstencil_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+clstencil_SOURCES += tools/cmd_solve.h tools/cmd_solve_common.c tools/cmd_solve.c
+# The command line sees the public headers (AM_CPPFLAGS) and its own folder only.
+clstencil_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tools
+# The image applications' commands, where the library has them (configure --with-png).
+if WITH_PNG
+clstencil_SOURCES += tools/cmd_poisson_edit.c tools/cmd_sfs.c
+clstencil_CPPFLAGS += -DCLS_WITH_IMAGES
+endif
 clstencil_LDADD = libclstencil.la -lm
-clstencil_CPPFLAGS += $(CJSON_CFLAGS)
-clstencil_LDADD += $(CJSON_LIBS)
 dist_man_MANS += doc/clstencil.1
 # `make bench` and `make plots` (issue 9), not part of `make`.
 include tools/bench/local.mk

@@ -1,5 +1,5 @@
-# tools/bench/local.mk: the baselines of the benchmark suite (issue 9), built by `make bench`
-# only (never by `make` or `make check`), and `make plots`, the figures of doc/results.md.
+# tools/bench/local.mk: the benchmark baselines (`make bench`) and the figures of doc/results.md
+# (`make plots`), never built by `make` or `make check`.
 #
 #   make bench   tools/bench/omp_stencils (gcc -O3 -march=native -fopenmp, every built-in) and,
 #                where configure found nvcc, tools/bench/cuda/{heat3d7,hotspot,poisson2d}_cuda
@@ -14,7 +14,7 @@ NVCC_FLAGS = -O3 -arch=$(NVCC_ARCH)
 EXTRA_DIST += tools/bench/README.md tools/bench/omp_stencils.c tools/bench/pocl_vs_omp.sh \
 	tools/bench/pocl_results.sh tools/bench/cuda/common.cuh tools/bench/cuda/heat3d7.cu \
 	tools/bench/cuda/hotspot.cu tools/bench/cuda/poisson2d.cu tools/plots/results.py \
-	tools/gpu/h100_results.sh
+	tools/gpu/h100_results.sh tools/gpu/env.sh
 CLEANFILES += $(BENCH_OMP) $(BENCH_CUDA)
 
 bench: $(BENCH_OMP) clstencil$(EXEEXT)

@@ -5,9 +5,10 @@
 set -u
 b=${1:?usage: pocl_ghost_zones.sh BUILDDIR [OUTDIR]}/clstencil
 out=${2:-.}
-export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-pocl.icd} CLSTENCIL_DEVICE=cpu
-export CLSTENCIL_CACHE_DIR=${CLSTENCIL_CACHE_DIR:-$(mktemp -d)} CLSTENCIL_MODEL_DIR=$PWD/devices
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-pocl.icd}" CLSTENCIL_DEVICE=cpu
+export CLSTENCIL_CACHE_DIR="${CLSTENCIL_CACHE_DIR:-$(mktemp -d)}" CLSTENCIL_MODEL_DIR="$PWD/devices"
 for s in "pathfinder 1000000 16" "hotspot 512x512 8" "poisson2d 512x512 8" "cell3d 64x64x64 4"; do
+  # shellcheck disable=SC2086 # the case's fields
   set -- $s
   echo "== tune $1 --size $2 --steps $3 --exhaustive --sync restart --max-h 8 --confirm 7"
   t0=$(date +%s)

@@ -12,8 +12,8 @@ build=$(cd "${1:-build}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$src/doc/data/results-pocl}
 mkdir -p "$out"
-export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-pocl.icd} OMP_WAIT_POLICY=passive
-export CLSTENCIL_DEVICE=${CLSTENCIL_DEVICE:-cpu} CLSTENCIL_MODEL_DIR=$src/devices
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-pocl.icd}" OMP_WAIT_POLICY=passive
+export CLSTENCIL_DEVICE="${CLSTENCIL_DEVICE:-cpu}" CLSTENCIL_MODEL_DIR="$src/devices"
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   "$build/clstencil" --version

@@ -9,7 +9,7 @@ size=${2:-256x256x256}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 omp=$(mktemp -d)/omp_stencils
 gcc -O3 -march=native -fopenmp -ffp-contract=off "$src/tools/bench/omp_stencils.c" -lm -o "$omp"
-export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-pocl.icd} OMP_WAIT_POLICY=passive
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-pocl.icd}" OMP_WAIT_POLICY=passive
 row() { # impl stencil size [bench transit options]
   impl=$1 st=$2 sz=$3
   shift 3

@@ -1,41 +1,33 @@
 #!/bin/sh
-# h100_cumapz.sh: the CuMAPz correlation experiment on the H100 (NVIDIA OpenCL), issue 6 and
-# doc/memory-analysis.md: every mapping variant of the four kernels of cl/mapping_bench.cl (Fig.
-# 1/2, transpose, 2D stencil loaders, 3D z-march loaders; 34 variants) analysed with the h100
-# model (`gpu` family rules) and timed (min of 20 launches), Pearson(MPE, 1/time) per kernel.
-# Run from the repository root; $1 (default build-cumapz-gpu) holds a release build's clstencil
-# (configure --disable-shared CFLAGS=-O2), libcjson.so.1 and libOpenCL.so.1.  Results go to $OUT.  Expected runtime:
-# about 50 s for one pass (34 kernel builds, 34 analyses, about 700 launches of 0.1-20 ms); a
-# second pass only when the first took under 70 s; every call under `timeout 40`, so at most
-# 175 s in all.
+# h100_cumapz.sh: the memory-access analysis of doc/memory-analysis.md against GPU times.
+#
+# Usage, from the repository root on the GPU machine (tools/gpu/README.md):
+#   sh tools/gpu/h100_cumapz.sh [GPU_DIR]
+#
+# Every mapping variant of the four kernels of cl/mapping_bench.cl (34 variants: the figures'
+# kernel, transpose, 2D stencil loaders, 3D z-march loaders) analysed with the H100 model
+# (devices/h100_probe.json, `gpu` family rules) and timed (20 launches), with Pearson's
+# correlation of the analysis's MPE and 1/time per kernel: `clstencil analyze --measure`, one
+# call per kernel so that a failure costs one kernel.  A second pass, for the run-to-run spread,
+# when the first took under 70 s.  About 50 s a pass; every call under `timeout 40`.
+# Writes to $OUT: cumapz.txt (device and both passes' tables) and, per pass P and kernel K,
+# cumapz-K-P.csv (factors, MPE, times) and cumapz-K-P-summary.csv.
 set -u
-b=$(cd "${1:-build-cumapz-gpu}" && pwd)
-out=${OUT:-./gpu-out}
-mkdir -p "$out"
-icd=$(mktemp -d)
-echo /usr/lib/libnvidia-opencl.so.1 > "$icd/nvidia.icd"
-export OCL_ICD_VENDORS=$icd LD_LIBRARY_PATH=$b${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export CLSTENCIL_CACHE_DIR=$(mktemp -d) CLSTENCIL_DEVICE=gpu CLSTENCIL_MODEL_DIR=$PWD/devices
-log=$out/h100-cumapz.txt
-{
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  timeout 10 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
-  timeout 10 "$b/clstencil" --version
-} > "$log" 2>&1
-# One call per kernel, so that a failure or a timeout costs one kernel only; a second pass
-# (when the first took under 70 s) shows the run-to-run spread of the times.
-t_start=$(date +%s)
+[ $# -gt 0 ] && GPU_DIR=$1
+BUDGET=${BUDGET:-200}
+# shellcheck source=tools/gpu/env.sh
+. "$(dirname "$0")/env.sh"
+LOG=$OUT/cumapz.txt
+gpu_record "$LOG"
 for pass in 1 2; do
-  if [ $pass = 2 ] && [ $(($(date +%s) - t_start)) -gt 70 ]; then
-    echo "== pass 2 skipped (pass 1 took $(($(date +%s) - t_start)) s)" >> "$log"; break
+  if [ $pass = 2 ] && [ "$(gpu_elapsed)" -gt 70 ]; then
+    echo "== pass 2 skipped (pass 1 took $(gpu_elapsed) s)" >> "$LOG"
+    break
   fi
   for k in fig transpose stencil2d loaders; do
-    echo "== pass $pass: analyze --measure --kernel $k --device h100 --reps 20" >> "$log"
-    t0=$(date +%s)
-    timeout 40 "$b/clstencil" analyze --measure --kernel "$k" \
-      --device "$PWD/devices/h100_probe.json" --reps 20 --csv "$out/h100-cumapz-$k-$pass.csv" \
-      --summary-csv "$out/h100-cumapz-$k-$pass-summary.csv" >> "$log" 2>&1
-    echo "== rc $? ($(($(date +%s) - t0)) s)" >> "$log"
+    gpu_step 40 clstencil analyze --measure --kernel "$k" --device "$PWD/devices/h100_probe.json" \
+      --reps 20 --csv "$OUT/cumapz-$k-$pass.csv" --summary-csv "$OUT/cumapz-$k-$pass-summary.csv" \
+      >> "$LOG" 2>&1
   done
 done
-echo "== done ($(($(date +%s) - t_start)) s)" >> "$log"
+echo "== done ($(gpu_elapsed) s)" >> "$LOG"

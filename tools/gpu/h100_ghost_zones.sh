@@ -1,55 +1,75 @@
 #!/bin/sh
-# h100_ghost_zones.sh: the ghost-zone acceptance runs on the H100 (NVIDIA OpenCL): the exhaustive
-# search of the four applications beside the model's pick, the speed benchmarks, the tuned plans
-# against the host reference, and (with "tests") the trapezoid tests (doc/ghost-zones.md).  Run
-# from the repository root with a release build in .gpu-tune/ (clstencil, test_trapezoid,
-# libcjson.so.1, libOpenCL.so.1); results go to $OUT.
+# h100_ghost_zones.sh: the ghost-zone acceptance runs of doc/ghost-zones.md on the GPU.
+#
+# Usage, from the repository root on the GPU machine (tools/gpu/README.md):
+#   sh tools/gpu/h100_ghost_zones.sh [-n NAME] [-c ROUNDS] [-s] [-t] [GPU_DIR [APP...]]
+#
+# For each APP (default: pathfinder hotspot poisson2d cell3d) the exhaustive search of
+# `clstencil tune --exhaustive` beside the model's pick, at sizes beyond the H100's 50 MB L2;
+# then the tuned plan (AUTO) against the naive one (`clstencil bench`), and the tuned trapezoid
+# against the host reference (`clstencil run --verify`) at sizes the host checks quickly.
+#   -n NAME    output names (default ghost-zones)
+#   -c ROUNDS  re-time the three fastest configurations and the pick in ROUNDS interleaved rounds
+#              (`tune --confirm ROUNDS`)
+#   -s         the searches only
+#   -t         also the trapezoid schedule's tests (test_trapezoid) on the GPU
+#   GPU_DIR    the carried build (default .gpu-all)
+# Writes to $OUT: NAME.txt (device, every command's output, limit, status and time) and
+# NAME-APP.csv per search (`tune --csv`), NAME-tests.txt with -t.  Every command runs under
+# `timeout` and none starts after BUDGET seconds (default 540).
 set -u
-out=${OUT:-./gpu-out}
-mkdir -p "$out"
-icd=$(mktemp -d)
-echo /usr/lib/libnvidia-opencl.so.1 > "$icd/nvidia.icd"
-export OCL_ICD_VENDORS=$icd LD_LIBRARY_PATH=$PWD/.gpu-tune CLSTENCIL_CACHE_DIR=$(mktemp -d)
-export CLSTENCIL_DEVICE=gpu CLSTENCIL_MODEL_DIR=$PWD/devices
-b=$PWD/.gpu-tune
-log=$out/h100-ghost-zones.txt
-{
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
-  "$b/clstencil" --version
-} > "$log" 2>&1
+name=ghost-zones
+confirm=
+searches_only=0
+with_tests=0
+while getopts n:c:st opt; do
+  case $opt in
+    n) name=$OPTARG ;;
+    c) confirm="--confirm $OPTARG" ;;
+    s) searches_only=1 ;;
+    t) with_tests=1 ;;
+    *) echo "usage: h100_ghost_zones.sh [-n NAME] [-c ROUNDS] [-s] [-t] [GPU_DIR [APP...]]" >&2
+       exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [ $# -gt 0 ]; then GPU_DIR=$1; shift; fi
+apps=${*:-pathfinder hotspot poisson2d cell3d}
+BUDGET=${BUDGET:-540}
+# shellcheck source=tools/gpu/env.sh
+. "$(dirname "$0")/env.sh"
+LOG=$OUT/$name.txt
+gpu_record "$LOG"
 
-# The exhaustive searches (sizes that leave the 50 MB L2): every candidate tile, both sync
-# modes, h up to the steps; each configuration runs STEPS steps on device-resident data.
+# The searches: every candidate tile, both sync modes, h up to the steps; each configuration
+# runs STEPS steps on device-resident data, REPS times.
 for s in "pathfinder 10000000 64 5" "hotspot 8192x8192 24 5" "poisson2d 8192x8192 24 5" \
          "cell3d 384x384x384 8 3"; do
+  # shellcheck disable=SC2086 # the case's fields
   set -- $s
-  echo "== tune $1 --size $2 --steps $3 --exhaustive --reps $4" >> "$log"
-  t0=$(date +%s)
-  timeout 100 "$b/clstencil" tune "$1" --size "$2" --steps "$3" --exhaustive --reps "$4" \
-    --csv "$out/h100-exhaustive-$1.csv" >> "$log" 2>&1
-  echo "== ($(($(date +%s) - t0)) s)" >> "$log"
+  case " $apps " in *" $1 "*) ;; *) continue ;; esac
+  # shellcheck disable=SC2086 # $confirm is empty or an option and its value
+  gpu_step 100 clstencil tune "$1" --size "$2" --steps "$3" --exhaustive --reps "$4" $confirm \
+    --csv "$OUT/$name-$1.csv" >> "$LOG" 2>&1
 done
 
-# Speed: the tuned plan (AUTO, as `clstencil bench` runs by default) against the naive one.
-for s in "pathfinder 10000000 100" "poisson2d 8192x8192 100" "hotspot 4096x4096 1000"; do
-  set -- $s
-  for sch in naive auto; do
-    echo "== bench $1 --size $2 --steps $3 --schedule $sch" >> "$log"
-    timeout 40 "$b/clstencil" bench "$1" --size "$2" --steps "$3" --reps 3 --schedule $sch \
-      >> "$log" 2>&1
+if [ $searches_only = 0 ]; then
+  for s in "pathfinder 10000000 100" "poisson2d 8192x8192 100" "hotspot 4096x4096 1000"; do
+    # shellcheck disable=SC2086 # the case's fields
+    set -- $s
+    for sch in naive auto; do
+      gpu_step 40 clstencil bench "$1" --size "$2" --steps "$3" --reps 3 --schedule $sch \
+        >> "$LOG" 2>&1
+    done
   done
-done
-# The tuned trapezoid against the host reference at sizes the host checks quickly.
-for s in "hotspot 1024x1024 50" "pathfinder 1000000 50" "poisson2d 1024x1024 50" \
-         "cell3d 96x96x96 10"; do
-  set -- $s
-  echo "== run $1 --size $2 --steps $3 --schedule trapezoid --verify" >> "$log"
-  timeout 30 "$b/clstencil" run "$1" --size "$2" --steps "$3" --schedule trapezoid --verify \
-    >> "$log" 2>&1
-done
-if [ "${1:-}" = tests ]; then
-  { echo "== test_trapezoid"; timeout 60 "$b/test_trapezoid" 2>&1 | grep -v '^ok'; } \
-    > "$out/h100-tests.txt" 2>&1
+  for s in "hotspot 1024x1024 50" "pathfinder 1000000 50" "poisson2d 1024x1024 50" \
+           "cell3d 96x96x96 10"; do
+    # shellcheck disable=SC2086 # the case's fields
+    set -- $s
+    gpu_step 30 clstencil run "$1" --size "$2" --steps "$3" --schedule trapezoid --verify \
+      >> "$LOG" 2>&1
+  done
 fi
-echo "== done" >> "$log"
+[ $with_tests = 1 ] && gpu_step 60 test_trapezoid > "$OUT/$name-tests.txt" 2>&1
+echo "== done ($(gpu_elapsed) s)" >> "$LOG"
+grep -E '^(== clstencil tune|pick:|ratio best|confirmed)' "$LOG" || true

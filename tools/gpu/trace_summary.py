@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""trace_summary.py: summarises $CLSTENCIL_PIPE_TRACE files (lib/pipe_trace.c) of the tiled
-pipeline, one line pair per file: the sweep's span, when the host enqueued its last command,
-the median duration of each kind of command, the kernel queue's idle gaps, and the host's
-median time between consecutive enqueues (what sync.enqueue_cycles models; doc/pipeline.md,
-"Run 16").  Usage: trace_summary.py TRACE.csv..."""
+"""trace_summary.py: summarises the pipeline traces that $CLSTENCIL_PIPE_TRACE writes.
+
+One line pair per trace file (lib/pipe_trace.c; `tools/gpu/h100_pipeline.sh -T` writes them):
+the first sweep's span, when the host enqueued its last command, the median duration of each
+kind of command, the kernel queue's idle gaps, and the host's median time between consecutive
+enqueues (what the device model's sync.enqueue_cycles stands for).  Standard library only.
+
+Usage: python3 tools/gpu/trace_summary.py TRACE.csv...
+"""
 import csv
 import statistics as st
 import sys

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """chaotic.py: the chaotic-relaxation comparisons of doc/chaotic.md as figures like Figs. 7-14 of
-002_a5724ce8c3a8ee6c.txt, from the CSV tables of `clstencil poisson-edit|sfs --compare --format
+Chen et al., from the CSV tables of `clstencil poisson-edit|sfs --compare --format
 csv` (doc/data/<device>-<date>-chaotic-*.csv, PoCL or H100).
 
 Usage: python3 tools/plots/chaotic.py OUTDIR TABLE.csv...

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ghost_zones.py: predicted and measured time per step against the trapezoid height h (like
-Fig. 7 of 000_c422610359a92120.txt) from the CSV tables of `clstencil tune --exhaustive --csv`.
+Fig. 7 of Meng & Skadron 2010) from the CSV tables of `clstencil tune --exhaustive --csv`.
 
 Usage: python3 tools/plots/ghost_zones.py OUTDIR TABLE.csv...
 
@@ -33,7 +33,7 @@ def num(row, key):
 
 def plot(path, outdir):
     rows = read(path)
-    # Trapezoid rows (tables since the naive plan became a row carry other schedules too).
+    # Trapezoid rows only: a table may also hold other schedules' rows (naive, AUTO's pick).
     cand = [r for r in rows if r["role"] in ("candidate", "best") and r["status"] == "CLS_SUCCESS"
             and r.get("schedule", "trapezoid") == "trapezoid"
             and num(r, "measured_seconds_per_step") > 0]
@@ -69,8 +69,8 @@ def plot(path, outdir):
                 num(auto, "measured_seconds_per_step") > 0:
             ax.axhline(num(auto, "measured_seconds_per_step") * us, color="tab:green", ls="-.",
                        label=f"AUTO's pick ({auto['schedule']}): measured")
-        # The interleaved confirmation's least times (tables written since the protocol has
-        # them: column confirmed_seconds_per_step).
+        # The interleaved confirmation's least times, where the table has them (column
+        # confirmed_seconds_per_step; tables of `tune` without --confirm do not).
         conf = [r for r in cand if r["tile"] == tile and num(r, "confirmed_seconds_per_step") > 0]
         if conf:
             ax.plot([int(r["h"]) for r in conf],

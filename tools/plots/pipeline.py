@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """pipeline.py: predicted and measured run time of host-resident runs against the tile size, per
-scheme and copy layout, like Figs. 7.1-7.9 of 003_9039035f5da401ab.txt, from the CSV tables of
+scheme and copy layout, like Figs. 7.1-7.9 of Visschers 2012, from the CSV tables of
 `clstencil tune --pipeline --csv` (doc/data/<device>-<date>-pipeline-*.csv, PoCL or H100).
 
 Usage: python3 tools/plots/pipeline.py OUTDIR TABLE.csv...
@@ -8,7 +8,7 @@ Usage: python3 tools/plots/pipeline.py OUTDIR TABLE.csv...
 One PNG per table and step count, OUTDIR/<table name>-s<steps>.png: the median measured time
 (solid, markers) and the prediction (dashed) of every scheme/layout against the tile count along
 the slowest axis (log scale), copy-compute-copy as a horizontal line, the model's pick as a star.
-Prints, per table and step count, the summary the acceptance of issue 7 asks for: the best
+Prints, per table and step count, the summary doc/pipeline.md's acceptance asks for: the best
 measured configuration, the pick, its speed-up over copy-compute-copy, its prediction error and
 its distance from the measured optimum.
 Needs matplotlib; the library's build never runs this script.
@@ -93,7 +93,7 @@ def plot(outdir, name, steps, rows):
                     color=STYLE.get(r["scheme"], "black"), label="model's pick (%s)" % r["scheme"])
     ax.set_xscale("log")
     ax.set_xlabel("tiles along the slowest axis")
-    ax.set_ylabel("run time (ms, transfers included; allocation too before run 23)")
+    ax.set_ylabel("run time (ms, transfers included)")
     first = rows[0]
     ax.set_title("%s %s, %s step%s per tile" % (first["stencil"], first["size"], steps,
                                                 "" if steps == "1" else "s"))

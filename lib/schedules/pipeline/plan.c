@@ -217,7 +217,6 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
     cls_context *ctx = p->ctx;
     kernel_user ku;
     double nspp, launch;
-    char err[512];
     size_t hs[32], nh = sweep_heights(p, opt, hs);
     cls_status last = CLS_ERR_PLAN_INFEASIBLE;
     char last_err[512] = "no configuration fits";
@@ -235,7 +234,7 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
         cls_pipe_estimate e;
         ku.h = p->steps;
         model_grid(p, p->steps, &g);
-        int ok = cls_pipe_estimate_config(dev, &g, &k, &nc, &e, err, sizeof err) == CLS_SUCCESS;
+        int ok = cls_pipe_estimate_config(dev, &g, &k, &nc, &e) == CLS_SUCCESS;
         c->naive_ns = ok ? e.pipeline_ns : 0;
         c->naive_alloc_ns = ok ? e.alloc_ns : 0;
         c->xfer_ns = ok ? e.tile.in + e.tile.out : 0;
@@ -260,10 +259,10 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
                                        opt->pipeline_tile[1] ? opt->pipeline_tile[1] : 1,
                                        opt->pipeline_tile[2] ? opt->pipeline_tile[2] : 1}};
                 cls_pipe_estimate e;
-                cls_status st = cls_pipe_estimate_config(dev, &g, &k, &cf, &e, err, sizeof err);
+                cls_status st = cls_pipe_estimate_config(dev, &g, &k, &cf, &e);
                 if (st != CLS_SUCCESS) {
                     last = st;
-                    snprintf(last_err, sizeof last_err, "%s", err);
+                    snprintf(last_err, sizeof last_err, "%s", cls_last_error());
                     continue;
                 }
                 if (cls__pipe_device_bytes(p, cf.scheme, cf.tile, h) > cap) {
@@ -293,10 +292,10 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
             for (int tries = 0; tries < 6; tries++) {
                 cls_pipe_plan_result r;
                 po.device_memory = mcap;
-                cls_status st = cls_pipe_plan(dev, &g, &k, &po, &r, err, sizeof err);
+                cls_status st = cls_pipe_plan(dev, &g, &k, &po, &r);
                 if (st != CLS_SUCCESS) {
                     last = st;
-                    snprintf(last_err, sizeof last_err, "%s", err);
+                    snprintf(last_err, sizeof last_err, "%s", cls_last_error());
                     break;
                 }
                 double need = cls__pipe_device_bytes(p, r.best.config.scheme, r.best.config.tile, h);
@@ -314,8 +313,7 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
             cls_pipe_config cf = best.config;
             cf.layout = CLS_PIPE_RECT;
             cls_pipe_estimate e;
-            if (cls_pipe_estimate_config(dev, &g, &k, &cf, &e, err, sizeof err) == CLS_SUCCESS)
-                best = e;
+            if (cls_pipe_estimate_config(dev, &g, &k, &cf, &e) == CLS_SUCCESS) best = e;
         }
         double rank = ranked(p, sweeps * best.pipeline_ns, best.alloc_ns);
         if (rank < c->rank_ns) {
@@ -475,9 +473,8 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
     if (!p->steps) cannot = "a run of 0 steps moves nothing";
 
     /* The transfer model of the device, when it has the tables. */
-    int have_model = m && cls_pipe_device_from_model(m, opt->host_pinned, &dev, err,
-                                                     sizeof err) == CLS_SUCCESS;
-    if (!have_model && !m) snprintf(err, sizeof err, "no device model");
+    int have_model = m && cls_pipe_device_from_model(m, opt->host_pinned, &dev) == CLS_SUCCESS;
+    if (!have_model) snprintf(err, sizeof err, "%s", m ? cls_last_error() : "no device model");
 
     if (cannot) {
         if (!fits)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream25d_plan.h"
+#include "planner.h"
 
 #define OPS (&cls__stream25d_ops)
 

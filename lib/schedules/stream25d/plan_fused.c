@@ -11,7 +11,7 @@
 
 #include "clstencil_model.h"
 #include "ghost_zone.h"
-#include "stream25d_plan.h"
+#include "planner.h"
 
 #define TB_MAX_K 16  /* steps per pass accepted */
 #define TB_AUTO_K 8  /* steps per pass the model considers */
@@ -132,9 +132,10 @@ static void model_setup(cls__s25 *p, const unsigned char base[3][3], tb_model *t
     memcpy(tm->base, base, sizeof tm->base);
     cls_stencil_flops(p->st, &flops);
     tm->flops = (double)flops;
-    tm->ok = tm->m && cls_gz_device_from_model(tm->m, CLS_GZ_BW_MEASURED, &tm->d, why,
-                                               sizeof why) == CLS_SUCCESS;
-    if (!tm->ok) cls__debug("stream25d: no ghost-zone model for steps per pass (%s)", why);
+    tm->ok = tm->m && cls_gz_device_from_model(tm->m, CLS_GZ_BW_MEASURED, &tm->d) == CLS_SUCCESS;
+    if (!tm->ok)
+        cls__debug("stream25d: no ghost-zone model for steps per pass (%s)",
+                   tm->m ? cls_last_error() : why);
 }
 
 /* The ghost-zone model's inputs for a configuration; 0 when it cannot run.  The 2D
@@ -193,8 +194,7 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     g.blk_len[2] = 1;
     g.h = (double)c->k;
     g.sync = CLS_GZ_KNL_RESTART;
-    char err[256];
-    if (cls_gz_check(&d, &pr, &g, err, sizeof err) != CLS_SUCCESS) return 0;
+    if (cls_gz_check(&d, &pr, &g) != CLS_SUCCESS) return 0;
     *dp = d;
     *prp = pr;
     *gp = g;

@@ -8,7 +8,7 @@
 
 #include "clstencil_model.h"
 #include "expr.h"
-#include "stream25d_plan.h"
+#include "planner.h"
 #include "traffic.h"
 
 #define MAX_R CLS__S25_MAX_R

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "clstencil_model.h"
-#include "trapezoid_model.h"
+#include "planner.h"
 
 void cls__profile_shape(const cls_stencil *st, cls_ghost_profile *gp)
 {
@@ -29,14 +29,14 @@ void cls__profile_shape(const cls_stencil *st, cls_ghost_profile *gp)
 
 cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsigned flags,
                           cls_sync sync, double groups, cls_gz_device *d, cls_gz_profile *p,
-                          cls_gz_sync *sync_out, char *err, size_t errlen)
+                          cls_gz_sync *sync_out)
 {
     double bw = 0;
     unsigned from = 0;
     cls_status s;
     if (cls_model_get(m, "memory.bandwidth_measured_gbs", &bw) == CLS_SUCCESS && bw > 0)
         from = CLS_GZ_BW_MEASURED;
-    if ((s = cls_gz_device_from_model(m, from, d, err, errlen)) != CLS_SUCCESS) return s;
+    if ((s = cls_gz_device_from_model(m, from, d)) != CLS_SUCCESS) return s;
     memset(p, 0, sizeof *p);
     p->name = gp->source;
     p->D = gp->dims;
@@ -66,7 +66,7 @@ cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsig
         if (gp->insts_per_sm_ic_persistent > 0) p->InstsPerSM_IC = gp->insts_per_sm_ic_persistent;
         *sync_out = CLS_GZ_KNL_RESTART;
     }
-    return cls_gz_check(d, p, NULL, err, errlen);
+    return cls_gz_check(d, p, NULL);
 }
 
 void cls__gz_config(const cls_ghost_profile *gp, cls_dims dims, const size_t tile[3], double h,
@@ -147,7 +147,6 @@ static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost
     cls_gz_profile gp;
     cls_gz_config k;
     cls_gz_sync gs;
-    char err[256];
     if (!steps) return 0;
     cls__gz_config(prof, dims, c->tile, (double)c->h, CLS_GZ_KNL_RESTART, &k);
     double T = cls_gz_T(&(cls_gz_profile){.D = prof->dims,
@@ -155,7 +154,7 @@ static double predict(const cls_model *m, const cls_stencil *st, const cls_ghost
                                                         prof->halo_width[2]}},
                         &k);
     if (cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)c->sync, resident_groups_of(cu, T),
-                       &d, &gp, &gs, err, sizeof err) != CLS_SUCCESS)
+                       &d, &gp, &gs) != CLS_SUCCESS)
         return 0;
     if (waves) cls__gz_tile_occupancy(m, st, c->tile, c->ppi, (cls_sync)c->sync, &d);
     k.sync = gs;
@@ -221,7 +220,7 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
     size_t tiles[8][3], nt, count = 0;
     int found = 0;
     double best_s = HUGE_VAL, best_cont = 0, best_delta = 0;
-    char reasons[1024] = "", why[256], err[256];
+    char reasons[1024] = "", why[256];
     cls_status s;
     if (n) *n = 0;
     if (why_out) *why_out = NULL;
@@ -263,11 +262,10 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
             for (int i = 0; i < 3; i++) shape.HaloWidth[i] = prof->halo_width[i];
             T = cls_gz_T(&shape, &c);
             s = cls__gz_inputs(m, prof, CLS_GHOST_EXECUTOR, (cls_sync)mode,
-                               resident_groups_of(f->dev->compute_units, T), &d, &gp, &gs, err,
-                               sizeof err);
+                               resident_groups_of(f->dev->compute_units, T), &d, &gp, &gs);
             if (s != CLS_SUCCESS)
                 return cls__fail(ctx, s, "trapezoid model for '%s' on '%s': %s", st->name,
-                                 f->dev->name, err);
+                                 f->dev->name, cls_last_error());
             cls__gz_tile_occupancy(m, st, tiles[t], ppi, (cls_sync)mode, &d);
             c.sync = gs;
             if (r->h) {
@@ -286,11 +284,11 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
                  * integer neighbour; h never exceeds the steps.  For a run of S steps the
                  * stages are whole: the integer h of least predicted run time (which is that
                  * neighbour when h divides S), e.g. 64 rather than 51 for 64 steps. */
-                s = cls_gz_optimize_h(&d, &gp, &c, f->steps ? (int)f->steps : 0, &o, err,
-                                      sizeof err);
+                s = cls_gz_optimize_h(&d, &gp, &c, f->steps ? (int)f->steps : 0, &o);
                 if (s == CLS_ERR_PLAN_INFEASIBLE) break;
                 if (s != CLS_SUCCESS)
-                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", st->name, err);
+                    return cls__fail(ctx, s, "trapezoid model for '%s': %s", st->name,
+                                     cls_last_error());
                 h = f->steps ? (size_t)cls__best_run_height(m, &d, &gp, &c, f->steps,
                                                              (cls_sync)mode, o.h_max, NULL)
                              : (size_t)o.h;
@@ -324,7 +322,7 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
                 best->sync = mode;
                 /* Eq. 23 as the document defines it (its executor), for the report. */
                 if (cls__gz_inputs(m, prof, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dd, &dp,
-                                   &ds, err, sizeof err) == CLS_SUCCESS)
+                                   &ds) == CLS_SUCCESS)
                     best_delta = cls_gz_delta(&dd, &dp, &c);
             }
         }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "clstencil_model.h"
-#include "trapezoid_model.h"
+#include "planner.h"
 
 #define OPS (&cls__trapezoid_ops)
 

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "clstencil_model.h"
-#include "trapezoid_model.h"
+#include "fit.h"
+#include "planner.h"
 
 /* Bump when the measurement or the file changes: old entries then miss. */
 #define PROFILE_FORMAT "libclstencil ghost-zone profile v2"
@@ -194,12 +195,16 @@ static cls_dims profile_grid(const cls_context *ctx, const cls_model *m, const c
     return grid_of(st, tile, tiles < 16 ? 16 : tiles);
 }
 
-/* Least squares t = t0 + k t1 over the loop counts; the relative RMS residual. */
-static void fit_line(const double *t, double *t0, double *t1, double *rel)
+/* Least squares t = t0 + k t1 over the loop counts; the RMS residual relative to the mean. */
+static void fit_loops(const double *t, double *t0, double *t1, double *rel)
 {
-    double k[N_K];
-    for (size_t i = 0; i < N_K; i++) k[i] = prof_k[i];
-    cls__fit_line(k, t, N_K, t0, t1, rel);
+    double k[N_K], mean = 0, rms;
+    for (size_t i = 0; i < N_K; i++) {
+        k[i] = prof_k[i];
+        mean += t[i] / (double)N_K;
+    }
+    cls__fit_line(k, t, N_K, t0, t1, NULL, &rms);
+    *rel = mean > 0 ? rms / mean : 0;
 }
 
 /* Times the compute-only variant (io = 0) for every k with `groups` work-groups (0: one per
@@ -258,12 +263,10 @@ static double stage_cycles(const cls_model *m, cls_ghost_profile *p, cls_dims g,
     cls_gz_profile gp;
     cls_gz_config c;
     cls_gz_sync gs;
-    char err[128];
     double keep = p->alpha;
     p->alpha = alpha;
     cls__gz_config(p, g, tile, (double)h, CLS_GZ_KNL_RESTART, &c);
-    cls_status s = cls__gz_inputs(m, p, CLS_GHOST_EXECUTOR, CLS_SYNC_RESTART, 0, &d, &gp, &gs,
-                                  err, sizeof err);
+    cls_status s = cls__gz_inputs(m, p, CLS_GHOST_EXECUTOR, CLS_SYNC_RESTART, 0, &d, &gp, &gs);
     p->alpha = keep;
     if (s != CLS_SUCCESS) return 0;
     return cls_gz_CPS(&d, &gp, &c) - cls_gz_GlbSync_KnlRestart(&d);
@@ -365,9 +368,9 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
         cls_ghost_profile tmp = *out;
         tmp.n = 1;
         tmp.insts_per_sm_mc = tmp.insts_per_sm_ic = 1;
-        if ((s = cls__gz_inputs(m, &tmp, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dev, &gzp, &gs,
-                                err, sizeof err)) != CLS_SUCCESS) {
-            s = cls__fail(ctx, s, "profiling '%s': %s", st->name, err);
+        if ((s = cls__gz_inputs(m, &tmp, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dev, &gzp,
+                                &gs)) != CLS_SUCCESS) {
+            s = cls__fail(ctx, s, "profiling '%s': %s", st->name, cls_last_error());
             goto done;
         }
         for (int i = 0; i < st->dims; i++) {
@@ -375,8 +378,8 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
             P1 *= (double)(tile[i] - 2 * (size_t)halo[i]);
         }
         out->n = (double)points;
-        fit_line(t_r, &t0, &t1, &fe_r);
-        fit_line(t_p, &p0, &p1, &fe_p);
+        fit_loops(t_r, &t0, &t1, &fe_r);
+        fit_loops(t_p, &p0, &p1, &fe_p);
         t0 = fmax(t0 - t_fixed, 0.02 * t_r[0]);
         p0 = fmax(p0 - t_fixed, 0.02 * t_p[0]);
         t1 = fmax(t1, 1e-12);

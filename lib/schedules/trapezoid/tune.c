@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "clstencil_model.h"
-#include "trapezoid_model.h"
+#include "planner.h"
 
 static const char *const sync_names[] = {"auto", "restart", "barrier"};
 
@@ -29,7 +29,6 @@ static cls_status eval_inputs(const cls_model *m, const cls_ghost_profile *p, cl
                               const size_t tile[3], double h, cls_sync sync, unsigned flags,
                               cls_gz_device *d, cls_gz_profile *gp, cls_gz_config *c)
 {
-    char err[512];
     cls_gz_sync gs;
     double cu = 0, groups;
     cls_status s;
@@ -50,11 +49,10 @@ static cls_status eval_inputs(const cls_model *m, const cls_ghost_profile *p, cl
                                                            c->blk_len[2]},
                                                .h = 1});
     if (!(groups < cu)) groups = cu;
-    s = cls__gz_inputs(m, p, flags, sync, ceil(groups), d, gp, &gs, err, sizeof err);
-    if (s != CLS_SUCCESS) return cls__fail(NULL, s, "%s", err);
+    s = cls__gz_inputs(m, p, flags, sync, ceil(groups), d, gp, &gs);
+    if (s != CLS_SUCCESS) return s;
     c->sync = gs;
-    s = cls_gz_check(d, gp, c, err, sizeof err);
-    return s == CLS_SUCCESS ? s : cls__fail(NULL, s, "%s", err);
+    return cls_gz_check(d, gp, c);
 }
 
 cls_status cls_ghost_evaluate(const cls_model *m, const cls_ghost_profile *p, cls_dims dims,
@@ -66,7 +64,6 @@ cls_status cls_ghost_evaluate(const cls_model *m, const cls_ghost_profile *p, cl
     cls_gz_config c;
     cls_gz_terms t;
     cls_gz_sync ds;
-    char err[256];
     cls_status s;
     if (!out) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_ghost_evaluate: NULL");
     memset(out, 0, sizeof *out);
@@ -85,8 +82,7 @@ cls_status cls_ghost_evaluate(const cls_model *m, const cls_ghost_profile *p, cl
     out->clock_hz = d.ClockRate;
     out->seconds_per_step = out->feasible ? t.CPL / d.ClockRate : HUGE_VAL;
     /* Eq. 23 is the document's quantity, whatever executor the rest describes. */
-    if (cls__gz_inputs(m, p, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dd, &dp, &ds, err,
-                       sizeof err) == CLS_SUCCESS)
+    if (cls__gz_inputs(m, p, CLS_GHOST_DOCUMENT, CLS_SYNC_RESTART, 0, &dd, &dp, &ds) == CLS_SUCCESS)
         out->delta = cls_gz_delta(&dd, &dp, &c);
     return CLS_SUCCESS;
 }
@@ -99,7 +95,6 @@ cls_status cls_ghost_optimize(const cls_model *m, const cls_ghost_profile *p, cl
     cls_gz_profile gp;
     cls_gz_config c;
     cls_gz_opt o;
-    char err[512];
     cls_status s;
     if (!out) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_ghost_optimize: NULL");
     memset(out, 0, sizeof *out);
@@ -108,8 +103,8 @@ cls_status cls_ghost_optimize(const cls_model *m, const cls_ghost_profile *p, cl
     if ((flags & CLS_GHOST_RUN) && !h_cap)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
                          "cls_ghost_optimize: CLS_GHOST_RUN needs the run's steps as h_cap");
-    s = cls_gz_optimize_h(&d, &gp, &c, (int)h_cap, &o, err, sizeof err);
-    if (s != CLS_SUCCESS) return cls__fail(NULL, s, "%s", err);
+    s = cls_gz_optimize_h(&d, &gp, &c, (int)h_cap, &o);
+    if (s != CLS_SUCCESS) return s;
     out->h_cont = o.h_cont;
     out->cpl_cont = o.CPL_cont;
     out->h_floor = o.h_floor;
@@ -131,12 +126,11 @@ cls_status cls_ghost_brute_force(const cls_model *m, const cls_ghost_profile *p,
     cls_gz_device d;
     cls_gz_profile gp;
     cls_gz_config c;
-    char err[512];
     cls_status s;
     if ((s = eval_inputs(m, p, dims, tile, 1, sync, flags, &d, &gp, &c)) != CLS_SUCCESS) return s;
     if (h_cap > 1u << 30) h_cap = 1u << 30;
-    s = cls_gz_brute_force_h(&d, &gp, &c, (int)h_cap, h, cpl, err, sizeof err);
-    if (s != CLS_SUCCESS) return cls__fail(NULL, s, "%s", err);
+    s = cls_gz_brute_force_h(&d, &gp, &c, (int)h_cap, h, cpl);
+    if (s != CLS_SUCCESS) return s;
     if (flags & CLS_GHOST_RUN) {
         /* Every integer h up to the steps and Eq. 20's bound, by predicted run time. */
         double best = HUGE_VAL;

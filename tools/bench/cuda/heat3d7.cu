@@ -1,5 +1,5 @@
 /* heat3d7.cu: the hand-written CUDA baseline for heat3d7 (7-point heat equation, alpha 0.1,
- * CLAMP boundaries; 001_405c9e1d5e6c3c1a.txt Eq. 1, the library's built-in body term by term)
+ * CLAMP boundaries; Eq. 1 of Mo & Li, the library's built-in body term by term)
  * with 2.5D streaming: 32x8 thread blocks cover an XY tile and march along z through a chunk
  * of planes, the z-1, z and z+1 values in registers and the current plane (with a one-point
  * halo) in shared memory, one step per launch.

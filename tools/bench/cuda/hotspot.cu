@@ -3,7 +3,7 @@
  * block loads a 32x32 tile of the temperature, runs H steps on it in shared memory (the valid
  * region shrinks by one point per step on every side that is not the grid's edge) and writes
  * its inner (32-2H)x(32-2H) points: H steps per launch, as Rodinia's pyramid kernel
- * (000_c422610359a92120.txt, the ghost-zone scheme).
+ * (Meng & Skadron 2010, the ghost-zone scheme).
  *
  *   nvcc -O3 -arch=sm_90 tools/bench/cuda/hotspot.cu -o hotspot_cuda
  *   ./hotspot_cuda [--steps N] [--reps R] [--height H] [--csv] [--no-check] [NXxNY]

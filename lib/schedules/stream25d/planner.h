@@ -1,7 +1,7 @@
-/* stream25d_plan.h: what the stream25d planner's parts share (plan.c, plan_single.c,
+/* planner.h: what the stream25d planner's parts share (plan.c, plan_single.c,
  * plan_fused.c, rule.c); never seen by the executor. */
-#ifndef CLS_STREAM25D_PLAN_H
-#define CLS_STREAM25D_PLAN_H
+#ifndef CLS_STREAM25D_PLANNER_H
+#define CLS_STREAM25D_PLANNER_H
 
 #include "rule.h"
 #include "schedule.h"
@@ -43,4 +43,4 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k);
  * CLS__S25_NAIVE, _SINGLE or _FUSED (rule.h) and writes the reason into p->rule. */
 int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt);
 
-#endif /* CLS_STREAM25D_PLAN_H */
+#endif /* CLS_STREAM25D_PLANNER_H */

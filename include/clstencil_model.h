@@ -1,4 +1,5 @@
-/* clstencil_model.h: public API of the device-model layer (included by clstencil.h). */
+/* clstencil_model.h: public API of the device models: loading, matching, printing, the
+ * architecture rules, probing a live device, and the memory-access analysis (CuMAPz) on them. */
 #ifndef CLSTENCIL_MODEL_H
 #define CLSTENCIL_MODEL_H
 
@@ -239,6 +240,159 @@ CLS_API cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *o
  * the file's path goes to `path` (may be NULL when len is 0).  CLS_ERR_CACHE when
  * CLSTENCIL_CACHE=off or no cache folder can be made. */
 CLS_API cls_status cls_probe_save_cache(const cls_model *m, char *path, size_t len);
+
+/* ------------------------------------------------------------------------------------------
+ * Memory-access analysis (CuMAPz: Kim & Shrivastava, "Memory Performance Estimation of
+ * CUDA Programs"): the six factors and the MPE of a kernel mapping on a device model, from an
+ * access description (doc/memory-analysis.md: the work-group and grid, the global arrays and
+ * local buffers, and the reads, writes and fetches in program order, indices affine in the
+ * block, work-item and loop indices).  `clstencil analyze` is its command line.  Failures
+ * return a status with one sentence in cls_last_error(), starting with the JSON path of the
+ * bad field.
+ * ---------------------------------------------------------------------------------------- */
+/* Limits.  Descriptions beyond them are refused with an error naming the limit. */
+#define CLS_ACC_NAME_MAX 48           /* names of arrays, buffers, variants, loop variables */
+#define CLS_ACC_TEXT_MAX 400          /* descriptions */
+#define CLS_ACC_PATH_MAX 112          /* JSON paths kept for messages */
+#define CLS_ACC_MAX_DIMS 3            /* work-group, grid, array and buffer dimensions */
+#define CLS_ACC_MAX_ARRAYS 16
+#define CLS_ACC_MAX_BUFFERS 16
+#define CLS_ACC_MAX_PARAMS 64         /* params plus let entries */
+#define CLS_ACC_MAX_LOOP_DEPTH 4      /* nested loops the emulation follows */
+#define CLS_ACC_MAX_NEST 16           /* nested if and loop statements */
+#define CLS_ACC_MAX_STMTS 4096        /* statements of one variant */
+#define CLS_ACC_MAX_CONDS 8           /* comparisons joined by && in one condition */
+#define CLS_ACC_MAX_THREADS 4096      /* work-items of one work-group */
+#define CLS_ACC_MAX_GRID 16777216u    /* work-groups of one grid */
+#define CLS_ACC_MAX_LOOP_COUNT 65536  /* iterations of one loop */
+#define CLS_ACC_MAX_VARIANTS 64       /* variants of one description */
+#define CLS_ACC_MAX_BUFFER_ELEMS 16777216u
+#define CLS_ACC_MAX_ARRAY_BYTES (UINT64_C(1) << 40)
+
+/* A description: one kernel and its variants (one variant when it lists none). */
+typedef struct cls_access_set cls_access_set;
+/* One variant of a description: a complete kernel mapping. */
+typedef struct cls_access cls_access;
+
+/* Parses a description file (doc/memory-analysis.md).  overrides: n_overrides "NAME=VALUE"
+ * strings that replace params of every variant (each must name a param of the description).
+ * CLS_ERR_INVALID_JSON for malformed JSON (with line and column), CLS_ERR_INVALID_SPEC for a
+ * description that breaks the format (with the JSON path), CLS_ERR_INVALID_ARGUMENT for a bad
+ * override, CLS_ERR_OUT_OF_HOST_MEMORY. */
+CLS_API cls_status cls_access_set_from_json(const char *json, const char *const *overrides,
+                                            size_t n_overrides, cls_access_set **out);
+/* Accepts NULL. */
+CLS_API void cls_access_set_free(cls_access_set *set);
+/* The description's name, description and source ("" when none); its variants, in file order
+ * (NULL past the end); a variant's name and description. */
+CLS_API const char *cls_access_set_name(const cls_access_set *set);
+CLS_API const char *cls_access_set_description(const cls_access_set *set);
+CLS_API const char *cls_access_set_source(const cls_access_set *set);
+CLS_API size_t cls_access_set_count(const cls_access_set *set);
+CLS_API const cls_access *cls_access_set_variant(const cls_access_set *set, size_t i);
+CLS_API const char *cls_access_name(const cls_access *a);
+CLS_API const char *cls_access_description(const cls_access *a);
+
+/* Default bound on the work-item references one analysis evaluates (about 1 s of work). */
+#define CLS_CUMAPZ_DEFAULT_WORK UINT64_C(60000000)
+
+typedef struct cls_cumapz_options {
+    uint64_t max_work; /* 0: CLS_CUMAPZ_DEFAULT_WORK */
+} cls_cumapz_options;
+
+/* The terms of Eq. 8 a variant can lose on (the bottleneck is the smallest of them). */
+typedef enum cls_cumapz_term {
+    CLS_CUMAPZ_NONE = 0,
+    CLS_CUMAPZ_DATA_REUSE,  /* data_reuse < 1: more bytes fetched into buffers than read there */
+    CLS_CUMAPZ_OCCUPANCY,   /* MIN(Occupancy, 50) / 50 of lat_hiding */
+    CLS_CUMAPZ_BW_UTIL,     /* bw_util: uncoalesced or misaligned global accesses */
+    CLS_CUMAPZ_CH_SKEW,     /* 1 / ch_skew: partition camping */
+    CLS_CUMAPZ_SHM_EFF,     /* shm_eff^(1/2): local-memory bank conflicts */
+    CLS_CUMAPZ_BRANCH_EFF   /* branch_eff: divergent warps */
+} cls_cumapz_term;
+
+typedef struct cls_cumapz_result {
+    /* The six factors and Eq. 8. */
+    double data_reuse; /* Eq. 1: bytes_shmem / bytes_buffered */
+    double lat_hiding; /* Eq. 2: MIN(Occupancy, 50) / 50 * n_shm_load^(1/2) */
+    double bw_util;    /* Eq. 3: bytes_access / bytes_tr */
+    double ch_skew;    /* Eq. 5: max_n_block_per_ch / MAX(1, min_n_block_per_ch) */
+    double shm_eff;    /* Eq. 6: conflict-free passes / n_bk_conflict */
+    double branch_eff; /* Eq. 7: reference-warps / n_path */
+    double mpe;        /* Eq. 8 */
+
+    /* Eq. 1 */
+    uint64_t bytes_shmem;    /* bytes global reads got from local buffers */
+    uint64_t bytes_buffered; /* bytes the fetches moved from global memory (transactions) */
+    uint64_t shm_reads;      /* elements global reads got from buffers (004 Table I's count) */
+    uint64_t l1_reads;       /* global reads an L1 served (families whose rules cache global
+                                reads; their bytes are in bytes_shmem, their misses' distinct
+                                bytes in bytes_buffered) */
+    uint64_t l1_hits;        /* of them, reads of an element the work-group had read before */
+    /* Eq. 2 */
+    double occupancy_pct;    /* from the family's occupancy rule */
+    unsigned max_blks;       /* resident work-groups per compute unit */
+    cls_model_limit occupancy_limit;
+    double n_shm_load;       /* fetch instructions a warp issues per buffer fill */
+    /* Eq. 3 */
+    uint64_t bytes_access;   /* distinct bytes the work-items asked of global memory (per
+                                group of coalesce_width work-items) */
+    uint64_t bytes_tr;       /* bytes the transactions moved */
+    uint64_t transactions;
+    /* Eqs. 4-5: Eq. 5 per access instruction (a reference statement in one loop iteration)
+     * over the first n_blk_to_check work-groups; ch_skew is their mean weighted by the bytes
+     * each moved there.  The max, min and channels are those of the worst instruction. */
+    uint64_t n_blk_to_check; /* Eq. 4 */
+    unsigned max_n_block_per_ch, min_n_block_per_ch, channels_used, n_channels;
+    double ch_worst_skew;    /* Eq. 5 of the worst instruction */
+    char ch_worst_path[CLS_ACC_PATH_MAX]; /* its statement */
+    size_t ch_instructions;  /* instructions judged */
+    int ch_skew_skipped;     /* fewer work-groups than n_blk_to_check: ch_skew is 1 */
+    /* Eq. 6 */
+    uint64_t n_bk_conflict;  /* local-memory passes (each half-warp or warp access: its degree) */
+    uint64_t shm_passes_ideal; /* the passes without conflicts (one per group that accessed) */
+    unsigned worst_degree;
+    /* Eq. 7 */
+    uint64_t n_path;         /* 2 per diverged (reference, warp), 1 per other */
+    uint64_t n_ref_warp;     /* (reference, warp) pairs executed */
+    uint64_t n_warp;         /* warps of the grid */
+    uint64_t n_diverged;
+    /* Per global array (indices of the description's arrays): element reads by work-items and
+     * how many of them a buffer served. */
+    uint64_t array_reads[CLS_ACC_MAX_ARRAYS];
+    uint64_t array_from_local[CLS_ACC_MAX_ARRAYS];
+    /* Cost of the analysis. */
+    uint64_t evaluations;    /* work-item references evaluated */
+    double seconds;          /* processor time */
+} cls_cumapz_result;
+
+/* Analyses one variant on a device model.  CLS_ERR_INVALID_SPEC for a reference outside its
+ * array or buffer (the message names the statement, the block and the work-item) or a
+ * description beyond max_work; CLS_ERR_PLAN_INFEASIBLE when the work-group cannot run on the
+ * device (larger than its work-group limit, buffers beyond its local memory); other statuses
+ * from the model. */
+CLS_API cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
+                                      const cls_cumapz_options *opt, cls_cumapz_result *r);
+
+/* The term of Eq. 8 that costs the variant most (CLS_CUMAPZ_NONE when every term is 1 or
+ * better); *efficiency (may be NULL) gets its value. */
+CLS_API cls_cumapz_term cls_cumapz_bottleneck(const cls_cumapz_result *r, double *efficiency);
+/* "data_reuse", "occupancy", "bw_util", "ch_skew", "shm_eff", "branch_eff", "none". */
+CLS_API const char *cls_cumapz_term_name(cls_cumapz_term t);
+
+/* Pearson correlation of x and y (n >= 2); NAN when a series is constant. */
+CLS_API double cls_cumapz_pearson(const double *x, const double *y, size_t n);
+
+/* ------------------------------------------------------------------------------------------
+ * Built-in descriptions: the worked examples of Kim & Shrivastava and the stencil mappings of
+ * Mo & Li's 2.5D stencil kernels, each a kernel with its variants.
+ * ---------------------------------------------------------------------------------------- */
+CLS_API size_t cls_cumapz_case_count(void);
+CLS_API const char *cls_cumapz_case_name(size_t i);    /* NULL past the end */
+CLS_API const char *cls_cumapz_case_summary(size_t i); /* NULL past the end */
+/* The JSON text of a case (free with cls_free); CLS_ERR_INVALID_ARGUMENT for an unknown name
+ * (the last error lists the names), CLS_ERR_OUT_OF_HOST_MEMORY. */
+CLS_API cls_status cls_cumapz_case_json(const char *name, char **json);
 
 /* Ranks the mapping of the plan's resident configuration among its schedule's published
  * variants by CuMAPz's MPE on the context's device model (Kim & Shrivastava Sect. 8: "MPE

@@ -1,11 +1,12 @@
 /* clstencil_tune.h: public API of the ghost-zone model's profiles and predictions and of the
- * tuner (included by clstencil.h). */
+ * tuner.  Predictions take a device model (clstencil_model.h). */
 #ifndef CLSTENCIL_TUNE_H
 #define CLSTENCIL_TUNE_H
 
 #include <stddef.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 
 #ifdef __cplusplus
 extern "C" {

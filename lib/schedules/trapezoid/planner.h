@@ -1,8 +1,8 @@
-/* trapezoid_model.h: the trapezoid planner's parts (never seen by the executor): the user's
+/* planner.h: the trapezoid planner's parts (never seen by the executor): the user's
  * choices, the device checks, the ghost-zone model of Meng & Skadron 2010 applied to this
  * executor, the measured profiles and the tuner. */
-#ifndef CLS_TRAPEZOID_MODEL_H
-#define CLS_TRAPEZOID_MODEL_H
+#ifndef CLS_TRAPEZOID_PLANNER_H
+#define CLS_TRAPEZOID_PLANNER_H
 
 #include "clstencil_tune.h"
 #include "ghost_zone.h"
@@ -46,7 +46,7 @@ cls_status cls__trapezoid_setup(const cls__facts *f, cls__trapezoid *t);
 /* ---------------------------------------------------------------- choose.c */
 cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsigned flags,
                           cls_sync sync, double groups, cls_gz_device *d, cls_gz_profile *p,
-                          cls_gz_sync *sync_out, char *err, size_t errlen);
+                          cls_gz_sync *sync_out);
 void cls__gz_config(const cls_ghost_profile *gp, cls_dims dims, const size_t tile[3], double h,
                     cls_gz_sync sync, cls_gz_config *c);
 double cls__run_cycles(const cls_model *m, const cls_gz_device *d, const cls_gz_profile *p,
@@ -74,4 +74,4 @@ double cls__trapezoid_predict(const cls__facts *f, const cls_ghost_profile *prof
 cls_status cls__profile_get(cls_context *ctx, const cls_stencil *st, int measure,
                             cls_ghost_profile *p, int *from_cache);
 
-#endif /* CLS_TRAPEZOID_MODEL_H */
+#endif /* CLS_TRAPEZOID_PLANNER_H */
