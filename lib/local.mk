@@ -1,5 +1,5 @@
 # lib/local.mk: the library's sources and the embedded kernels.
-libclstencil_la_SOURCES += \
+libcls_runtime_la_SOURCES += \
 	lib/internal.h \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
@@ -8,28 +8,28 @@ libclstencil_la_SOURCES += \
 	lib/codegen.c lib/reference.c \
 	lib/grid_io.c lib/bench_copy.c lib/probe.c lib/bench_transit.c
 # The planner core, states and runs, and what the schedules share (lib/schedule.h, lib/exec.h).
-libclstencil_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib/plan_run.c \
+libcls_runtime_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib/plan_run.c \
 	lib/params.c lib/build.c lib/exec.c lib/state.c lib/host_alloc.c \
 	lib/schedules/registry.c
-nodist_libclstencil_la_SOURCES = lib/kernels_gen.c
+nodist_libcls_runtime_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
 CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
 CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl
 # The CuMAPz correlation experiment's kernels (Kim & Shrivastava; `clstencil analyze
 # --measure`) and the access descriptions the schedules publish.
-libclstencil_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_publish.c
+libcls_runtime_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_publish.c
 CL_FILES += cl/mapping_bench.cl
 CL_FILES += cl/pipeline.cl
 # Convergent solvers with chaotic relaxation (002_a5724ce8c3a8ee6c.txt).
-libclstencil_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
+libcls_runtime_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
 CL_FILES += cl/chaotic.cl
 # Images and the applications on the solvers: the optional part built with libpng.
 if WITH_PNG
-libclstencil_la_SOURCES += lib/image.c lib/image_common.c lib/image_synth.c \
+libcls_runtime_la_SOURCES += lib/image.c lib/image_common.c lib/image_synth.c \
 	lib/image_poisson.c lib/image_sfs.c
-libclstencil_la_CFLAGS += $(PNG_CFLAGS)
-libclstencil_la_LIBADD += $(PNG_LIBS)
+libcls_runtime_la_CFLAGS += $(PNG_CFLAGS)
+libcls_runtime_la_LIBADD += $(PNG_LIBS)
 endif
 EXTRA_DIST += $(CL_FILES) lib/embed.sh
 BUILT_SOURCES += lib/kernels_gen.c

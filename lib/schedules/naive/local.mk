@@ -1,2 +1,2 @@
 # lib/schedules/naive/local.mk: the naive schedule (lib/schedule.h).
-libclstencil_la_SOURCES += lib/schedules/naive/naive.h lib/schedules/naive/plan.c lib/schedules/naive/exec.c lib/schedules/naive/access.c
+libcls_runtime_la_SOURCES += lib/schedules/naive/naive.h lib/schedules/naive/plan.c lib/schedules/naive/exec.c lib/schedules/naive/access.c

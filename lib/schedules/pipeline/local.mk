@@ -1,2 +1,2 @@
 # lib/schedules/pipeline/local.mk: the pipeline schedule (lib/schedule.h).
-libclstencil_la_SOURCES += lib/schedules/pipeline/pipe.h lib/schedules/pipeline/plan.c lib/schedules/pipeline/exec.c lib/schedules/pipeline/trace.c
+libcls_runtime_la_SOURCES += lib/schedules/pipeline/pipe.h lib/schedules/pipeline/plan.c lib/schedules/pipeline/exec.c lib/schedules/pipeline/trace.c
