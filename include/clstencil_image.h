@@ -65,11 +65,13 @@ CLS_API cls_status cls_image_render_sphere(size_t width, size_t height, double r
  * stacked into one grid of width x (channels * height) and solved together.
  * ---------------------------------------------------------------------------------------- */
 typedef struct cls_poisson_edit_options {
+    size_t size;                /* sizeof: set by the init function (doc/guide.md, "Options") */
     long offset_x, offset_y;    /* placement of source and mask in the target; default 0, 0 */
     int mixed;                  /* Perez's mixed gradients: per edge the stronger of the source
                                    and the target gradient; default 0 */
     cls_dtype dtype;            /* of the solve; default CLS_FLOAT32 */
-    cls_solver_options solver;  /* schedule, tolerance (default 1e-4 of the [0,1] range), ... */
+    cls_solver_options solver;  /* schedule, tolerance (default 1e-4 of the [0,1] range), ...;
+                                   the last member, read by its own size */
 } cls_poisson_edit_options;
 
 CLS_API void cls_poisson_edit_options_init(cls_poisson_edit_options *opt);
@@ -101,6 +103,7 @@ CLS_API cls_status cls_poisson_edit(cls_context *ctx, const cls_image *target,
  * x height (f at even x, g at odd x).
  * ---------------------------------------------------------------------------------------- */
 typedef struct cls_sfs_options {
+    size_t size;               /* sizeof: set by the init function (doc/guide.md, "Options") */
     double light[3];           /* light direction (normalised here, z > 0); default (0,0,1) */
     double lambda;             /* smoothness weight of Eq. 3; default 0.1 */
     double albedo;             /* default 1 */
@@ -108,7 +111,8 @@ typedef struct cls_sfs_options {
     int normals_only;          /* only the (f, g) solve (the document's 3D-Shape solver): no
                                   height integration, height_map NULL; default 0 */
     cls_dtype dtype;           /* default CLS_FLOAT32 */
-    cls_solver_options solver; /* default tolerance 1e-5 (the update of f and g) */
+    cls_solver_options solver; /* default tolerance 1e-5 (the update of f and g); the last
+                                  member, read by its own size */
 } cls_sfs_options;
 
 CLS_API void cls_sfs_options_init(cls_sfs_options *opt);

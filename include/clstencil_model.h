@@ -222,6 +222,8 @@ typedef int (*cls_probe_progress_fn)(const char *what, size_t done, size_t total
 typedef void (*cls_probe_result_fn)(const cls_probe_stat *stat, void *user);
 
 typedef struct cls_probe_options {
+    size_t size;                    /* sizeof: set by cls_probe_options_init (doc/guide.md,
+                                       "Options") */
     int quick;                      /* small sizes, few repetitions: seconds (for tests) */
     double target_spread;           /* stop repeating below this spread (default 0.03) */
     cls_probe_progress_fn progress; /* may be NULL */

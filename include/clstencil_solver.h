@@ -66,6 +66,8 @@ typedef enum cls_criterion {
 #define CLS_SOLVER_AUTO ((size_t)-1)
 
 typedef struct cls_solver_options {
+    size_t size;                  /* sizeof (cls_solver_options): set by the init function
+                                     (doc/guide.md, "Options") */
     cls_solver_schedule schedule; /* default CLS_SOLVER_4W_COMBINE */
     cls_block_order order;        /* default CLS_ORDER_SQUARE */
     size_t check_interval;        /* n: steps between host synchronisations, each with a

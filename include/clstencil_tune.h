@@ -193,6 +193,7 @@ typedef struct cls_tune_result {
 } cls_tune_result;
 
 typedef struct cls_tune_options {
+    size_t size;      /* sizeof: set by cls_tune_options_init (doc/guide.md, "Options") */
     size_t reps;      /* exhaustive: timed runs per configuration (default 3, at most 32) */
     int median;       /* exhaustive: the median of the runs instead of the minimum (the
                          default: timing noise only ever adds time) */

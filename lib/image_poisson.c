@@ -19,6 +19,7 @@ void cls_poisson_edit_options_init(cls_poisson_edit_options *opt)
 {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
     opt->dtype = CLS_FLOAT32;
     cls_solver_options_init(&opt->solver);
     opt->solver.tolerance = 1e-4;
@@ -46,10 +47,14 @@ cls_status cls_poisson_edit(cls_context *ctx, const cls_image *target, const cls
     if (!ctx || !result)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_poisson_edit: NULL argument");
     *result = NULL;
-    if (!opt) {
-        cls_poisson_edit_options_init(&defaults);
-        opt = &defaults;
-    }
+    cls_poisson_edit_options_init(&defaults);
+    if (opt && ((st = cls__options_read(&defaults, offsetof(cls_poisson_edit_options, solver), opt,
+                                        "poisson edit")) != CLS_SUCCESS ||
+                (st = cls__options_read(&defaults.solver, sizeof defaults.solver, &opt->solver,
+                                        "poisson edit solver")) != CLS_SUCCESS))
+        return st;
+    defaults.size = sizeof defaults;
+    opt = &defaults;
     if ((st = cls__image_check(target, "target")) != CLS_SUCCESS ||
         (st = cls__image_check(source, "source")) != CLS_SUCCESS ||
         (st = cls__image_check(mask, "mask")) != CLS_SUCCESS) {

@@ -49,6 +49,7 @@ void cls_sfs_options_init(cls_sfs_options *opt)
 {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
     opt->light[2] = 1;
     opt->lambda = 0.1;
     opt->albedo = 1;
@@ -109,10 +110,14 @@ cls_status cls_shape_from_shading(cls_context *ctx, const cls_image *image, cons
     if (!ctx || !result)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_shape_from_shading: NULL argument");
     *result = NULL;
-    if (!opt) {
-        cls_sfs_options_init(&defaults);
-        opt = &defaults;
-    }
+    cls_sfs_options_init(&defaults);
+    if (opt && ((st = cls__options_read(&defaults, offsetof(cls_sfs_options, solver), opt,
+                                        "shape from shading")) != CLS_SUCCESS ||
+                (st = cls__options_read(&defaults.solver, sizeof defaults.solver, &opt->solver,
+                                        "shape from shading solver")) != CLS_SUCCESS))
+        return st;
+    defaults.size = sizeof defaults;
+    opt = &defaults;
     if ((st = cls__image_check(image, "shaded")) != CLS_SUCCESS ||
         (st = cls__image_check(mask, "mask")) != CLS_SUCCESS) {
         char msg[512];

@@ -47,6 +47,11 @@ cl_int cls__event_seconds(cl_event ev, double *seconds);
 /* Debug logging to stderr when CLSTENCIL_DEBUG is set (non-empty, not "0"). */
 void cls__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Reads a caller's options struct (its first member the `size` the caller compiled it with)
+ * into dst, which holds the defaults: the fields the caller's size covers are copied, dst's
+ * size stays the library's.  A size that no init function wrote is refused, naming `what`. */
+cls_status cls__options_read(void *dst, size_t dst_size, const void *src, const char *what);
+
 /* Small string helpers. */
 char *cls__strdup(const char *s);
 /* Appends formatted text to a growable buffer (*buf, *len, *cap); returns 0 or -1 (no mem). */

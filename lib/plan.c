@@ -58,14 +58,8 @@ static cls_status read_options(cls_context *ctx, const cls_plan_options *in, cls
 {
     cls_plan_options_init(o);
     if (!in) return CLS_SUCCESS;
-    if (in->size < offsetof(cls_plan_options, schedule) + sizeof in->schedule ||
-        in->size > (size_t)1 << 20)
-        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
-                         "plan options: size %zu; initialise them with cls_plan_options_init",
-                         in->size);
-    memcpy(o, in, in->size < sizeof *o ? in->size : sizeof *o);
-    o->size = sizeof *o;
-    return CLS_SUCCESS;
+    cls_status s = cls__options_read(o, sizeof *o, in, "plan");
+    return s == CLS_SUCCESS ? s : cls__fail(ctx, s, "%s", cls_last_error());
 }
 
 /* ---------------------------------------------------------------- candidates */

@@ -1271,6 +1271,7 @@ void cls_probe_options_init(cls_probe_options *opt)
 {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
     opt->target_spread = PROBE_TARGET_SPREAD;
 }
 
@@ -1336,7 +1337,10 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     if (!pr) return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "cls_probe_device: no memory");
     pr->ctx = ctx;
     cls_probe_options_init(&pr->opt);
-    if (opt) pr->opt = *opt;
+    if (opt && (st = cls__options_read(&pr->opt, sizeof pr->opt, opt, "probe")) != CLS_SUCCESS) {
+        free(pr);
+        return st;
+    }
     if (!(pr->opt.target_spread > 0)) pr->opt.target_spread = PROBE_TARGET_SPREAD;
     pr->quick = pr->opt.quick != 0;
     pr->is_cpu = ctx->info.type == CLS_DEVICE_CPU;

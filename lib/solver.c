@@ -24,6 +24,7 @@ void cls_solver_options_init(cls_solver_options *opt)
 {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
     opt->schedule = CLS_SOLVER_4W_COMBINE;
     opt->order = CLS_ORDER_SQUARE;
     /* The document's settings (Sect. IV-B, V-A): an exchange every 4 steps, a host sync every
@@ -414,10 +415,10 @@ cls_status cls_solver_create(cls_context *ctx, const cls_stencil *st, cls_dims d
     if (!ctx || !st || !out)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "cls_solver_create: NULL argument");
     *out = NULL;
-    if (!opt) {
-        cls_solver_options_init(&defaults);
-        opt = &defaults;
-    }
+    cls_solver_options_init(&defaults);
+    if (opt && (r = cls__options_read(&defaults, sizeof defaults, opt, "solver")) != CLS_SUCCESS)
+        return r;
+    opt = &defaults;
     if ((r = cls__stencil_check(st, &dims, 1)) != CLS_SUCCESS) {
         char msg[2048];
         snprintf(msg, sizeof msg, "%s", cls_last_error());

@@ -112,3 +112,16 @@ size_t cls_dims_points(cls_dims d)
     }
     return n;
 }
+
+cls_status cls__options_read(void *dst, size_t dst_size, const void *src, const char *what)
+{
+    size_t n;
+    memcpy(&n, src, sizeof n);
+    if (n <= sizeof n || n > (size_t)1 << 20)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "%s options: size %zu; initialise them with their init function", what,
+                         n);
+    memcpy(dst, src, n < dst_size ? n : dst_size);
+    memcpy(dst, &dst_size, sizeof dst_size);
+    return CLS_SUCCESS;
+}

@@ -156,6 +156,7 @@ void cls_tune_options_init(cls_tune_options *opt)
 {
     if (!opt) return;
     memset(opt, 0, sizeof *opt);
+    opt->size = sizeof *opt;
     opt->reps = 3;
     opt->warmup = 1;
     opt->confirm = 5;
@@ -288,7 +289,11 @@ fail:
 cls_status cls_tune(cls_context *ctx, const cls_stencil *st, cls_dims dims, size_t steps,
                     const cls_tune_options *opt, cls_tune_result **out)
 {
-    return tune_common(ctx, st, dims, steps, opt ? opt->sync : CLS_SYNC_AUTO, out);
+    cls_tune_options o;
+    cls_tune_options_init(&o);
+    if (opt && cls__options_read(&o, sizeof o, opt, "tune") != CLS_SUCCESS)
+        return CLS_ERR_INVALID_ARGUMENT;
+    return tune_common(ctx, st, dims, steps, o.sync, out);
 }
 
 /* ---------------------------------------------------------------- exhaustive */
@@ -489,10 +494,10 @@ cls_status cls_tune_exhaustive(cls_context *ctx, const cls_stencil *st, cls_dims
     int halo[3];
     cls_status s;
     memset(&f, 0, sizeof f);
-    if (!topt) {
-        cls_tune_options_init(&defaults);
-        topt = &defaults;
-    }
+    cls_tune_options_init(&defaults);
+    if (topt && (s = cls__options_read(&defaults, sizeof defaults, topt, "tune")) != CLS_SUCCESS)
+        return s;
+    topt = &defaults;
     if ((s = tune_common(ctx, st, dims, steps, topt->sync, &r)) != CLS_SUCCESS) return s;
     r->n_entries = 0;
     size_t reps = topt->reps ? topt->reps : 3;
