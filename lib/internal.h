@@ -51,6 +51,13 @@ int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A double printed with %.17g (round-trips exactly) and a '.' decimal point in any locale. */
 const char *cls__fmt_double(char buf[40], double v);
+/* s in single quotes for a message: bytes outside printable ASCII, quotes and backslashes as
+ * \xNN, at most 64 bytes of s (then "...").  Returns out; cap >= 8, CLS__QUOTE_MAX always fits. */
+#define CLS__QUOTE_MAX 272
+const char *cls__quote(char *out, size_t cap, const char *s);
+/* Whether s is a name the library accepts for a stencil: [A-Za-z_][A-Za-z0-9_]*, 1 to
+ * CLS__NAME_MAX - 1 characters (lib/stencil.c). */
+int cls__valid_name(const char *s);
 /* Monotonic seconds. */
 double cls__now(void);
 /* Sorts v ascending (timings: the minimum is v[0] afterwards). */

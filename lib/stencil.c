@@ -24,16 +24,22 @@ static const char *const reserved_names[] = {
 
 static int valid_identifier(const char *s)
 {
-    if (!s || !*s || strlen(s) >= CLS__NAME_MAX) return 0;
-    if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
-    for (const char *p = s + 1; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '_')) return 0;
+    if (!cls__valid_name(s)) return 0;
     /* cls_, CLS_ and __ are the generated code's and the compiler's namespaces. */
     if (!strncmp(s, "cls_", 4) || !strncmp(s, "CLS_", 4) || !strncmp(s, "__", 2)) return 0;
     /* aux0, aux1, ... are the update function's array arguments. */
     if (!strncmp(s, "aux", 3) && s[3] && strspn(s + 3, "0123456789") == strlen(s + 3)) return 0;
     for (const char *const *r = reserved_names; *r; r++)
         if (!strcmp(s, *r)) return 0;
+    return 1;
+}
+
+int cls__valid_name(const char *s)
+{
+    if (!s || !*s || strlen(s) >= CLS__NAME_MAX) return 0;
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
+    for (const char *p = s + 1; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_')) return 0;
     return 1;
 }
 
@@ -46,9 +52,15 @@ cls_status cls_stencil_create(const char *name, int dims, cls_dtype dtype, const
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "dims: must be 1, 2 or 3, got %d", dims);
     if (dtype != CLS_FLOAT32 && dtype != CLS_FLOAT64)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "dtype: must be float or double");
-    if (name && (!*name || strlen(name) >= CLS__NAME_MAX))
-        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "name: must be 1..%d characters",
-                         CLS__NAME_MAX - 1);
+    /* The name labels messages, reports and files; an identifier cannot carry comment
+     * delimiters, preprocessor lines or terminal escapes into any of them. */
+    if (name && !cls__valid_name(name)) {
+        char q[CLS__QUOTE_MAX];
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                         "name: %s is not a valid stencil name (letters, digits and '_', not "
+                         "starting with a digit, 1..%d characters)",
+                         cls__quote(q, sizeof q, name), CLS__NAME_MAX - 1);
+    }
     cls_stencil *st = calloc(1, sizeof *st);
     if (!st) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating a stencil");
     snprintf(st->name, sizeof st->name, "%s", name ? name : "custom");
@@ -199,10 +211,11 @@ int cls__stencil_param_index(const cls_stencil *st, const char *name)
 cls_status cls_stencil_add_aux(cls_stencil *st, const char *name, int per_step)
 {
     if (!st) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_add_aux: NULL");
+    char q[CLS__QUOTE_MAX];
     if (!valid_identifier(name))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                         "aux: '%s' is not a valid name (identifier, not reserved, < %d chars)",
-                         name ? name : "(null)", CLS__NAME_MAX);
+                         "aux: %s is not a valid name (identifier, not reserved, < %d chars)",
+                         cls__quote(q, sizeof q, name), CLS__NAME_MAX);
     if (cls__stencil_aux_index(st, name) >= 0 || cls__stencil_param_index(st, name) >= 0)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "aux: name '%s' is already used", name);
     if (st->n_aux >= 16)
@@ -237,13 +250,15 @@ cls_status cls_stencil_set_halo(cls_stencil *st, int hx, int hy, int hz)
 cls_status cls_stencil_set_param(cls_stencil *st, const char *name, double value)
 {
     if (!st || !name) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_set_param: NULL");
+    char q[CLS__QUOTE_MAX];
+    int k = cls__stencil_param_index(st, name);
+    if (k < 0 && !valid_identifier(name))
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                         "params: %s is not a valid name (identifier, not reserved)",
+                         cls__quote(q, sizeof q, name));
     if (!isfinite(value))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "params.%s: value must be finite", name);
-    int k = cls__stencil_param_index(st, name);
     if (k < 0) {
-        if (!valid_identifier(name))
-            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "params: '%s' is not a valid name (identifier, not reserved)", name);
         if (cls__stencil_aux_index(st, name) >= 0)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                              "params: '%s' is already an aux array's name", name);
@@ -274,9 +289,11 @@ cls_status cls_stencil_get_param(const cls_stencil *st, const char *name, double
     if (!st || !name || !value)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_get_param: NULL");
     int k = cls__stencil_param_index(st, name);
-    if (k < 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter '%s'",
-                         st->name, name);
+    if (k < 0) {
+        char q[CLS__QUOTE_MAX];
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter %s",
+                         st->name, cls__quote(q, sizeof q, name));
+    }
     *value = st->params[k].value;
     return CLS_SUCCESS;
 }

@@ -24,6 +24,7 @@ include tests/devices.mk
 include tests/runtime.mk
 include tests/cli.mk
 include tests/core.mk
+include tests/robust.mk
 
 # The closing "N passed, N failed" line over every TAP result of the last `make check`.
 check-summary:

@@ -151,6 +151,12 @@ void cli_json_size_array(cli_json *j, const char *key, const size_t *v, int n);
 /* One CSV field, quoted when it holds a comma, quote or line break. */
 void cli_csv_field(FILE *f, const char *s);
 
+/* s in single quotes for a message, with control characters, quotes, backslashes and bytes
+ * above 0x7e as \xNN (at most 64 bytes of s, then "..."): text the user or a file supplied
+ * never reaches the terminal raw. */
+#define CLI_QUOTE_MAX 272
+const char *cli_quote(char *buf, size_t len, const char *s);
+
 /* "1.5 GiB", "64 KiB" */
 void cli_format_bytes(char *buf, size_t len, uint64_t bytes);
 /* "123.4 us", "5.67 ms", "1.234 s" */
@@ -196,7 +202,10 @@ typedef struct cli_workload {
     void *output;       /* points elements */
 } cli_workload;
 
-/* Loads STENCIL: a path to an existing JSON spec file, else a built-in name.  Prints the
+/* Whether a STENCIL (or model, or description) argument names a file: it contains '/' or ends
+ * in ".json".  Anything else is a built-in's name, even when a file of that name exists. */
+int cli_looks_like_path(const char *arg);
+/* Loads STENCIL: a JSON spec file when cli_looks_like_path, else a built-in.  Prints the
  * error on failure; returns a cls_status. */
 int cli_load_stencil(const char *name, cls_stencil **st);
 

@@ -403,6 +403,27 @@ void cli_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+const char *cli_quote(char *buf, size_t len, const char *s)
+{
+    size_t o = 0, i;
+    if (len < 8) {
+        if (len) buf[0] = '\0';
+        return buf;
+    }
+    buf[o++] = '\'';
+    for (i = 0; s && s[i] && i < 64 && o + 6 < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c > 0x7e || c == '\'' || c == '\\')
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    if (s && s[i] && o + 4 < len) o += (size_t)snprintf(buf + o, len - o, "...");
+    buf[o++] = '\'';
+    buf[o] = '\0';
+    return buf;
+}
+
 void cli_format_bytes(char *buf, size_t len, uint64_t bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

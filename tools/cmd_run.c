@@ -13,12 +13,19 @@
 #define DEFAULT_STEPS 100
 
 /* ================================================================ stencil loading and settings */
+int cli_looks_like_path(const char *arg)
+{
+    size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL || (n > 5 && strcmp(arg + n - 5, ".json") == 0);
+}
+
 int cli_load_stencil(const char *name, cls_stencil **st)
 {
-    struct stat sb;
     int rc;
-    /* A file wins over a built-in of the same name: the user typed a path that exists. */
-    if (stat(name, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+    char q[CLI_QUOTE_MAX];
+    /* A built-in's name always means the built-in: a file that happens to be called "hotspot"
+     * in the current folder must not replace it.  Files are named as paths. */
+    if (cli_looks_like_path(name)) {
         rc = cls_stencil_from_file(name, st);
         if (rc != CLS_SUCCESS) cli_fail(rc);
         return rc;
@@ -28,13 +35,22 @@ int cli_load_stencil(const char *name, cls_stencil **st)
         char list[512] = "";
         size_t used = 0;
         const char *b;
+        struct stat sb;
         for (size_t i = 0; (b = cls_stencil_builtin_name(i)) != NULL && used < sizeof list; i++) {
             int m = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", b);
             if (m < 0) break;
             used += (size_t)m;
         }
-        cli_failf(rc, "'%s' is neither a stencil file nor a built-in stencil (built-ins: %s)",
-                  name, list);
+        cli_quote(q, sizeof q, name);
+        if (stat(name, &sb) == 0)
+            cli_failf(rc,
+                      "%s is not a built-in stencil (built-ins: %s); to read the file of that "
+                      "name give it as a path: ./%.*s",
+                      q, list, (int)strlen(q) - 2, q + 1);
+        else
+            cli_failf(rc, "%s is not a built-in stencil (built-ins: %s) nor a path to a JSON "
+                          "spec (a path contains '/' or ends in .json)",
+                      q, list);
     } else if (rc != CLS_SUCCESS) {
         cli_fail(rc);
     }
@@ -957,9 +973,10 @@ const cli_command cli_cmd_run = {
     "           [--pipeline auto|off|basic|scalable|buffered] [--pipeline-tile TXxTYxTZ]\n"
     "           [--pipeline-steps H] [--rect] [--device-memory SIZE] [--pinned]",
     "Runs STENCIL for N steps on one device and prints the configuration the planner chose\n"
-    "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is a JSON spec\n"
-    "file if such a file exists, else the name of a built-in stencil (hotspot, pathfinder,\n"
-    "poisson2d, cell3d, heat3d7, heat3d27, moving_average, emboss, jacobi3d).\n"
+    "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is the name of a\n"
+    "built-in stencil (hotspot, pathfinder, poisson2d, cell3d, heat3d7, heat3d27,\n"
+    "moving_average, emboss, jacobi3d) or a path to a JSON spec; an argument is a path when it\n"
+    "contains '/' or ends in .json (./hotspot is the file, hotspot the built-in).\n"
     "\n"
     "Arrays not read from files are initialised deterministically: a smooth wave plus a small\n"
     "hash-based perturbation; cell3d starts from a random 0/1 field with ~30% live cells,\n"

@@ -1,0 +1,8 @@
+# tests/robust.mk: hostile and careless input (doc/reliability-fixes.md lists what each covers).
+check_PROGRAMS += tests/test_injection
+TESTS += tests/test_injection
+tests_test_injection_SOURCES = tests/test_injection.c
+tests_test_injection_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_injection_LDADD = $(TEST_LDADD)
+TESTS += tests/test_cli_hostile.sh
+EXTRA_DIST += tests/test_cli_hostile.sh
