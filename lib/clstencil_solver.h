@@ -239,7 +239,8 @@ CLS_API cls_status cls_image_render_sphere(size_t width, size_t height, double r
  * stacked into one grid of width x (channels * height) and solved together.
  * ---------------------------------------------------------------------------------------- */
 typedef struct cls_poisson_edit_options {
-    long offset_x, offset_y;    /* placement of source and mask in the target; default 0, 0 */
+    long offset_x, offset_y;    /* placement of source and mask in the target; default 0, 0;
+                                   each within -2^20..2^20 (the largest image side) */
     int mixed;                  /* Perez's mixed gradients: per edge the stronger of the source
                                    and the target gradient; default 0 */
     cls_dtype dtype;            /* of the solve; default CLS_FLOAT32 */

@@ -12,7 +12,7 @@
 
 #include "internal.h"
 
-#define MAX_SIDE ((size_t)1 << 20)
+#define MAX_SIDE ((size_t)CLS__IMAGE_MAX_SIDE)
 
 cls_status cls_image_create(size_t width, size_t height, size_t channels, cls_image **img)
 {

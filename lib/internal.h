@@ -68,6 +68,10 @@ double cls__median(double *v, size_t n);
 #define CLS__FNV_SEED 14695981039346656037ULL
 uint64_t cls__hash(uint64_t h, const void *data, size_t len);
 
+/* The largest side of an image (lib/image.c); also bounds placements such as the offsets of
+ * cls_poisson_edit. */
+#define CLS__IMAGE_MAX_SIDE 1048576L
+
 /* ---------------------------------------------------------------- stencil spec (lib/stencil.c) */
 typedef struct cls__point {
     int off[3];

@@ -43,5 +43,33 @@ cli run --help
 [ $rc -eq 0 ] && out_has "contains '/' or ends in .json"
 verdict $? "clstencil run --help says when STENCIL is a path"
 
+# ---------------------------------------------------------------- poisson-edit limits
+# PGM files: P5 of W x H bytes of one value (0 black, 255 white).
+pgm() { { printf 'P5\n%s %s\n255\n' "$2" "$3"; head -c $(($2 * $3)) /dev/zero | tr '\0' "$4"; } >"$1"; }
+pgm "$tmp/target.pgm" 16 16 '\200'
+pgm "$tmp/source.pgm" 8 8 '\377'
+pgm "$tmp/bigmask.pgm" 12 12 '\377'
+pgm "$tmp/mask.pgm" 8 8 '\377'
+cli poisson-edit "$tmp/target.pgm" "$tmp/source.pgm" "$tmp/bigmask.pgm" --paste "$tmp/paste.pgm" \
+    --output "$tmp/edit.pgm"
+[ $rc -eq 1 ] && err_has "same size" && [ ! -e "$tmp/paste.pgm" ] && [ ! -e "$tmp/edit.pgm" ]
+verdict $? "poisson-edit --paste with a mask larger than the source is refused (no overflow)"
+cli poisson-edit "$tmp/target.pgm" "$tmp/source.pgm" "$tmp/mask.pgm" --paste "$tmp/paste.pgm" \
+    --output "$tmp/edit.pgm" --offset 9223372036854775807,0
+[ $rc -eq 2 ] && err_has "offset" && [ ! -e "$tmp/paste.pgm" ]
+verdict $? "poisson-edit refuses an --offset beyond the largest image side"
+cli poisson-edit "$tmp/target.pgm" "$tmp/source.pgm" "$tmp/mask.pgm" --paste "$tmp/paste.pgm" \
+    --output "$tmp/edit.pgm" --offset=-1048577,5
+[ $rc -eq 2 ] && err_has "offset"
+verdict $? "poisson-edit refuses a negative --offset beyond the largest image side"
+if [ $have_device -eq 1 ]; then
+    cli poisson-edit "$tmp/target.pgm" "$tmp/source.pgm" "$tmp/mask.pgm" \
+        --paste "$tmp/paste.pgm" --output "$tmp/edit.pgm" --offset 4,4
+    [ $rc -eq 0 ] && [ -s "$tmp/paste.pgm" ] && [ -s "$tmp/edit.pgm" ]
+    verdict $? "poisson-edit with a mask of the source's size writes both composites"
+else
+    skip "poisson-edit with a mask of the source's size writes both composites" "no OpenCL device"
+fi
+
 echo "1..$n"
 exit $failed
