@@ -433,6 +433,10 @@ CLS_API cls_status cls_npy_read(const char *path, void **data, cls_dtype *dtype,
                                 size_t shape[3]);
 CLS_API cls_status cls_npy_write(const char *path, const void *data, cls_dtype dtype, int ndim,
                                  const size_t shape[3]);
+/* Writes len bytes to path as a whole: into a temporary file created exclusively (never
+ * through a planted symlink) in path's folder, then renamed over path.  On failure (a full
+ * disk, a folder that cannot be written) path is left as it was. */
+CLS_API cls_status cls_file_write(const char *path, const void *data, size_t len);
 /* Raw binary: exactly `count` elements of the dtype, host byte order. */
 CLS_API cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t count);
 CLS_API cls_status cls_raw_write(const char *path, const void *data, cls_dtype dtype,

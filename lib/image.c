@@ -1,5 +1,5 @@
 /* image.c: float images and their files: PNG through libpng, PGM/PPM (P2, P3, P5, P6) by hand;
- * writes go to a temporary file that is renamed into place. */
+ * writes go through cls__write_file (an exclusive temporary renamed into place). */
 #include <errno.h>
 #include <math.h>
 #include <png.h>
@@ -85,29 +85,6 @@ static cls_status read_file(const char *path, membuf *b)
     if (bad) {
         free(b->data);
         return cls__fail(NULL, CLS_ERR_IO, "%s: read error", path);
-    }
-    return CLS_SUCCESS;
-}
-
-/* Writes the buffer to PATH.tmp.<pid> and renames it over path. */
-static cls_status write_file(const char *path, const membuf *b)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return cls__fail(NULL, CLS_ERR_IO, "%s: path too long", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return cls__fail(NULL, CLS_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-    int bad = fwrite(b->data, 1, b->len, f) != b->len;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        remove(tmp);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: write error (disk full?)", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: cannot rename '%s' into place: %s", path, tmp,
-                         strerror(e));
     }
     return CLS_SUCCESS;
 }
@@ -443,7 +420,7 @@ cls_status cls_image_write(const char *path, const cls_image *img)
                        "%s: unknown image type (the name must end in .png, .pgm, .ppm or .pnm)",
                        path);
     }
-    if (st == CLS_SUCCESS) st = write_file(path, &out);
+    if (st == CLS_SUCCESS) st = cls__write_file(path, out.data, out.len, NULL, 0);
     free(out.data);
     return st;
 }

@@ -72,6 +72,20 @@ uint64_t cls__hash(uint64_t h, const void *data, size_t len);
  * cls_poisson_edit. */
 #define CLS__IMAGE_MAX_SIDE 1048576L
 
+/* ---------------------------------------------------------------- files (lib/file_write.c) */
+/* Writes a then b to path through a temporary created exclusively beside it, then rename();
+ * on failure path is as it was and the message names it. */
+cls_status cls__write_file(const char *path, const void *a, size_t alen, const void *b,
+                           size_t blen);
+/* The steps, for writers that stream: creates "PATH.tmp-<random>" with O_EXCL|O_NOFOLLOW
+ * (mode 0666 less the umask) and returns its fd (*tmp_path malloc'ed), or -1 with errno;
+ * cls__write_all writes everything (0 or -1 with errno); cls__temp_commit syncs, closes and
+ * renames (always consuming fd and tmp_path); cls__temp_discard closes and removes. */
+int cls__temp_create(const char *path, char **tmp_path);
+int cls__write_all(int fd, const void *data, size_t len);
+cls_status cls__temp_commit(int fd, char *tmp_path, const char *path);
+void cls__temp_discard(int fd, char *tmp_path);
+
 /* ---------------------------------------------------------------- stencil spec (lib/stencil.c) */
 typedef struct cls__point {
     int off[3];

@@ -7,7 +7,7 @@ libclstencil_la_SOURCES += \
 	lib/device.c lib/context.c lib/program.c lib/kernel_source.c \
 	lib/codegen.c lib/plan.h lib/plan.c lib/exec_common.c lib/exec_naive.c \
 	lib/exec_trapezoid.c lib/tune_trapezoid.c lib/reference.c \
-	lib/grid_io.c lib/bench_copy.c lib/probe.c
+	lib/grid_io.c lib/file_write.c lib/bench_copy.c lib/probe.c
 libclstencil_la_SOURCES += lib/plan_stream25d.c lib/exec_stream25d.c lib/bench_transit.c
 libclstencil_la_SOURCES += lib/plan_stream25d_tb.c lib/stream25d.h lib/stream25d_rule.c \
 	lib/stream25d_rule.h

@@ -263,32 +263,15 @@ bad:
     return NULL;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Stores the program's binary; best effort (failures are only logged). */
-static void cache_store(cls_context *ctx, cl_program prog, const char *dir, const char *path,
+static void cache_store(cls_context *ctx, cl_program prog, const char *path,
                         uint64_t key, const char *options, const char *source)
 {
     cl_uint ndev = 0;
     size_t *sizes = NULL;
     unsigned char **bins = NULL;
-    char *tmp = NULL;
-    int fd = -1;
-    size_t len = 0, cap = 0, mine = 0;
+    size_t mine = 0;
     const char *why = NULL;
-    int sys = 0; /* errno of a failed system call */
 
     if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) != CL_SUCCESS ||
         ndev == 0) {
@@ -344,50 +327,16 @@ static void cache_store(cls_context *ctx, cl_program prog, const char *dir, cons
     put_u64(hdr + 48, sizes[mine]);
     put_u64(hdr + 56, cls__hash(CLS__FNV_SEED, bins[mine], sizes[mine]));
 
-    /* Temporary file in the same directory, then rename(): readers in other processes see
-     * either no file, the old one or the new complete one. */
-    if (cls__appendf(&tmp, &len, &cap, "%s/.tmp-XXXXXX", dir) != 0) {
-        why = "out of memory";
+    /* Through an exclusive temporary and rename(): readers in other processes see either no
+     * file, the old one or the new complete one. */
+    if (cls__write_file(path, hdr, sizeof hdr, bins[mine], sizes[mine]) != CLS_SUCCESS) {
+        why = cls_last_error();
         goto out;
     }
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        why = "mkstemp failed";
-        sys = errno;
-        free(tmp);
-        tmp = NULL;
-        goto out;
-    }
-    if (write_all(fd, hdr, sizeof hdr) != 0 || write_all(fd, bins[mine], sizes[mine]) != 0) {
-        why = "write failed";
-        sys = errno;
-        goto out;
-    }
-    if (close(fd) != 0) {
-        fd = -1;
-        why = "close failed";
-        sys = errno;
-        goto out;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) {
-        why = "rename failed";
-        sys = errno;
-        goto out;
-    }
-    free(tmp);
-    tmp = NULL;
     cls__debug("program cache stored %s (%zu bytes)", path, sizes[mine]);
 
 out:
-    if (why)
-        cls__debug("program cache not written (%s): %s%s%s", path, why, sys ? ": " : "",
-                   sys ? strerror(sys) : "");
-    if (fd >= 0) close(fd);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
+    if (why) cls__debug("program cache not written (%s): %s", path, why);
     if (bins)
         for (cl_uint i = 0; i < ndev; i++) free(bins[i]);
     free(bins);
@@ -416,17 +365,14 @@ static void append_build_log(cls_context *ctx, cl_program prog, const char *opti
 static void dump_source(const char *options, const char *source, uint64_t key)
 {
     const char *dir = getenv("CLSTENCIL_DUMP_DIR");
+    char *path = NULL, *text = NULL;
+    size_t plen = 0, pcap = 0, tlen = 0, tcap = 0;
     if (!dir || !*dir) return;
-    size_t n = strlen(dir) + 32;
-    char *path = malloc(n);
-    if (!path) return;
-    snprintf(path, n, "%s/%016llx.cl", dir, (unsigned long long)key);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fprintf(f, "// options: %s\n%s", options, source);
-        fclose(f);
-    }
+    if (cls__appendf(&path, &plen, &pcap, "%s/%016llx.cl", dir, (unsigned long long)key) == 0 &&
+        cls__appendf(&text, &tlen, &tcap, "// options: %s\n", options) == 0)
+        (void)cls__write_file(path, text, tlen, source, strlen(source));
     free(path);
+    free(text);
 }
 
 /* ------------------------------------------------------------------------------ entry point */
@@ -502,7 +448,7 @@ static cls_status program_get(cls_context *ctx, const char *source, const char *
         }
         append_build_log(ctx, prog, options);
         dump_source(options, source, tkey);
-        if (path) cache_store(ctx, prog, dir, path, dkey, options, source);
+        if (path) cache_store(ctx, prog, path, dkey, options, source);
     }
 
     e = calloc(1, sizeof *e);

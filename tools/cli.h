@@ -157,6 +157,22 @@ void cli_csv_field(FILE *f, const char *s);
 #define CLI_QUOTE_MAX 272
 const char *cli_quote(char *buf, size_t len, const char *s);
 
+/* An output file written as a whole: the text goes to memory and replaces the file only at
+ * cli_out_close, through cls_file_write (an exclusive temporary beside it, then rename), so a
+ * failed command, a full disk or a planted symlink never leaves a half-written or misdirected
+ * file.  cli_out_open returns the stream to write to, or NULL with the error printed. */
+typedef struct cli_out {
+    FILE *f;
+    char *buf;
+    size_t len;
+    const char *path;
+} cli_out;
+FILE *cli_out_open(cli_out *o, const char *path);
+/* Writes the file (nothing when o was never opened); CLI_EXIT_OK or CLI_EXIT_FAIL, printed. */
+int cli_out_close(cli_out *o);
+/* Drops the text without writing (safe when never opened). */
+void cli_out_discard(cli_out *o);
+
 /* "1.5 GiB", "64 KiB" */
 void cli_format_bytes(char *buf, size_t len, uint64_t bytes);
 /* "123.4 us", "5.67 ms", "1.234 s" */

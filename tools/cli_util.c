@@ -424,6 +424,37 @@ const char *cli_quote(char *buf, size_t len, const char *s)
     return buf;
 }
 
+FILE *cli_out_open(cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->f = open_memstream(&o->buf, &o->len);
+    if (!o->f) cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: cannot buffer the output", path);
+    return o->f;
+}
+
+int cli_out_close(cli_out *o)
+{
+    int ret = CLI_EXIT_OK;
+    if (!o->f) return ret;
+    if (fclose(o->f) != 0) {
+        ret = cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: cannot buffer the output", o->path);
+    } else {
+        int rc = cls_file_write(o->path, o->buf ? o->buf : "", o->len);
+        if (rc != CLS_SUCCESS) ret = cli_fail(rc);
+    }
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+    return ret;
+}
+
+void cli_out_discard(cli_out *o)
+{
+    if (o->f) fclose(o->f);
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+}
+
 void cli_format_bytes(char *buf, size_t len, uint64_t bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

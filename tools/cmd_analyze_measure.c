@@ -329,6 +329,7 @@ int analyze_measure(const measure_opts *o)
     cls_device_info info;
     cls_model *m = NULL;
     FILE *csv = NULL, *scsv = NULL;
+    cli_out csv_out = {0}, scsv_out = {0};
     char why[512];
     row rows[N_VARIANTS];
     size_t reps = o->reps ? o->reps : (o->quick ? 3 : 10);
@@ -365,12 +366,12 @@ int analyze_measure(const measure_opts *o)
         }
     }
     fprintf(stderr, "model: %s\n", why);
-    if (o->csv && !(csv = fopen(o->csv, "w"))) {
-        rc = cli_failf(CLS_ERR_IO, "%s: cannot write", o->csv);
+    if (o->csv && !(csv = cli_out_open(&csv_out, o->csv))) {
+        rc = CLI_EXIT_FAIL;
         goto done;
     }
-    if (o->summary_csv && !(scsv = fopen(o->summary_csv, "w"))) {
-        rc = cli_failf(CLS_ERR_IO, "%s: cannot write", o->summary_csv);
+    if (o->summary_csv && !(scsv = cli_out_open(&scsv_out, o->summary_csv))) {
+        rc = CLI_EXIT_FAIL;
         goto done;
     }
     if (csv)
@@ -486,8 +487,13 @@ int analyze_measure(const measure_opts *o)
            "%zu\n",
            n_r, n_r == 1 ? "" : "s", n_r ? sum_r / (double)n_r : NAN, n_ok90, n_fam);
 done:
-    if (csv) fclose(csv);
-    if (scsv) fclose(scsv);
+    /* The tables are written whole, and only for a complete run. */
+    if (rc == CLI_EXIT_OK) {
+        if (cli_out_close(&csv_out) != CLI_EXIT_OK) rc = CLI_EXIT_FAIL;
+        if (cli_out_close(&scsv_out) != CLI_EXIT_OK) rc = CLI_EXIT_FAIL;
+    }
+    cli_out_discard(&csv_out);
+    cli_out_discard(&scsv_out);
     cls_model_release(m);
     cls_context_release(ctx);
     return rc;

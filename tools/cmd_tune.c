@@ -346,9 +346,10 @@ static int tune_main(const cli_command *self, int argc, char **argv)
         print_text(r, &w, &dev, exhaustive, &topt);
     ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     if (csv_path) {
-        FILE *f = fopen(csv_path, "w");
+        cli_out o;
+        FILE *f = cli_out_open(&o, csv_path);
         if (f) print_csv(f, r, &w, &dev);
-        if (!f || fclose(f) != 0) ret = cli_failf(CLS_ERR_IO, "cannot write %s", csv_path);
+        if (!f || cli_out_close(&o) != CLI_EXIT_OK) ret = CLI_EXIT_FAIL;
     }
 done:
     cls_tune_result_release(r);
