@@ -197,6 +197,15 @@ int cls__params_check(const cls_model_params *p, char *where, size_t wlen, char 
                  (long long)p->segment_bytes, (long long)p->min_segment_bytes);
         return -1;
     }
+    /* Hashing folds the address over the channels: with one channel the fold is degenerate. */
+    if (p->channel_hash && p->channels < 2) {
+        snprintf(where, wlen, "%s", "memory.channel_hash");
+        snprintf(msg, mlen,
+                 "must be 0 when memory.channels is %lld: hashing spreads addresses over two or "
+                 "more channels",
+                 (long long)p->channels);
+        return -1;
+    }
     if (p->max_work_group > p->max_threads_per_cu) {
         snprintf(where, wlen, "%s", "compute.max_work_group");
         snprintf(msg, mlen, "must not exceed compute.max_threads_per_cu (%lld), got %lld",

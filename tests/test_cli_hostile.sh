@@ -71,5 +71,20 @@ else
     skip "poisson-edit with a mask of the source's size writes both composites" "no OpenCL device"
 fi
 
+# ---------------------------------------------------------------- degenerate device models
+src=${CLS_SRCDIR:-.}
+sed 's/"channels": [0-9]*,/"channels": 1,/; s/"name": "h100"/"name": "h100-one-channel"/' \
+    "$src/devices/h100_probe.json" >"$tmp/onechannel.json"
+if grep -q '"channels": 1,' "$tmp/onechannel.json" && grep -q '"channel_hash": 1' "$tmp/onechannel.json"; then
+    # It used to loop for ever in the gpu family's channel hash; now the schema refuses it.
+    timeout 60 "$CLI" analyze transpose --param N=256 --device "$tmp/onechannel.json" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 1 ] && err_has "memory.channel_hash" && err_has "channels"
+    verdict $? "a model hashing over one memory channel is refused, naming the field"
+else
+    not_ok "the one-channel model could not be made from devices/h100_probe.json"
+fi
+
 echo "1..$n"
 exit $failed

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clstencil.h"
+#include "clstencil_model.h"
 #include "clstencil_solver.h"
 #include "tap.h"
 
@@ -50,8 +51,41 @@ static void poisson_offsets(cls_context *ctx)
     cls_image_release(big);
 }
 
+/* A model whose formulas would degenerate: hashing over one memory channel (the gpu family's
+ * channel rule looped for ever on it). */
+static void degenerate_models(void)
+{
+    cls_model *h100 = NULL, *m = NULL;
+    char *json = NULL, *bad = NULL, *at;
+    double v = 0;
+    if (cls_model_load("h100", &h100) != CLS_SUCCESS || cls_model_to_json(h100, &json) != CLS_SUCCESS ||
+        !(at = strstr(json, "\"channels\"")) || !(bad = malloc(strlen(json) + 1))) {
+        tap_ok(0, "the h100 model as JSON: %s", cls_last_error());
+        goto done;
+    }
+    /* The shipped H100 model hashes (channel_hash 1); give it one channel. */
+    at += strlen("\"channels\"");
+    at += strspn(at, ": \t");
+    size_t head = (size_t)(at - json);
+    memcpy(bad, json, head);
+    bad[head] = '1';
+    strcpy(bad + head + 1, at + strspn(at, "0123456789"));
+    cls_status st = cls_model_from_json(bad, &m);
+    tap_ok(st == CLS_ERR_INVALID_MODEL && !m && strstr(cls_last_error(), "memory.channel_hash"),
+           "a model hashing over one channel is refused: %s", cls_last_error());
+    tap_ok(cls_model_set(h100, "memory.channels", 1) != CLS_SUCCESS &&
+               cls_model_get(h100, "memory.channels", &v) == CLS_SUCCESS && v > 1,
+           "cls_model_set cannot make it hash over one channel: %s", cls_last_error());
+done:
+    cls_model_release(m);
+    cls_model_release(h100);
+    cls_free(json);
+    free(bad);
+}
+
 int main(void)
 {
+    degenerate_models();
     cls_context *ctx = NULL;
     if (cls_context_create(NULL, &ctx) != CLS_SUCCESS) {
         tap_skip("limits that need a context", "no OpenCL device");
