@@ -393,7 +393,8 @@ static uint64_t rank_key(const cls_plan *p)
 {
     uint64_t h = cls__hash(0x9e3779b97f4a7c15ull, p->st->name, strlen(p->st->name));
     const int sched = (int)p->schedule, dt = (int)p->st->dtype;
-    if (p->st->body) h = cls__hash(h, p->st->body, strlen(p->st->body));
+    const char *body = cls__stencil_body(p->st, NULL);
+    if (body) h = cls__hash(h, body, strlen(body));
     h = cls__hash(h, p->dims.n, sizeof p->dims.n);
     h = cls__hash(h, &sched, sizeof sched);
     h = cls__hash(h, &dt, sizeof dt);

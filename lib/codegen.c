@@ -27,7 +27,10 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
     cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
                         st->n_params, param_names};
     char err[512];
-    int r = cls__expr_parse(st->body ? st->body : "", &env, e, err, sizeof err);
+    int oom;
+    const char *body = cls__stencil_body(st, &oom);
+    if (oom) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "building the body of the points");
+    int r = cls__expr_parse(body ? body : "", &env, e, err, sizeof err);
     if (r == -2) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
     if (r != 0) return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: body: %s", st->name, err);
     return CLS_SUCCESS;

@@ -137,3 +137,19 @@ cls_status cls_file_write(const char *path, const void *data, size_t len)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_file_write: no path or no data");
     return cls__write_file(path, data, len, NULL, 0);
 }
+
+cls_status cls_file_check_writable(const char *path)
+{
+    struct stat sb;
+    char *tmp = NULL;
+    if (!path || !*path)
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_file_check_writable: no path");
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return cls__fail(NULL, CLS_ERR_IO, "%s: is a folder, not a file", path);
+    /* The one sure test: create the temporary a write would create, and remove it. */
+    int fd = cls__temp_create(path, &tmp);
+    if (fd < 0)
+        return cls__fail(NULL, CLS_ERR_IO, "%s: cannot be written: %s", path, strerror(errno));
+    cls__temp_discard(fd, tmp);
+    return CLS_SUCCESS;
+}

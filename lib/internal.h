@@ -115,10 +115,14 @@ struct cls_stencil {
     int halo_explicit;        /* halo given by the user; else derived from the body */
     cls_boundary boundary;
     double boundary_value;
-    char *body;               /* user body, or generated from points */
+    /* The user's body, or the one generated from the points: built on first use after the
+     * points change (cls__stencil_body), so adding n points costs O(n), not O(n^2).  Atomic,
+     * since concurrent readers of one const stencil may build it at once (the first to store
+     * wins). */
+    char *_Atomic body;
     int body_from_points;
     cls__point *points;
-    size_t n_points;
+    size_t n_points, cap_points;
     cls__aux *aux;
     size_t n_aux;
     cls__param *params;
@@ -126,9 +130,10 @@ struct cls_stencil {
     cls__regen_fn regen;      /* built-ins only */
 };
 
-/* Regenerates a points-based body: points with equal coefficients grouped as c * (IN(..) + ..),
- * groups in the order their coefficients first appear (001_405c9e1d5e6c3c1a.txt Sect. 6.3). */
-cls_status cls__stencil_body_from_points(cls_stencil *st);
+/* The body text: the user's, or the one generated from the points (equal coefficients grouped
+ * as c * (IN(..) + ..), groups in the order their coefficients first appear: the common
+ * sub-expressions of Mo & Li, Sect. 6.3), built in O(n) on first use.  NULL when there is none or when memory ran out (then *oom is set, if given). */
+const char *cls__stencil_body(const cls_stencil *st, int *oom);
 /* Parses the spec's body with its dims, dtype, aux arrays and parameters (lib/expr.h). */
 struct cls_expr;
 cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);

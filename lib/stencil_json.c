@@ -387,6 +387,9 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
 {
     if (!st || !json) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_to_json: NULL");
     *json = NULL;
+    /* Numbers as %.17g: cJSON's own printing may drop the last bit of a double, and the spec
+     * must load back to the same stencil, coefficient for coefficient. */
+    char num[40];
     cJSON *root = cJSON_CreateObject();
     if (!root) goto oom;
     cJSON_AddStringToObject(root, "name", st->name);
@@ -401,7 +404,7 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
         cJSON *b = cJSON_AddObjectToObject(root, "boundary");
         if (b) {
             cJSON_AddStringToObject(b, "type", "constant");
-            cJSON_AddNumberToObject(b, "value", st->boundary_value);
+            cJSON_AddRawToObject(b, "value", cls__fmt_double(num, st->boundary_value));
         }
     } else {
         cJSON_AddStringToObject(root, "boundary", cls_boundary_name(st->boundary));
@@ -413,7 +416,7 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
             for (int d = 0; o && d < st->dims; d++)
                 cJSON_AddItemToArray(o, cJSON_CreateNumber(st->points[i].off[d]));
             cJSON_AddItemToObject(p, "offset", o);
-            cJSON_AddNumberToObject(p, "coef", st->points[i].coef);
+            cJSON_AddRawToObject(p, "coef", cls__fmt_double(num, st->points[i].coef));
             cJSON_AddItemToArray(pts, p);
         }
     } else if (st->body) {
@@ -435,7 +438,7 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
     if (st->n_params) {
         cJSON *p = cJSON_AddObjectToObject(root, "params");
         for (size_t k = 0; p && k < st->n_params; k++)
-            cJSON_AddNumberToObject(p, st->params[k].name, st->params[k].value);
+            cJSON_AddRawToObject(p, st->params[k].name, cls__fmt_double(num, st->params[k].value));
     }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

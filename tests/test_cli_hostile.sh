@@ -86,5 +86,64 @@ else
     not_ok "the one-channel model could not be made from devices/h100_probe.json"
 fi
 
+# ---------------------------------------------------------------- sizes, image bombs, outputs
+# Host arrays beyond the memory of any machine: refused before anything is allocated or
+# planned (the run used to fill them until the OOM killer ended it, without a message).
+cli run hotspot --size 1048576x1048576 --steps 2
+[ $rc -eq 1 ] && err_has "host arrays" && err_has "smaller --size"
+verdict $? "run --size 1048576x1048576 fails at once, saying the host arrays do not fit"
+cli run pathfinder --size 1048576 --steps 10000000
+[ $rc -eq 1 ] && err_has "host arrays"
+verdict $? "a per-step array of a million steps is refused the same way"
+cli sfs --synthetic 4294967296 --output "$tmp/h.png"
+[ $rc -eq 2 ] && err_has "synthetic"
+verdict $? "sfs refuses a synthetic side past 2^20 (its square used to overflow)"
+# An image bomb: a PGM header of 22 bytes claiming 10^16 pixels.
+printf 'P5\n100000000 100000000\n255\n' >"$tmp/bomb.pgm"
+cli poisson-edit "$tmp/bomb.pgm" "$tmp/source.pgm" "$tmp/mask.pgm" --output "$tmp/out.png"
+[ $rc -eq 1 ] && err_has "header" && [ ! -e "$tmp/out.png" ]
+verdict $? "an image bomb is refused at its header"
+# An unwritable output is found before the inputs are even read.
+cli poisson-edit "$tmp/missing-target.png" "$tmp/source.pgm" "$tmp/mask.pgm" \
+    --output "$tmp/no/such/folder/out.png"
+[ $rc -eq 1 ] && err_has "no/such/folder" && ! err_has "missing-target"
+verdict $? "poisson-edit checks its output before reading the images"
+cli run hotspot --size 16x16 --steps 1 --output "$tmp/no/such/folder/out.npy"
+[ $rc -eq 1 ] && err_has "no/such/folder" && ! err_has "^device:"
+verdict $? "run checks --output before opening a device"
+cli tune hotspot --size 16x16 --csv "$tmp/no/such/folder/t.csv"
+[ $rc -eq 1 ] && err_has "no/such/folder"
+verdict $? "tune checks --csv before the work"
+cli bench suite --quick --apps hotspot --out "$tmp/no/such/folder/s"
+[ $rc -eq 1 ] && err_has "no/such/folder" && ! err_has "^device:"
+verdict $? "bench suite checks its tables before opening a device"
+cli analyze --measure --device h100 --times "$tmp/none.csv" --csv "$tmp/no/such/folder/m.csv"
+[ $rc -eq 1 ] && err_has "no/such/folder"
+verdict $? "analyze --measure checks --csv before reading --times"
+cli probe --quick --output "$tmp/no/such/folder/p.json"
+[ $rc -eq 1 ] && err_has "no/such/folder" && ! err_has "^device:"
+verdict $? "probe checks --output before opening a device"
+mkdir "$tmp/adir"
+cli run hotspot --size 16x16 --steps 1 --output "$tmp/adir"
+[ $rc -eq 1 ] && err_has "folder"
+verdict $? "an output that is a folder is refused"
+
+# A full disk (a file-size limit: every write past 512 bytes fails as on a full disk, no root
+# needed): the command fails, naming the file, and the old file is left whole.
+if [ $have_device -eq 1 ]; then
+    printf 'old' >"$tmp/full.npy"
+    # First without the limit: the device compiler writes its own files while building.
+    "$CLI" run hotspot --size 64x64 --steps 1 >/dev/null 2>&1
+    (ulimit -f 1 && trap '' XFSZ &&
+        exec "$CLI" run hotspot --size 64x64 --steps 1 --output "$tmp/full.npy") \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 1 ] && err_has "full.npy" && [ "$(cat "$tmp/full.npy")" = old ] &&
+        [ -z "$(ls "$tmp" | grep 'full.npy.tmp')" ]
+    verdict $? "run --output on a full disk fails and leaves the old file, no temporary"
+else
+    skip "run --output on a full disk fails and leaves the old file, no temporary" "no OpenCL device"
+fi
+
 echo "1..$n"
 exit $failed

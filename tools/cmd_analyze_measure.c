@@ -337,6 +337,12 @@ int analyze_measure(const measure_opts *o)
     size_t n_r = 0, n_ok90 = 0, n_fam = 0, n_timed = 0;
     timed times[2 * N_VARIANTS];
     const int offline = o->n_times > 0;
+    {
+        /* The tables this run writes, checked before any measurement; none may be one of the
+         * --times files it reads. */
+        const char *outs[] = {o->csv, o->summary_csv};
+        if (cli_check_outputs(outs, 2, o->times, o->n_times) != CLI_EXIT_OK) return CLI_EXIT_FAIL;
+    }
 
     for (size_t k = 0; k < o->n_kernels; k++) {
         size_t f;

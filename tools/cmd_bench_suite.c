@@ -529,6 +529,22 @@ static int suite_main(const cli_command *self, int argc, char **argv)
     if (!apps_arg)
         for (size_t i = 0; i < N_APPS; i++) sel[i] = 1;
 
+    {
+        /* The three tables, checked before the first measurement. */
+        size_t plen0 = strlen(out) + 16;
+        char *names = malloc(3 * plen0);
+        if (!names) {
+            cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "file names");
+            goto done;
+        }
+        snprintf(names, plen0, "%s.csv", out);
+        snprintf(names + plen0, plen0, "%s.json", out);
+        snprintf(names + 2 * plen0, plen0, "%s-sweep.csv", out);
+        const char *outs[] = {names, names + plen0, sweep ? names + 2 * plen0 : NULL};
+        int bad = cli_check_outputs(outs, 3, NULL, 0) != CLI_EXIT_OK;
+        free(names);
+        if (bad) goto done;
+    }
     if (cli_open_context(device, &s.ctx, &s.dev) != CLS_SUCCESS) goto done;
     double model_bw = 0;
     char why[256];

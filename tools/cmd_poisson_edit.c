@@ -138,6 +138,19 @@ static int poisson_main(const cli_command *self, int argc, char **argv)
     if (a.format == CLI_FORMAT_CSV && !a.compare)
         return cli_usage_error(self, "--format csv goes with --compare");
 
+    /* Every file this run writes, checked before the images are decoded. */
+    {
+        char pre[3][4096];
+        static const char *const names[3] = {"target.png", "source.png", "mask.png"};
+        for (int k = 0; k < 3; k++) snprintf(pre[k], sizeof pre[k], "%s%s", prefix ? prefix : "", names[k]);
+        const char *outs[] = {output, paste, a.history, prefix ? pre[0] : NULL,
+                              prefix ? pre[1] : NULL, prefix ? pre[2] : NULL};
+        const char *ins[] = {synthetic ? NULL : files[0], synthetic ? NULL : files[1],
+                             synthetic ? NULL : files[2]};
+        if (cli_check_outputs(outs, sizeof outs / sizeof outs[0], ins, 3) != CLI_EXIT_OK)
+            return CLI_EXIT_FAIL;
+    }
+
     cls_image *target = NULL, *source = NULL, *mask = NULL, *result = NULL, *cut = NULL;
     cls_context *ctx = NULL;
     cls_device_info dev;

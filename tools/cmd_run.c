@@ -204,16 +204,42 @@ static int alloc_elems(void **p, size_t count, size_t elem)
     return *p ? 0 : -1;
 }
 
+int cli_workload_check_memory(const cli_workload *w)
+{
+    size_t es = cls_dtype_size(cls_stencil_dtype(w->st));
+    size_t points = cls_dims_points(w->size), n_aux = cls_stencil_num_aux(w->st);
+    if (points == 0 || points > SIZE_MAX / es)
+        return cli_failf(CLS_ERR_INVALID_SIZE, "the grid is too large for host memory"),
+               CLS_ERR_INVALID_SIZE;
+    /* Every grid still to allocate, counted before the first is: filling pages that the system
+     * promised but cannot give ends in the OOM killer, with no message. */
+    double grids = (double)!w->input + (double)!w->output + (double)w->spare_grids;
+    for (size_t k = 0; k < n_aux; k++)
+        if (!w->aux || !w->aux[k]) grids += cls_stencil_aux_per_step(w->st, k) ? (double)w->steps : 1;
+    double need = grids * (double)points * (double)es;
+    uint64_t have = cli_host_memory();
+    if (have && need > (double)have) {
+        char a[32], b[32];
+        cli_format_bytes(a, sizeof a, need < 1.8e19 ? (uint64_t)need : UINT64_MAX);
+        cli_format_bytes(b, sizeof b, have);
+        return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY,
+                         "the host arrays of this run need %s but the host has %s available; "
+                         "give a smaller --size (or fewer --steps for per-step arrays)",
+                         a, b),
+               CLS_ERR_OUT_OF_HOST_MEMORY;
+    }
+    return CLS_SUCCESS;
+}
+
 int cli_workload_fill(cli_workload *w)
 {
     cls_dtype dt = cls_stencil_dtype(w->st);
     size_t es = cls_dtype_size(dt);
+    int rc;
     w->dims = cls_stencil_dims(w->st);
     w->points = cls_dims_points(w->size);
-    if (w->points == 0 || w->points > SIZE_MAX / es)
-        return cli_failf(CLS_ERR_INVALID_SIZE, "the grid is too large for host memory"),
-               CLS_ERR_INVALID_SIZE;
     w->n_aux = cls_stencil_num_aux(w->st);
+    if ((rc = cli_workload_check_memory(w)) != CLS_SUCCESS) return rc;
     if (w->n_aux && !w->aux && !(w->aux = calloc(w->n_aux, sizeof *w->aux)))
         goto nomem;
     if (!w->input) {
@@ -571,23 +597,6 @@ static void shape_text(char *buf, size_t len, int ndim, const size_t shape[3])
     if (used < len) snprintf(buf + used, len - used, ndim == 1 ? ",)" : ")");
 }
 
-/* Whether `path` can be created: checked before a long run rather than after it. */
-static int check_writable(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (access(dir, W_OK) != 0)
-        return cli_failf(CLS_ERR_IO, "cannot write %s: %s: %s", path, dir, strerror(errno)),
-               CLS_ERR_IO;
-    return CLS_SUCCESS;
-}
-
 /* ================================================================ run */
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_BOUNDARY, OPT_DTYPE, OPT_PARAM, OPT_INPUT, OPT_AUX, OPT_OUTPUT,
@@ -715,6 +724,21 @@ static int run_main(const cli_command *self, int argc, char **argv)
     if (!stencil_arg) {
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
+    }
+
+    /* The output, before any work: writable, and none of the files the run reads. */
+    if (output_path) {
+        const char **ins = calloc(n_auxs + 2, sizeof *ins);
+        if (!ins) {
+            cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
+            goto done;
+        }
+        ins[0] = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+        ins[1] = input_path;
+        for (size_t a = 0; a < n_auxs; a++) ins[2 + a] = auxs[a].path;
+        int bad = cli_check_outputs(&output_path, 1, ins, n_auxs + 2) != CLI_EXIT_OK;
+        free(ins);
+        if (bad) goto done;
     }
 
     /* The stencil, then the settings that change it. */
@@ -848,8 +872,15 @@ static int run_main(const cli_command *self, int argc, char **argv)
         auxs[a].data = NULL;
     }
 
-    if (output_path && check_writable(output_path) != CLS_SUCCESS) goto done;
+    w.spare_grids = verify ? 3 : 0;
+    if (cli_workload_check_memory(&w) != CLS_SUCCESS) goto done;
     if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
+    /* The plan first: a grid no schedule can run fails here, before gigabytes of host arrays
+     * are allocated and filled. */
+    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt, &plan)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
     if (cli_workload_fill(&w) != CLS_SUCCESS) goto done;
     if (pinned) {
         size_t bytes = w.points * cls_dtype_size(dt);
@@ -863,10 +894,6 @@ static int run_main(const cli_command *self, int argc, char **argv)
         memcpy(pi, w.input, bytes);
         heap_in = w.input, heap_out = w.output;
         w.input = pi, w.output = po;
-    }
-    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt, &plan)) != CLS_SUCCESS) {
-        cli_fail(rc);
-        goto done;
     }
     cls_plan_info pi;
     if ((rc = cls_plan_describe(plan, &pi)) != CLS_SUCCESS) {
@@ -992,7 +1019,8 @@ const cli_command cli_cmd_run = {
     "  --input IN.npy      initial state; NumPy shape (NZ, NY, NX), float32 or float64\n"
     "  --aux NAME=FILE.npy auxiliary array NAME (repeatable); per-step arrays hold\n"
     "                      STEPS slices: shape (STEPS, NY, NX) or (STEPS*NZ, NY, NX)\n"
-    "  --output OUT.npy    write the final state\n"
+    "  --output OUT.npy    write the final state (checked writable, and not one of the\n"
+    "                      inputs, before the run)\n"
     "  --verify            compare with the host reference: bitwise when the body is exact,\n"
     "                      else max relative error <= 1e-5 (float) or 1e-12 (double);\n"
     "                      exit status 1 on a mismatch\n"

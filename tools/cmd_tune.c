@@ -318,6 +318,10 @@ static int tune_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
     }
+    if (csv_path) {
+        const char *in = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+        if (cli_check_outputs(&csv_path, 1, &in, 1) != CLI_EXIT_OK) goto done;
+    }
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
     w.dims = cls_stencil_dims(w.st);

@@ -381,6 +381,10 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given");
         goto done;
     }
+    if (csv_path) {
+        const char *in = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+        if (cli_check_outputs(&csv_path, 1, &in, 1) != CLI_EXIT_OK) goto done;
+    }
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
     int dims = cls_stencil_dims(w.st);
