@@ -72,6 +72,18 @@ uint64_t cls__hash(uint64_t h, const void *data, size_t len);
  * cls_poisson_edit. */
 #define CLS__IMAGE_MAX_SIDE 1048576L
 
+/* SHA-256 (lib/sha256.c): init, update any number of times, final. */
+typedef struct cls__sha256 {
+    uint32_t h[8];
+    uint64_t bytes;
+    unsigned char block[64];
+    size_t fill;
+} cls__sha256;
+void cls__sha256_init(cls__sha256 *s);
+void cls__sha256_update(cls__sha256 *s, const void *data, size_t len);
+void cls__sha256_final(cls__sha256 *s, unsigned char out[32]);
+void cls__sha256_of(const void *data, size_t len, unsigned char out[32]);
+
 /* ---------------------------------------------------------------- files (lib/file_write.c) */
 /* Writes a then b to path through a temporary created exclusively beside it, then rename();
  * on failure path is as it was and the message names it. */
@@ -185,6 +197,13 @@ struct cls_context {
 cls_status cls__program_get(cls_context *ctx, const char *source, const char *options,
                             cl_program *program, int *from_cache);
 void cls__program_cache_clear(cls_context *ctx);
+/* The disk cache's size cap in bytes: CLSTENCIL_CACHE_MAX (a byte count with an optional K, M
+ * or G suffix, powers of 1024), else 256 MiB (lib/cache_evict.c). */
+uint64_t cls__cache_max(void);
+/* Removes the least recently used entries (*.clbin, by modification time, which a hit
+ * refreshes) of the cache folder until their sizes add up to at most `cap` bytes, and
+ * temporaries that a crashed writer left behind. */
+void cls__cache_evict(const char *dir, uint64_t cap);
 /* Directory of the disk cache (NULL when disabled by CLSTENCIL_CACHE=off). Caller frees. */
 char *cls__cache_dir(void);
 
