@@ -637,11 +637,17 @@ cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t co
 
     int fd = open_for_read(path, &sb, &status);
     if (fd < 0) return status;
+    void *buf = NULL;
     if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size != (uintmax_t)nbytes)
         CLS__GOTO_FAIL(NULL, status, CLS_ERR_INVALID_FILE,
                        "%s: file is %ju bytes but %zu %s elements need %zu bytes", path,
                        (uintmax_t)sb.st_size, count, dtype_name(dtype), nbytes);
-    size_t got = read_full(fd, data, nbytes);
+    /* Into a buffer of our own, copied out only when the whole file was right: a short file,
+     * a read error or a file that grew leaves the caller's buffer as it was. */
+    if (!(buf = malloc(nbytes ? nbytes : 1)))
+        CLS__GOTO_FAIL(NULL, status, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: cannot allocate %zu bytes",
+                       path, nbytes);
+    size_t got = read_full(fd, buf, nbytes);
     if (got == (size_t)-1)
         CLS__GOTO_FAIL(NULL, status, CLS_ERR_IO, "%s: read failed: %s", path, strerror(errno));
     if (got < nbytes)
@@ -660,10 +666,13 @@ cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t co
                            path, nbytes, count, dtype_name(dtype), nbytes);
     }
     close(fd);
+    if (nbytes) memcpy(data, buf, nbytes);
+    free(buf);
     return CLS_SUCCESS;
 
 fail:
     close(fd);
+    free(buf);
     return status;
 }
 

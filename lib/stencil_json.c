@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "json_strict.h"
 
 #define SPEC_MAX_BYTES (16u << 20)
 
@@ -332,6 +333,15 @@ cls_status cls_stencil_from_json(const char *json, cls_stencil **st)
     if (len > SPEC_MAX_BYTES)
         return cls__fail(NULL, CLS_ERR_INVALID_JSON, "spec is %zu bytes, more than the %u allowed",
                          len, SPEC_MAX_BYTES);
+    long nul = cls_json_find_nul_escape(json);
+    if (nul >= 0) {
+        int line, col;
+        cls_json_position(json, (size_t)nul, &line, &col);
+        return cls__fail(NULL, CLS_ERR_INVALID_JSON,
+                         "line %d, column %d: a string holds \\u0000 (NUL), which would cut it "
+                         "short",
+                         line, col);
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
     if (!root) {
@@ -345,7 +355,12 @@ cls_status cls_stencil_from_json(const char *json, cls_stencil **st)
         return cls__fail(NULL, CLS_ERR_INVALID_JSON, "malformed JSON at line %d, column %d", line,
                          col);
     }
-    cls_status s = from_cjson(root, st);
+    char dup[CLS__QUOTE_MAX + 256];
+    int d = cls_json_find_duplicate(root, dup, sizeof dup);
+    cls_status s = d > 0   ? cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                                       "%s: given twice (cJSON would keep the first silently)", dup)
+                   : d < 0 ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "checking the spec")
+                           : from_cjson(root, st);
     cJSON_Delete(root);
     return s;
 }

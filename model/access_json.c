@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "json_strict.h"
 
 /* Keys a kernel (and a variant, which overrides them) may hold. */
 static const char *const kernel_keys[] = {"params", "let",    "block",  "grid",
@@ -719,6 +720,16 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
         if (err && errlen) snprintf(err, errlen, "cls_access_set_from_json: NULL argument");
         return CLS_ERR_INVALID_ARGUMENT;
     }
+    long nul = cls_json_find_nul_escape(json);
+    if (nul >= 0) {
+        int line, col;
+        cls_json_position(json, (size_t)nul, &line, &col);
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "line %d, column %d: a string holds \\u0000 (NUL), which would cut it short",
+                     line, col);
+        return CLS_ERR_INVALID_JSON;
+    }
     root = cJSON_ParseWithOpts(json, &end, 1);
     if (!root) {
         int line, col;
@@ -738,6 +749,16 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
     }
     ld->err = err;
     ld->errlen = errlen;
+    {
+        char dup[512];
+        int d = cls_json_find_duplicate(root, dup, sizeof dup);
+        if (d != 0) {
+            st = d < 0 ? fail(ld, CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory")
+                       : fail(ld, CLS_ERR_INVALID_SPEC,
+                              "%s: given twice (cJSON would keep the first silently)", dup);
+            goto done;
+        }
+    }
     if (!cJSON_IsObject(root)) {
         st = fail(ld, CLS_ERR_INVALID_SPEC, "$: an object {name, kernel, variants} is expected");
         goto done;

@@ -1,7 +1,9 @@
 # model/local.mk: build rules for model/ (appended to the top-level Makefile.am).
 
-# The device-model interface (parameters and rule dispatch) the model formulas consume.
-MODEL_CORE_SOURCES = model/device_model.h model/device_model.c
+# The device-model interface (parameters and rule dispatch) the model formulas consume, and the
+# strict JSON checks (duplicate keys, escaped NULs) every JSON reader applies.
+MODEL_CORE_SOURCES = model/device_model.h model/device_model.c model/json_strict.h \
+	model/json_strict.c
 libclstencil_la_SOURCES += $(MODEL_CORE_SOURCES)
 
 # The ghost-zone (trapezoid) cost model and optimizer (000_c422610359a92120.txt).

@@ -145,5 +145,69 @@ else
     skip "run --output on a full disk fails and leaves the old file, no temporary" "no OpenCL device"
 fi
 
+# ---------------------------------------------------------------- outputs that alias inputs
+printf '{"name": "spec", "dims": 2, "body": "IN(0, 0)"}\n' >"$tmp/spec.json"
+cp "$tmp/spec.json" "$tmp/spec.orig"
+cli run "$tmp/spec.json" --size 16x16 --steps 1 --output "$tmp/spec.json"
+[ $rc -eq 1 ] && err_has "is the input" && cmp -s "$tmp/spec.json" "$tmp/spec.orig"
+verdict $? "--output naming the spec file is refused before any work; the spec is intact"
+ln -s spec.json "$tmp/alias.npy"
+cli run "$tmp/spec.json" --size 16x16 --steps 1 --output "$tmp/alias.npy"
+[ $rc -eq 1 ] && err_has "is the input" && cmp -s "$tmp/spec.json" "$tmp/spec.orig"
+verdict $? "so is an --output that is a link to it"
+if [ $have_device -eq 1 ]; then
+    cli run "$tmp/spec.json" --size 16x16 --steps 1 --output "$tmp/grid.npy"
+    cp "$tmp/grid.npy" "$tmp/grid.orig"
+    cli run "$tmp/spec.json" --size 16x16 --steps 1 --input "$tmp/grid.npy" --output "$tmp/grid.npy"
+    [ $rc -eq 1 ] && err_has "is the input" && cmp -s "$tmp/grid.npy" "$tmp/grid.orig"
+    verdict $? "--output naming the --input file is refused; the input is intact"
+    cli run hotspot --size 16x16 --steps 1 --aux power="$tmp/grid.npy" --output "$tmp/grid.npy"
+    [ $rc -eq 1 ] && err_has "is the input"
+    verdict $? "--output naming an --aux file is refused"
+    # A device result that fails --verify (templates whose IN is scaled by 1.5, read through
+    # CLSTENCIL_KERNEL_DIR) never replaces the output file.
+    mkdir "$tmp/badcl"
+    cp "${CLS_SRCDIR:-..}"/cl/*.cl "$tmp/badcl/"
+    sed 's/^#define IN(dx, dy) CLS_READ(in, X + (dx), Y + (dy), 0)$/#define IN(dx, dy) (CLS_READ(in, X + (dx), Y + (dy), 0) * 1.5f)/' \
+        "${CLS_SRCDIR:-..}/cl/prelude.cl" >"$tmp/badcl/prelude.cl"
+    printf 'old' >"$tmp/verified.npy"
+    CLSTENCIL_KERNEL_DIR="$tmp/badcl" "$CLI" run "$tmp/spec.json" --size 16x16 --steps 1 \
+        --verify --output "$tmp/verified.npy" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    ! cmp -s "${CLS_SRCDIR:-..}/cl/prelude.cl" "$tmp/badcl/prelude.cl" && [ $rc -eq 1 ] &&
+        out_has '^verify: FAILED' && out_has 'not written' && [ "$(cat "$tmp/verified.npy")" = old ]
+    verdict $? "a result failing --verify does not replace the --output file"
+    cli run "$tmp/spec.json" --size 16x16 --steps 1 --verify --output "$tmp/verified.npy"
+    [ $rc -eq 0 ] && out_has '^verify: OK' && [ "$(head -c 6 "$tmp/verified.npy" | tail -c 5)" = NUMPY ]
+    verdict $? "a verified result is written"
+else
+    for t in "--output naming the --input file is refused; the input is intact" \
+        "--output naming an --aux file is refused" \
+        "a result failing --verify does not replace the --output file" "a verified result is written"; do
+        skip "$t" "no OpenCL device"
+    done
+fi
+
+# ---------------------------------------------------------------- strict JSON and raw names
+printf '{"name": "a", "name": "b", "dims": 1, "body": "IN(0)"}\n' >"$tmp/dup.json"
+cli run "$tmp/dup.json" --size 16 --steps 1
+[ $rc -eq 1 ] && err_has '\$\.name: given twice'
+verdict $? "a spec with a key given twice is refused, naming it"
+printf '{"name": "a", "dims": 1, "body": "IN(0)", "description": "x\\u0000hidden"}\n' >"$tmp/nul.json"
+cli run "$tmp/nul.json" --size 16 --steps 1
+[ $rc -eq 1 ] && err_has 'u0000' && err_has 'line 1, column'
+verdict $? "a spec string holding \\\\u0000 is refused, not cut short"
+printf '{"name": "d", "kernel": {"block": [16], "block": [32], "grid": [1], "arrays": {"in": {"elem_size": 4, "elements": 16}}, "body": [{"read": "in[tx]"}]}}\n' >"$tmp/dupacc.json"
+cli analyze "$tmp/dupacc.json"
+[ $rc -ne 0 ] && err_has 'kernel.block: given twice'
+verdict $? "an access description with a key given twice is refused, naming it"
+cli run hotspot --size 16x16 --steps 1 --param "$(printf 'no\033[2Jpe')=1"
+[ $rc -ne 0 ] && err_has 'no\\x1b\[2Jpe' && ! grep -q "$(printf '\033')" "$tmp/err"
+verdict $? "a parameter name with a terminal escape is printed escaped"
+printf '{"name": "x\\u001b[31mred", "dims": 1, "body": "IN(0)"}\n' >"$tmp/esc.json"
+cli run "$tmp/esc.json" --size 16 --steps 1
+[ $rc -eq 1 ] && ! grep -q "$(printf '\033')" "$tmp/err" && err_has 'x1b'
+verdict $? "a stencil name with a terminal escape is refused and printed escaped"
+
 echo "1..$n"
 exit $failed

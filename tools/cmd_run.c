@@ -100,9 +100,10 @@ int cli_settings_apply(const cli_settings *s, cls_stencil *st)
         cli_parse_assign(s->params[i], name, sizeof name, &v);
         cli_parse_double(v, &value);
         /* Only declared parameters: a typo must not silently add an unused one. */
+        char q[CLI_QUOTE_MAX];
         if (cls_stencil_get_param(st, name, &old) != CLS_SUCCESS)
-            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter '%s'",
-                             cls_stencil_name(st), name),
+            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter %s",
+                             cls_stencil_name(st), cli_quote(q, sizeof q, name)),
                    CLS_ERR_INVALID_ARGUMENT;
         if ((rc = cls_stencil_set_param(st, name, value)) != CLS_SUCCESS)
             return cli_fail(rc), rc;
@@ -819,8 +820,10 @@ static int run_main(const cli_command *self, int argc, char **argv)
             for (size_t k = 0; k < cls_stencil_num_aux(w.st) && used < sizeof list; k++)
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
                                          cls_stencil_aux_name(w.st, k));
-            cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no auxiliary array '%s' (%s%s)",
-                      sname, x->name, used ? "it has: " : "it has none", list);
+            char q[CLI_QUOTE_MAX];
+            cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no auxiliary array %s (%s%s)",
+                      sname, cli_quote(q, sizeof q, x->name), used ? "it has: " : "it has none",
+                      list);
             goto done;
         }
         if (read_npy(x->path, dt, &x->data, &x->ndim, x->shape) != CLS_SUCCESS) goto done;
@@ -916,19 +919,21 @@ static int run_main(const cli_command *self, int argc, char **argv)
         goto done;
     }
 
-    if (output_path) {
+    cli_verify ver;
+    if (verify) {
+        if (isatty(2)) fprintf(stderr, "verify: running the host reference...\n");
+        if (cli_verify_run(&w, &ver) != CLS_SUCCESS) goto done;
+    }
+    /* Written only once verified: a result that fails --verify never replaces the file. */
+    int written = 0;
+    if (output_path && (!verify || ver.ok)) {
         size_t shape[3] = {1, 1, 1};
         for (int i = 0; i < dims; i++) shape[i] = g[i];
         if ((rc = cls_npy_write(output_path, w.output, dt, dims, shape)) != CLS_SUCCESS) {
             cli_fail(rc);
             goto done;
         }
-    }
-
-    cli_verify ver;
-    if (verify) {
-        if (isatty(2)) fprintf(stderr, "verify: running the host reference...\n");
-        if (cli_verify_run(&w, &ver) != CLS_SUCCESS) goto done;
+        written = 1;
     }
 
     char stext[256], sz[96];
@@ -954,7 +959,7 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_json_close(&j);
         cli_plan_json(&j, &pi, dims);
         cli_report_json(&j, &w, &rep);
-        cli_json_str(&j, "output", output_path);
+        cli_json_str(&j, "output", written ? output_path : NULL);
         if (verify) cli_verify_json(&j, &w, &ver);
         cli_json_end(&j);
     } else {
@@ -962,7 +967,8 @@ static int run_main(const cli_command *self, int argc, char **argv)
         printf("grid: %s, %zu steps\n", sz, w.steps);
         cli_plan_text(stdout, &pi, dims);
         cli_report_text(stdout, &w, &rep);
-        if (output_path) printf("output: %s\n", output_path);
+        if (written) printf("output: %s\n", output_path);
+        else if (output_path) printf("output: not written (the result failed --verify)\n");
         if (verify) {
             char vt[512];
             cli_verify_text(&w, &ver, vt, sizeof vt);
@@ -1020,7 +1026,7 @@ const cli_command cli_cmd_run = {
     "  --aux NAME=FILE.npy auxiliary array NAME (repeatable); per-step arrays hold\n"
     "                      STEPS slices: shape (STEPS, NY, NX) or (STEPS*NZ, NY, NX)\n"
     "  --output OUT.npy    write the final state (checked writable, and not one of the\n"
-    "                      inputs, before the run)\n"
+    "                      inputs, before the run; with --verify only a verified result)\n"
     "  --verify            compare with the host reference: bitwise when the body is exact,\n"
     "                      else max relative error <= 1e-5 (float) or 1e-12 (double);\n"
     "                      exit status 1 on a mismatch\n"

@@ -9,7 +9,7 @@ clstencil_SOURCES += tools/cmd_tune.c
 clstencil_SOURCES += tools/cmd_tune_pipeline.c
 # `clstencil analyze` links the memory-access analysis itself (it calls only the public
 # device-model API, so the library keeps its symbols hidden).
-clstencil_SOURCES += tools/cmd_analyze.c $(CUMAPZ_SOURCES)
+clstencil_SOURCES += tools/cmd_analyze.c $(CUMAPZ_SOURCES) model/json_strict.c
 # Its correlation experiment (--measure) times cl/mapping_bench.cl on the live device.
 clstencil_SOURCES += tools/analyze_measure.h tools/cmd_analyze_measure.c
 # The convergent solver's commands (002_a5724ce8c3a8ee6c.txt).
