@@ -145,6 +145,27 @@ else
     skip "run --output on a full disk fails and leaves the old file, no temporary" "no OpenCL device"
 fi
 
+# A really full disk where one can be made (root with a private mount namespace: a 16 KiB
+# tmpfs): the program cache's entry (about 50 KB) does not fit, the run still succeeds and
+# leaves nothing half-written there; an --output on it fails and leaves the old file.
+if [ $have_device -eq 1 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs '$tmp' 2>/dev/null" 2>/dev/null; then
+    mkdir "$tmp/tiny"
+    unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs '$tmp/tiny' &&
+        mkdir -m 700 '$tmp/tiny/cache' && printf old >'$tmp/tiny/out.npy' &&
+        CLSTENCIL_CACHE_DIR='$tmp/tiny/cache' '$CLI' run hotspot --size 40x24 --steps 1 \
+            >'$tmp/out' 2>'$tmp/err' && echo run-ok >>'$tmp/out';
+        '$CLI' run hotspot --size 100x60 --steps 1 --output '$tmp/tiny/out.npy' \
+            >>'$tmp/out' 2>>'$tmp/err'; echo rc=\$? >>'$tmp/out';
+        cat '$tmp/tiny/out.npy' >>'$tmp/out'; ls -A '$tmp/tiny/cache' '$tmp/tiny' >>'$tmp/out'"
+    grep -q '^run-ok' "$tmp/out" && grep -q '^rc=1' "$tmp/out" && grep -q '^old' "$tmp/out" &&
+        ! grep -q 'clbin\|tmp-' "$tmp/out" && err_has 'out.npy'
+    verdict $? "on a full tmpfs the cache keeps nothing half-written and --output fails cleanly"
+else
+    skip "on a full tmpfs the cache keeps nothing half-written and --output fails cleanly" \
+        "no private tmpfs can be mounted here (RLIMIT_FSIZE stands in: tests/test_writers)"
+fi
+
 # ---------------------------------------------------------------- outputs that alias inputs
 printf '{"name": "spec", "dims": 2, "body": "IN(0, 0)"}\n' >"$tmp/spec.json"
 cp "$tmp/spec.json" "$tmp/spec.orig"
