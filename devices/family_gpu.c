@@ -48,7 +48,9 @@ static unsigned gpu_channel(const cls_model_params *p, uint64_t addr)
     const uint64_t n = (uint64_t)p->channels;
     uint64_t unit = addr / (uint64_t)p->channel_width_bytes, c = unit % n, rest = unit / n;
     const int pow2 = (n & (n - 1)) == 0;
-    if (!p->channel_hash) return (unsigned)c;
+    /* One channel has nothing to hash over (and rest /= 1 would never end); the schema refuses
+     * that model, the guard keeps the rule total for one built in code. */
+    if (!p->channel_hash || n < 2) return (unsigned)c;
     for (; rest; rest /= n) c = pow2 ? c ^ (rest % n) : (c + rest % n) % n;
     return (unsigned)c;
 }

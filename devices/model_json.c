@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "devices.h"
+#include "json_strict.h"
 
 #define SCHEMA_VERSION 1
 
@@ -407,6 +408,15 @@ cls_status cls__model_parse(const char *text, const char *label, cls_model **out
     cls_status st;
 
     *out = NULL;
+    long nul = cls__json_find_nul_escape(text);
+    if (nul >= 0) {
+        int line, col;
+        cls__json_position(text, (size_t)nul, &line, &col);
+        return cls__error(CLS_ERR_INVALID_JSON,
+                          "%s: line %d, column %d: a string holds \\u0000 (NUL), which would cut "
+                          "it short",
+                          ps.label, line, col);
+    }
     root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
         int line, col;

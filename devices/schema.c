@@ -112,6 +112,12 @@ cls_status cls__params_check(const cls_model_params *p)
                           "memory.min_segment_bytes: must not exceed memory.segment_bytes (%lld), "
                           "got %lld",
                           (long long)p->segment_bytes, (long long)p->min_segment_bytes);
+    /* Hashing folds the address over the channels: with one channel the fold is degenerate. */
+    if (p->channel_hash && p->channels < 2)
+        return cls__error(CLS_ERR_INVALID_MODEL,
+                          "memory.channel_hash: must be 0 when memory.channels is %lld: hashing "
+                          "spreads addresses over two or more channels",
+                          (long long)p->channels);
     if (p->max_work_group > p->max_threads_per_cu)
         return cls__error(CLS_ERR_INVALID_MODEL,
                           "compute.max_work_group: must not exceed compute.max_threads_per_cu "

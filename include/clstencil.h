@@ -444,6 +444,14 @@ CLS_API cls_status cls_npy_read(const char *path, void **data, cls_dtype *dtype,
                                 size_t shape[3]);
 CLS_API cls_status cls_npy_write(const char *path, const void *data, cls_dtype dtype, int ndim,
                                  const size_t shape[3]);
+/* Writes len bytes to path as a whole: into a temporary file created exclusively (never
+ * through a planted symlink) in path's folder, then renamed over path.  On failure (a full
+ * disk, a folder that cannot be written) path is left as it was. */
+CLS_API cls_status cls_file_write(const char *path, const void *data, size_t len);
+/* Whether a later write of path can succeed: it is no folder and a temporary can be created
+ * beside it (created and removed at once).  Lets a program refuse an unwritable output before
+ * a long computation rather than after it. */
+CLS_API cls_status cls_file_check_writable(const char *path);
 /* Raw binary: exactly `count` elements of the dtype, host byte order. */
 CLS_API cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t count);
 CLS_API cls_status cls_raw_write(const char *path, const void *data, cls_dtype dtype,

@@ -239,6 +239,7 @@ cls_status cls_stencil_builtin(const char *name, cls_stencil **out)
         strncat(list, builtins[i].name, sizeof list - strlen(list) - 1);
         if (i + 1 < N_BUILTINS) strncat(list, ", ", sizeof list - strlen(list) - 1);
     }
-    return cls__fail(NULL, CLS_ERR_UNKNOWN_STENCIL, "unknown built-in stencil '%s' (known: %s)",
-                     name, list);
+    char q[CLS__QUOTE_MAX];
+    return cls__fail(NULL, CLS_ERR_UNKNOWN_STENCIL, "unknown built-in stencil %s (known: %s)",
+                     cls__quote(q, sizeof q, name), list);
 }

@@ -1415,6 +1415,27 @@ int cls__expr_parse(const char *body, const cls_expr_env *env, cls_expr **out, c
         return p.status == -2 ? -2 : -1;
     }
     if (compute_stats(e) || compile(e)) goto nomem;
+    {
+        /* Device compilers refuse brackets nested past a few hundred levels (clang's default
+         * is 256, and the accessor macros add their own); measured on the emitted text, which
+         * is what they read. */
+        char *text = cls__expr_emit_opencl(e);
+        if (!text) goto nomem;
+        int depth = 0, deepest = 0;
+        for (const char *c = text; *c; c++) {
+            if (*c == '(' && ++depth > deepest) deepest = depth;
+            if (*c == ')') depth--;
+        }
+        free(text);
+        if (deepest > CLS_EXPR_MAX_EMIT_DEPTH) {
+            cls__expr_free(e);
+            fail_at(&p, 1, 1,
+                    "the body is %d brackets deep in OpenCL C, more than device compilers take "
+                    "(limit %d): compute inner parts in locals",
+                    deepest, CLS_EXPR_MAX_EMIT_DEPTH);
+            return -1;
+        }
+    }
     *out = e;
     return 0;
 nomem:
@@ -1775,7 +1796,31 @@ typedef struct emitter {
     char *buf;
     size_t len, cap;
     int32_t *tmp; /* per node: temporary id (0 = none) */
+    unsigned char *bare; /* per node: emitted without its own parentheses */
 } emitter;
+
+/* The precedence class of a floating + - * / node (0 for any other node). */
+static int float_arith_class(const node *n)
+{
+    if (n->kind != N_BIN || n->type == T_INT) return 0;
+    return n->sub == B_ADD || n->sub == B_SUB ? 1 : n->sub == B_MUL || n->sub == B_DIV ? 2 : 0;
+}
+
+/* Marks the left operands that need no parentheses: a floating + - (or * /) whose left operand
+ * is of the same class reads the same without them, since C groups such chains from the left.
+ * A sum of N terms is then written flat instead of N brackets deep, which device compilers
+ * refuse past a few hundred ("bracket nesting level exceeded"); the tree, so the order of the
+ * operations and every rounding, is the same. */
+static void mark_bare(const cls_expr *e, unsigned char *bare)
+{
+    for (size_t k = 0; k < e->n_nodes; k++) {
+        const node *n = &e->nodes[k];
+        int c = float_arith_class(n);
+        if (c && float_arith_class(&e->nodes[n->kid[0]]) == c &&
+            e->nodes[n->kid[0]].type == n->type)
+            bare[n->kid[0]] = 1;
+    }
+}
 
 static int put(emitter *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int put(emitter *m, const char *fmt, ...)
@@ -1882,6 +1927,7 @@ static int em_pre(void *ctx, wframe *f)
         return put(m, "((%s)(", n->sub ? type_kw[n->sub] : type_name(e, n->type));
     case N_BIN:
         if (n->type == T_INT && n->sub <= B_MUL) return put(m, "as_int(as_uint(");
+        if (m->bare[f->node]) return 0;
         return put(m, is_logic(n) && !is_bool(e, n->kid[0]) ? "((" : "(");
     case N_TERN: return put(m, kt != T_INT ? "((" : "(");
     case N_CALL:
@@ -1925,6 +1971,7 @@ static int em_post(void *ctx, wframe *f)
         return put(m, n->type == T_INT && e->nodes[n->kid[0]].type != T_INT ? ")" : "))");
     case N_BIN:
         if (is_logic(n) && !is_bool(e, n->kid[1])) return put(m, " != 0))");
+        if (m->bare[f->node]) return 0;
         return put(m, n->type == T_INT && n->sub <= B_MUL ? "))" : ")");
     case N_TERN:
     case N_CALL: return put(m, ")");
@@ -1935,11 +1982,13 @@ static int em_post(void *ctx, wframe *f)
 char *cls__expr_emit_opencl(const cls_expr *e)
 {
     if (!e) return NULL;
-    emitter m = {e, NULL, 0, 0, NULL};
+    emitter m = {e, NULL, 0, 0, NULL, NULL};
     walker w = {em_pre, em_mid, em_post};
     int32_t ntmp = 0;
     m.tmp = calloc(e->n_nodes ? e->n_nodes : 1, sizeof *m.tmp);
-    if (!m.tmp || put(&m, "%s", "")) goto fail;
+    m.bare = calloc(e->n_nodes ? e->n_nodes : 1, 1);
+    if (!m.tmp || !m.bare || put(&m, "%s", "")) goto fail;
+    mark_bare(e, m.bare);
     for (size_t s = 0; s < e->n_stmts; s++) {
         const stmt *st = &e->stmts[s];
         /* children precede parents, so inner temporaries are declared first */
@@ -1966,9 +2015,11 @@ char *cls__expr_emit_opencl(const cls_expr *e)
         if (walk(e, st->root, &w, &m) || put(&m, ";\n")) goto fail;
     }
     free(m.tmp);
+    free(m.bare);
     return m.buf;
 fail:
     free(m.tmp);
+    free(m.bare);
     free(m.buf);
     return NULL;
 }

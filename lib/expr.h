@@ -5,9 +5,10 @@
 #include <stddef.h>
 
 /* Limits of the language (doc/guide.md quotes them). */
-#define CLS_EXPR_MAX_BODY 1048576 /* bytes of body text */
+#define CLS_EXPR_MAX_BODY 8388608 /* bytes of body text (100 000 generated points fit) */
 #define CLS_EXPR_MAX_DEPTH 200    /* nesting of parentheses, calls, unary operators, ?: */
 #define CLS_EXPR_MAX_OFFSET 1024  /* |offset| of IN / AUX */
+#define CLS_EXPR_MAX_EMIT_DEPTH 200 /* brackets nested in the emitted OpenCL C */
 
 typedef struct cls_expr cls_expr;
 

@@ -10,9 +10,8 @@
  * Reading accepts versions 1.0, 2.0 and 3.0, the dtypes '<f4' '<f8' '>f4' '>f8' '=f4' '=f8'
  * (big-endian data is converted to host order), C order only, 1 to 3 dimensions, and insists
  * that the data section holds exactly the bytes the shape says.  Writing produces version 1.0
- * (2.0 when the header would not fit a 16-bit length) in host byte order.  Every write goes
- * to "PATH.tmp.<pid>" in the same directory and is renamed over PATH only once complete, so an
- * existing file is never left half-written. */
+ * (2.0 when the header would not fit a 16-bit length) in host byte order, through
+ * cls__write_file (lib/file_write.c): an existing file is never left half-written. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -86,22 +85,6 @@ static size_t read_full(int fd, void *buf, size_t n)
     return done;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        size_t chunk = n > (size_t)1 << 30 ? (size_t)1 << 30 : n;
-        ssize_t w = write(fd, p, chunk);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Opens `path` for reading and checks it is not a directory.  On success returns the fd and
  * fills *st; on failure records CLS_ERR_IO and returns -1. */
 static int open_for_read(const char *path, struct stat *st, cls_status *status)
@@ -127,64 +110,6 @@ static int open_for_read(const char *path, struct stat *st, cls_status *status)
         return -1;
     }
     return fd;
-}
-
-/* Writes the concatenation of two buffers to `path` atomically (temporary file + rename). */
-static cls_status atomic_write(const char *path, const void *a, size_t alen, const void *b,
-                               size_t blen)
-{
-    cls_status status = CLS_SUCCESS;
-    size_t plen = strlen(path);
-    size_t tlen = plen + 32;
-    char *tmp = malloc(tlen);
-    int fd = -1;
-    if (!tmp) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: out of memory", path);
-    /* "PATH.tmp.<pid>"; if that exists (another thread of ours writing the same path, or a
-     * leftover of a dead process with our pid) try "PATH.tmp.<pid>.<n>": never remove a file
-     * we did not create. */
-    for (int attempt = 0; attempt < 100; attempt++) {
-        if (attempt == 0)
-            snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
-        else
-            snprintf(tmp, tlen, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
-        do {
-            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        } while (fd < 0 && errno == EINTR);
-        if (fd >= 0 || errno != EEXIST) break;
-    }
-    if (fd < 0) {
-        status = cls__fail(NULL, CLS_ERR_IO, "%s: cannot create temporary file '%s': %s", path,
-                           tmp, strerror(errno));
-        free(tmp);
-        return status;
-    }
-    if ((alen && write_full(fd, a, alen) != 0) || (blen && write_full(fd, b, blen) != 0)) {
-        status = cls__fail(NULL, CLS_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        status = cls__fail(NULL, CLS_ERR_IO, "%s: fsync failed: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (close(fd) != 0) {
-        fd = -1;
-        status = cls__fail(NULL, CLS_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) {
-        status = cls__fail(NULL, CLS_ERR_IO, "%s: cannot rename '%s' into place: %s", path, tmp,
-                           strerror(errno));
-        goto fail;
-    }
-    free(tmp);
-    return CLS_SUCCESS;
-
-fail:
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    free(tmp);
-    return status;
 }
 
 /* ------------------------------------------------------------------------ header parsing */
@@ -690,7 +615,7 @@ cls_status cls_npy_write(const char *path, const void *data, cls_dtype dtype, in
     memset(head + prelen + dlen, ' ', total - prelen - dlen - 1);
     head[total - 1] = '\n';
 
-    return atomic_write(path, head, total, data, count * esz);
+    return cls__write_file(path, head, total, data, count * esz);
 }
 
 /* ------------------------------------------------------------------------------------ raw */
@@ -712,11 +637,17 @@ cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t co
 
     int fd = open_for_read(path, &sb, &status);
     if (fd < 0) return status;
+    void *buf = NULL;
     if (S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size != (uintmax_t)nbytes)
         CLS__GOTO_FAIL(NULL, status, CLS_ERR_INVALID_FILE,
                        "%s: file is %ju bytes but %zu %s elements need %zu bytes", path,
                        (uintmax_t)sb.st_size, count, dtype_name(dtype), nbytes);
-    size_t got = read_full(fd, data, nbytes);
+    /* Into a buffer of our own, copied out only when the whole file was right: a short file,
+     * a read error or a file that grew leaves the caller's buffer as it was. */
+    if (!(buf = malloc(nbytes ? nbytes : 1)))
+        CLS__GOTO_FAIL(NULL, status, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: cannot allocate %zu bytes",
+                       path, nbytes);
+    size_t got = read_full(fd, buf, nbytes);
     if (got == (size_t)-1)
         CLS__GOTO_FAIL(NULL, status, CLS_ERR_IO, "%s: read failed: %s", path, strerror(errno));
     if (got < nbytes)
@@ -735,10 +666,13 @@ cls_status cls_raw_read(const char *path, void *data, cls_dtype dtype, size_t co
                            path, nbytes, count, dtype_name(dtype), nbytes);
     }
     close(fd);
+    if (nbytes) memcpy(data, buf, nbytes);
+    free(buf);
     return CLS_SUCCESS;
 
 fail:
     close(fd);
+    free(buf);
     return status;
 }
 
@@ -753,5 +687,5 @@ cls_status cls_raw_write(const char *path, const void *data, cls_dtype dtype, si
     if (count > SIZE_MAX / esz)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "%s: %zu elements overflow size_t",
                          path, count);
-    return atomic_write(path, NULL, 0, data, count * esz);
+    return cls__write_file(path, NULL, 0, data, count * esz);
 }

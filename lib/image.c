@@ -1,5 +1,5 @@
 /* image.c: float images and their files: PNG through libpng, PGM/PPM (P2, P3, P5, P6) by hand;
- * writes go to a temporary file that is renamed into place. */
+ * writes go through cls__write_file (an exclusive temporary renamed into place). */
 #include <errno.h>
 #include <math.h>
 #include <png.h>
@@ -14,16 +14,52 @@
 #include "files.h"
 #include "internal.h"
 
-#define MAX_SIDE ((size_t)1 << 20)
+#define MAX_SIDE ((size_t)CLS__IMAGE_MAX_SIDE)
+/* Pixels an image may have unless CLSTENCIL_IMAGE_MAX_PIXELS says otherwise: 8192x8192, whose
+ * float copy of four channels is 1 GiB.  A PNG of a few hundred kilobytes can claim 16384x16384
+ * and cost gigabytes and minutes to decode; this refuses it at the header. */
+#define DEFAULT_MAX_PIXELS ((uint64_t)1 << 26)
+
+/* The pixel limit in force: CLSTENCIL_IMAGE_MAX_PIXELS (a positive integer, at most 2^40) or
+ * the default. */
+static uint64_t max_pixels(void)
+{
+    const char *e = getenv("CLSTENCIL_IMAGE_MAX_PIXELS");
+    char *end;
+    if (!e || !*e) return DEFAULT_MAX_PIXELS;
+    errno = 0;
+    unsigned long long v = strtoull(e, &end, 10);
+    if (errno || *end || v < 1 || v > ((unsigned long long)1 << 40)) {
+        cls__debug("CLSTENCIL_IMAGE_MAX_PIXELS='%s' is not an integer 1..2^40; using %llu", e,
+                   (unsigned long long)DEFAULT_MAX_PIXELS);
+        return DEFAULT_MAX_PIXELS;
+    }
+    return v;
+}
+
+/* Refuses sizes past the limits before anything of that size is allocated. */
+static cls_status check_size(const char *what, uint64_t width, uint64_t height)
+{
+    uint64_t limit = max_pixels();
+    if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
+        return cls__fail(NULL, CLS_ERR_INVALID_SIZE,
+                         "%simage size %llux%llu: each side must lie in 1..%zu", what,
+                         (unsigned long long)width, (unsigned long long)height, MAX_SIDE);
+    if (width * height > limit)
+        return cls__fail(NULL, CLS_ERR_TOO_LARGE,
+                         "%simage of %llux%llu has %llu pixels, more than the limit of %llu (set "
+                         "CLSTENCIL_IMAGE_MAX_PIXELS to allow more)",
+                         what, (unsigned long long)width, (unsigned long long)height,
+                         (unsigned long long)(width * height), (unsigned long long)limit);
+    return CLS_SUCCESS;
+}
 
 cls_status cls_image_create(size_t width, size_t height, size_t channels, cls_image **img)
 {
     if (!img) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_image_create: NULL image");
     *img = NULL;
-    if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
-        return cls__fail(NULL, CLS_ERR_INVALID_SIZE,
-                         "image size %zux%zu: each side must lie in 1..%zu", width, height,
-                         MAX_SIDE);
+    cls_status st = check_size("", width, height);
+    if (st != CLS_SUCCESS) return st;
     if (channels < 1 || channels > 4)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "image: 1 to 4 channels, got %zu",
                          channels);
@@ -73,35 +109,22 @@ static cls_status read_file(const char *path, membuf *b)
 {
     char *data;
     memset(b, 0, sizeof *b);
-    if (cls__read_file(path, SIZE_MAX - 1, &data, &b->len) != 0)
+    /* No image of the allowed size needs more than 8 bytes a pixel (16-bit RGBA, stored) plus
+     * its chunks; anything longer (or an endless device such as /dev/zero) is refused. */
+    const uint64_t most = 8 * max_pixels() + ((uint64_t)1 << 20);
+    if (cls__read_file(path, most < SIZE_MAX - 1 ? (size_t)most : SIZE_MAX - 1, &data, &b->len)
+        != 0) {
+        if (errno == EFBIG)
+            return cls__fail(NULL, CLS_ERR_TOO_LARGE,
+                             "%s: longer than %llu bytes, more than an image within the pixel "
+                             "limit can need",
+                             path, (unsigned long long)most);
         return errno == ENOMEM
                    ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: reading the file", path)
                    : cls__fail(NULL, CLS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
     b->data = (unsigned char *)data;
     b->cap = b->len;
-    return CLS_SUCCESS;
-}
-
-/* Writes the buffer to PATH.tmp.<pid> and renames it over path. */
-static cls_status write_file(const char *path, const membuf *b)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return cls__fail(NULL, CLS_ERR_IO, "%s: path too long", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return cls__fail(NULL, CLS_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-    int bad = fwrite(b->data, 1, b->len, f) != b->len;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        remove(tmp);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: write error (disk full?)", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return cls__fail(NULL, CLS_ERR_IO, "%s: cannot rename '%s' into place: %s", path, tmp,
-                         strerror(e));
-    }
     return CLS_SUCCESS;
 }
 
@@ -112,6 +135,7 @@ typedef struct png_io {
     membuf *out;
     char error[256];
     int oom;
+    int limit; /* the header's size is past the limits */
 } png_io;
 
 static void png_err(png_structp png, png_const_charp msg)
@@ -162,6 +186,10 @@ static int png_decode(png_dec *d, png_io *io)
     png_set_user_limits(d->png, (png_uint_32)MAX_SIDE, (png_uint_32)MAX_SIDE);
     png_read_info(d->png, d->info);
     png_uint_32 w = png_get_image_width(d->png, d->info), h = png_get_image_height(d->png, d->info);
+    if (check_size("the PNG header claims an ", w, h) != CLS_SUCCESS) {
+        io->limit = 1;
+        png_error(d->png, cls_last_error());
+    }
     int depth = png_get_bit_depth(d->png, d->info), type = png_get_color_type(d->png, d->info);
     /* Palette -> RGB, grey below 8 bits -> 8, transparency chunk -> alpha; 16 bits stay. */
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(d->png);
@@ -209,10 +237,13 @@ static cls_status read_png(const char *path, const membuf *b, cls_image **img)
         st = cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: creating the PNG decoder", path);
     } else {
         png_set_sig_bytes(d.png, 8);
+        /* Ancillary chunks (text, ICC profiles) are skipped, not decompressed into memory. */
+        png_set_chunk_malloc_max(d.png, (png_alloc_size_t)8 << 20);
         if (png_decode(&d, &io) != 0) {
-            st = io.oom ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: decoding", path)
-                        : cls__fail(NULL, CLS_ERR_INVALID_FILE, "%s: not a valid PNG file: %s",
-                                    path, io.error);
+            st = io.oom     ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "%s: decoding", path)
+                 : io.limit ? cls__fail(NULL, CLS_ERR_TOO_LARGE, "%s: %s", path, io.error)
+                            : cls__fail(NULL, CLS_ERR_INVALID_FILE, "%s: not a valid PNG file: %s",
+                                        path, io.error);
             cls_image_release(d.img);
             d.img = NULL;
         }
@@ -316,9 +347,24 @@ static cls_status read_pnm(const char *path, const membuf *b, cls_image **img)
                          "%s: bad P%c header (width %ld, height %ld, maxval %ld; maxval must lie "
                          "in 1..65535)",
                          path, kind, w, h, maxval);
-    cls_status st = cls_image_create((size_t)w, (size_t)h, ch, img);
-    if (st != CLS_SUCCESS) return st;
+    cls_status st = check_size("", (uint64_t)w, (uint64_t)h);
+    if (st != CLS_SUCCESS) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", cls_last_error());
+        return cls__fail(NULL, st, "%s: the P%c header claims an %s", path, kind, msg);
+    }
     size_t n = (size_t)w * (size_t)h * ch;
+    /* The data must be there before the image is allocated: a header of a few bytes must not
+     * make us ask for gigabytes.  Binary samples take 1 or 2 bytes, text ones a digit and a
+     * separator. */
+    size_t have = b->len > c.pos ? b->len - c.pos : 0;
+    size_t need = ascii ? 2 * n - 1 : 1 + n * (maxval > 255 ? 2 : 1);
+    if (have < need)
+        return cls__fail(NULL, CLS_ERR_INVALID_FILE,
+                         "%s: truncated P%c data: %zu bytes after the header for %zu samples",
+                         path, kind, have, n);
+    st = cls_image_create((size_t)w, (size_t)h, ch, img);
+    if (st != CLS_SUCCESS) return st;
     if (ascii) {
         for (size_t i = 0; i < n; i++) {
             long v = pnm_number(&c);
@@ -436,7 +482,7 @@ cls_status cls_image_write(const char *path, const cls_image *img)
                        "%s: unknown image type (the name must end in .png, .pgm, .ppm or .pnm)",
                        path);
     }
-    if (st == CLS_SUCCESS) st = write_file(path, &out);
+    if (st == CLS_SUCCESS) st = cls__write_file(path, out.data, out.len, NULL, 0);
     free(out.data);
     return st;
 }

@@ -11,8 +11,8 @@ cls_status cls__image_check(const cls_image *img, const char *what)
 {
     if (!img || !img->data)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "the %s image is missing", what);
-    if (img->width < 1 || img->height < 1 || img->width > ((size_t)1 << 20) ||
-        img->height > ((size_t)1 << 20) || img->channels < 1 || img->channels > 4)
+    if (img->width < 1 || img->height < 1 || img->width > (size_t)CLS__IMAGE_MAX_SIDE ||
+        img->height > (size_t)CLS__IMAGE_MAX_SIDE || img->channels < 1 || img->channels > 4)
         return cls__fail(NULL, CLS_ERR_INVALID_SIZE,
                          "the %s image is %zux%zu with %zu channels (sides 1..2^20, 1..4 channels)",
                          what, img->width, img->height, img->channels);

@@ -70,6 +70,14 @@ cls_status cls_poisson_edit(cls_context *ctx, const cls_image *target, const cls
         return cls__fail(ctx, CLS_ERR_INVALID_SIZE,
                          "the mask is %zux%zu and the source %zux%zu: they must have the same size",
                          mask->width, mask->height, source->width, source->height);
+    /* Beyond the largest image side no mask pixel can land in the target, and the placement
+     * arithmetic below stays far from long's range. */
+    if (opt->offset_x < -CLS__IMAGE_MAX_SIDE || opt->offset_x > CLS__IMAGE_MAX_SIDE ||
+        opt->offset_y < -CLS__IMAGE_MAX_SIDE || opt->offset_y > CLS__IMAGE_MAX_SIDE)
+        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "offset (%ld, %ld): each part must lie in -%ld..%ld (the largest image "
+                         "side)",
+                         opt->offset_x, opt->offset_y, CLS__IMAGE_MAX_SIDE, CLS__IMAGE_MAX_SIDE);
     if (opt->dtype != CLS_FLOAT32 && opt->dtype != CLS_FLOAT64)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "dtype: unknown value %d", (int)opt->dtype);
 

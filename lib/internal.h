@@ -59,6 +59,13 @@ int cls__appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A double printed with %.17g (round-trips exactly) and a '.' decimal point in any locale. */
 const char *cls__fmt_double(char buf[40], double v);
+/* s in single quotes for a message: bytes outside printable ASCII, quotes and backslashes as
+ * \xNN, at most 64 bytes of s (then "...").  Returns out; cap >= 8, CLS__QUOTE_MAX always fits. */
+#define CLS__QUOTE_MAX 272
+const char *cls__quote(char *out, size_t cap, const char *s);
+/* Whether s is a name the library accepts for a stencil: [A-Za-z_][A-Za-z0-9_]*, 1 to
+ * CLS__NAME_MAX - 1 characters (lib/stencil.c). */
+int cls__valid_name(const char *s);
 /* Monotonic seconds. */
 double cls__now(void);
 /* Sorts v ascending (timings: the minimum is v[0] afterwards). */
@@ -66,6 +73,36 @@ void cls__sort_doubles(double *v, size_t n);
 /* Sorts v and returns its median (the mean of the middle two for even n); n >= 1. */
 double cls__median(double *v, size_t n);
 /* cls__hash: 64-bit FNV-1a (model/hash.h). */
+
+/* The largest side of an image (lib/image.c); also bounds placements such as the offsets of
+ * cls_poisson_edit. */
+#define CLS__IMAGE_MAX_SIDE 1048576L
+
+/* SHA-256 (lib/sha256.c): init, update any number of times, final. */
+typedef struct cls__sha256 {
+    uint32_t h[8];
+    uint64_t bytes;
+    unsigned char block[64];
+    size_t fill;
+} cls__sha256;
+void cls__sha256_init(cls__sha256 *s);
+void cls__sha256_update(cls__sha256 *s, const void *data, size_t len);
+void cls__sha256_final(cls__sha256 *s, unsigned char out[32]);
+void cls__sha256_of(const void *data, size_t len, unsigned char out[32]);
+
+/* ---------------------------------------------------------------- files (lib/file_write.c) */
+/* Writes a then b to path through a temporary created exclusively beside it, then rename();
+ * on failure path is as it was and the message names it. */
+cls_status cls__write_file(const char *path, const void *a, size_t alen, const void *b,
+                           size_t blen);
+/* The steps, for writers that stream: creates "PATH.tmp-<random>" with O_EXCL|O_NOFOLLOW
+ * (mode 0666 less the umask) and returns its fd (*tmp_path malloc'ed), or -1 with errno;
+ * cls__write_all writes everything (0 or -1 with errno); cls__temp_commit syncs, closes and
+ * renames (always consuming fd and tmp_path); cls__temp_discard closes and removes. */
+int cls__temp_create(const char *path, char **tmp_path);
+int cls__write_all(int fd, const void *data, size_t len);
+cls_status cls__temp_commit(int fd, char *tmp_path, const char *path);
+void cls__temp_discard(int fd, char *tmp_path);
 
 /* ---------------------------------------------------------------- stencil spec (lib/stencil.c) */
 typedef struct cls__point {
@@ -96,10 +133,14 @@ struct cls_stencil {
     int halo_explicit;        /* halo given by the user; else derived from the body */
     cls_boundary boundary;
     double boundary_value;
-    char *body;               /* user body, or generated from points */
+    /* The user's body, or the one generated from the points: built on first use after the
+     * points change (cls__stencil_body), so adding n points costs O(n), not O(n^2).  Atomic,
+     * since concurrent readers of one const stencil may build it at once (the first to store
+     * wins). */
+    char *_Atomic body;
     int body_from_points;
     cls__point *points;
-    size_t n_points;
+    size_t n_points, cap_points;
     cls__aux *aux;
     size_t n_aux;
     cls__param *params;
@@ -107,9 +148,10 @@ struct cls_stencil {
     cls__regen_fn regen;      /* built-ins only */
 };
 
-/* Regenerates a points-based body: points with equal coefficients grouped as c * (IN(..) + ..),
- * groups in the order their coefficients first appear (001_405c9e1d5e6c3c1a.txt Sect. 6.3). */
-cls_status cls__stencil_body_from_points(cls_stencil *st);
+/* The body text: the user's, or the one generated from the points (equal coefficients grouped
+ * as c * (IN(..) + ..), groups in the order their coefficients first appear: the common
+ * sub-expressions of Mo & Li, Sect. 6.3), built in O(n) on first use.  NULL when there is none or when memory ran out (then *oom is set, if given). */
+const char *cls__stencil_body(const cls_stencil *st, int *oom);
 /* Parses the spec's body with its dims, dtype, aux arrays and parameters (lib/expr.h). */
 struct cls_expr;
 cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);
@@ -166,6 +208,13 @@ const char *cls__context_model_why(const cls_context *ctx);
 cls_status cls__program_get(cls_context *ctx, const char *source, const char *options,
                             cl_program *program, int *from_cache);
 void cls__program_cache_clear(cls_context *ctx);
+/* The disk cache's size cap in bytes: CLSTENCIL_CACHE_MAX (a byte count with an optional K, M
+ * or G suffix, powers of 1024), else 256 MiB (lib/cache_evict.c). */
+uint64_t cls__cache_max(void);
+/* Removes the least recently used entries (*.clbin, by modification time, which a hit
+ * refreshes) of the cache folder until their sizes add up to at most `cap` bytes, and
+ * temporaries that a crashed writer left behind. */
+void cls__cache_evict(const char *dir, uint64_t cap);
 /* Directory of the disk cache (NULL when disabled by CLSTENCIL_CACHE=off). Caller frees. */
 char *cls__cache_dir(void);
 

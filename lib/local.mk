@@ -4,9 +4,9 @@ libcls_runtime_la_SOURCES += \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
 	lib/stencil.c lib/stencil_json.c lib/builtins.c \
-	lib/device.c lib/context.c lib/program.c lib/kernel_source.c \
+	lib/device.c lib/context.c lib/program.c lib/sha256.c lib/cache_evict.c lib/kernel_source.c \
 	lib/codegen.c lib/reference.c \
-	lib/grid_io.c lib/bench_copy.c lib/probe.c lib/bench_transit.c
+	lib/grid_io.c lib/file_write.c lib/bench_copy.c lib/probe.c lib/bench_transit.c
 # The planner core, states and runs, and what the schedules share (lib/schedule.h, lib/exec.h).
 libcls_runtime_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib/plan_run.c \
 	lib/params.c lib/build.c lib/exec.c lib/state.c lib/host_alloc.c \

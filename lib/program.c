@@ -7,18 +7,25 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "files.h"
 #include "internal.h"
 
-/* Bump when the file layout or the key's ingredients change: old files then simply miss. */
-#define CLS__CACHE_FORMAT "libclstencil program cache v1"
-#define CLS__CACHE_VERSION 1u
-#define CLS__CACHE_MAGIC "CLSBIN01"
-/* magic[8] version(u32) reserved(u32) key options_len source_len text_hash payload_len
- * payload_hash (u64 each), host byte order: a cache never moves between machines. */
-#define CLS__HEADER_SIZE 64
+/* Bump when the file layout or the key's ingredients change: old files then simply miss (and
+ * age out under the size cap). */
+#define CLS__CACHE_FORMAT "libclstencil program cache v2"
+#define CLS__CACHE_VERSION 2u
+#define CLS__CACHE_MAGIC "CLSBIN02"
+/* magic[8] version(u32) reserved(u32) key[32] text_digest[32] payload_len(u64, host order)
+ * payload_digest[32] reserved[8]: SHA-256 digests, so that an entry whose payload was altered
+ * (and re-hashed with anything weaker), truncated or written for other source is refused. */
+#define CLS__HEADER_SIZE 128
+#define OFF_KEY 16
+#define OFF_TEXT 48
+#define OFF_LEN 80
+#define OFF_PAYLOAD 88
 /* A sanity bound on what we read back. */
 #define CLS__MAX_BINARY ((uint64_t)1 << 31)
 
@@ -43,16 +50,40 @@ static uint64_t text_hash(const char *options, const char *source)
     return hash_str(h, source);
 }
 
-static uint64_t disk_key(const cls_context *ctx, const char *options, const char *source)
+static void digest_str(cls__sha256 *s, const char *text)
 {
-    uint64_t h = hash_str(CLS__FNV_SEED, CLS__CACHE_FORMAT);
-    h = hash_str(h, ctx->info.name);
-    h = hash_str(h, ctx->info.vendor);
-    h = hash_str(h, ctx->info.driver_version);
-    h = hash_str(h, ctx->info.device_version);
-    h = hash_str(h, ctx->info.platform_name);
-    h = hash_str(h, options);
-    return hash_str(h, source);
+    cls__sha256_update(s, text, strlen(text) + 1); /* the NUL separates fields */
+}
+
+/* The disk key: everything the binary depends on, the library's version included (a new
+ * release may generate other code for the same stencil). */
+static void disk_key(const cls_context *ctx, const char *options, const char *source,
+                     unsigned char key[32])
+{
+    cls__sha256 s;
+    cls__sha256_init(&s);
+    digest_str(&s, CLS__CACHE_FORMAT);
+    digest_str(&s, cls_version());
+    digest_str(&s, ctx->info.name);
+    digest_str(&s, ctx->info.vendor);
+    digest_str(&s, ctx->info.driver_version);
+    digest_str(&s, ctx->info.device_version);
+    digest_str(&s, ctx->info.platform_name);
+    digest_str(&s, options);
+    digest_str(&s, source);
+    cls__sha256_final(&s, key);
+}
+
+/* What the entry was built from, checked on load: a key that matched by accident (or was
+ * copied onto another entry) is not enough. */
+static void text_digest(const char *options, const char *source, unsigned char out[32])
+{
+    cls__sha256 s;
+    cls__sha256_init(&s);
+    digest_str(&s, "text");
+    digest_str(&s, options);
+    digest_str(&s, source);
+    cls__sha256_final(&s, out);
 }
 
 static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, sizeof v); }
@@ -108,6 +139,15 @@ char *cls__cache_dir(void)
         free(path);
         return NULL;
     }
+    /* Entries are loaded and run: a folder another user owns or anyone may write to could
+     * hold entries planted by others, digests and all. */
+    struct stat sb;
+    if (stat(path, &sb) != 0 || sb.st_uid != geteuid() || (sb.st_mode & S_IWOTH)) {
+        cls__debug("program cache disabled: %s is %s", path,
+                   sb.st_uid != geteuid() ? "owned by another user" : "writable by anyone");
+        free(path);
+        return NULL;
+    }
     return path;
 }
 
@@ -141,11 +181,12 @@ static cls_status build_failure(cls_context *ctx, cl_program prog, cl_int err)
 }
 
 /* ------------------------------------------------------------------------------ disk cache */
-static char *cache_path(const char *dir, uint64_t key)
+static char *cache_path(const char *dir, const unsigned char key[32])
 {
-    char *path = NULL;
+    char *path = NULL, hex[65];
     size_t len = 0, cap = 0;
-    if (cls__appendf(&path, &len, &cap, "%s/%016llx.clbin", dir, (unsigned long long)key) != 0) {
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", key[i]);
+    if (cls__appendf(&path, &len, &cap, "%s/%s.clbin", dir, hex) != 0) {
         free(path);
         return NULL;
     }
@@ -154,11 +195,12 @@ static char *cache_path(const char *dir, uint64_t key)
 
 /* Tries the disk cache; returns a built program or NULL (a miss).  A file that exists but
  * fails any check is removed so that the rebuild rewrites it. */
-static cl_program cache_load(cls_context *ctx, const char *path, uint64_t key, const char *options,
-                             const char *source)
+static cl_program cache_load(cls_context *ctx, const char *path, const unsigned char key[32],
+                             const char *options, const char *source)
 {
     size_t size = 0;
     char *text = NULL;
+    unsigned char digest[32];
     cl_program prog = NULL;
     const char *why = NULL;
     /* Any failure is a miss; a missing file is the common case. */
@@ -180,23 +222,24 @@ static cl_program cache_load(cls_context *ctx, const char *path, uint64_t key, c
         why = "other format version";
         goto bad;
     }
-    if (get_u64(buf + 16) != key) {
+    if (memcmp(buf + OFF_KEY, key, 32) != 0) {
         why = "key mismatch";
         goto bad;
     }
-    if (get_u64(buf + 24) != strlen(options) || get_u64(buf + 32) != strlen(source) ||
-        get_u64(buf + 40) != text_hash(options, source)) {
-        why = "source or options differ (hash collision)";
+    text_digest(options, source, digest);
+    if (memcmp(buf + OFF_TEXT, digest, 32) != 0) {
+        why = "built from other source or options";
         goto bad;
     }
-    uint64_t plen = get_u64(buf + 48);
+    uint64_t plen = get_u64(buf + OFF_LEN);
     if (plen == 0 || plen != size - CLS__HEADER_SIZE) {
         why = "payload length mismatch (truncated file?)";
         goto bad;
     }
     const unsigned char *payload = buf + CLS__HEADER_SIZE;
-    if (get_u64(buf + 56) != cls__hash(CLS__FNV_SEED, payload, (size_t)plen)) {
-        why = "payload hash mismatch";
+    cls__sha256_of(payload, (size_t)plen, digest);
+    if (memcmp(buf + OFF_PAYLOAD, digest, 32) != 0) {
+        why = "payload digest mismatch (altered or corrupt)";
         goto bad;
     }
 
@@ -213,6 +256,9 @@ static cl_program cache_load(cls_context *ctx, const char *path, uint64_t key, c
         goto bad;
     }
     free(buf);
+    /* A hit is a use: the size cap evicts the least recently used entries first. */
+    if (utimensat(AT_FDCWD, path, NULL, 0) != 0)
+        cls__debug("cannot mark %s as used: %s", path, strerror(errno));
     cls__debug("program cache hit: %s", path);
     return prog;
 
@@ -225,32 +271,17 @@ bad:
     return NULL;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Stores the program's binary; best effort (failures are only logged). */
 static void cache_store(cls_context *ctx, cl_program prog, const char *dir, const char *path,
-                        uint64_t key, const char *options, const char *source)
+                        const unsigned char key[32], const char *options, const char *source)
 {
     cl_uint ndev = 0;
     size_t *sizes = NULL;
     unsigned char **bins = NULL;
-    char *tmp = NULL;
-    int fd = -1;
-    size_t len = 0, cap = 0, mine = 0;
+    size_t mine = 0;
     const char *why = NULL;
-    int sys = 0; /* errno of a failed system call */
+
+    if (cls__cache_max() == 0) return; /* CLSTENCIL_CACHE_MAX=0: keep nothing */
 
     if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL) != CL_SUCCESS ||
         ndev == 0) {
@@ -299,57 +330,22 @@ static void cache_store(cls_context *ctx, cl_program prog, const char *dir, cons
     memset(hdr, 0, sizeof hdr);
     memcpy(hdr, CLS__CACHE_MAGIC, 8);
     put_u32(hdr + 8, CLS__CACHE_VERSION);
-    put_u64(hdr + 16, key);
-    put_u64(hdr + 24, strlen(options));
-    put_u64(hdr + 32, strlen(source));
-    put_u64(hdr + 40, text_hash(options, source));
-    put_u64(hdr + 48, sizes[mine]);
-    put_u64(hdr + 56, cls__hash(CLS__FNV_SEED, bins[mine], sizes[mine]));
+    memcpy(hdr + OFF_KEY, key, 32);
+    text_digest(options, source, hdr + OFF_TEXT);
+    put_u64(hdr + OFF_LEN, sizes[mine]);
+    cls__sha256_of(bins[mine], sizes[mine], hdr + OFF_PAYLOAD);
 
-    /* Temporary file in the same directory, then rename(): readers in other processes see
-     * either no file, the old one or the new complete one. */
-    if (cls__appendf(&tmp, &len, &cap, "%s/.tmp-XXXXXX", dir) != 0) {
-        why = "out of memory";
+    /* Through an exclusive temporary and rename(): readers in other processes see either no
+     * file, the old one or the new complete one. */
+    if (cls__write_file(path, hdr, sizeof hdr, bins[mine], sizes[mine]) != CLS_SUCCESS) {
+        why = cls_last_error();
         goto out;
     }
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        why = "mkstemp failed";
-        sys = errno;
-        free(tmp);
-        tmp = NULL;
-        goto out;
-    }
-    if (write_all(fd, hdr, sizeof hdr) != 0 || write_all(fd, bins[mine], sizes[mine]) != 0) {
-        why = "write failed";
-        sys = errno;
-        goto out;
-    }
-    if (close(fd) != 0) {
-        fd = -1;
-        why = "close failed";
-        sys = errno;
-        goto out;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) {
-        why = "rename failed";
-        sys = errno;
-        goto out;
-    }
-    free(tmp);
-    tmp = NULL;
     cls__debug("program cache stored %s (%zu bytes)", path, sizes[mine]);
+    cls__cache_evict(dir, cls__cache_max());
 
 out:
-    if (why)
-        cls__debug("program cache not written (%s): %s%s%s", path, why, sys ? ": " : "",
-                   sys ? strerror(sys) : "");
-    if (fd >= 0) close(fd);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
+    if (why) cls__debug("program cache not written (%s): %s", path, why);
     if (bins)
         for (cl_uint i = 0; i < ndev; i++) free(bins[i]);
     free(bins);
@@ -378,17 +374,14 @@ static void append_build_log(cls_context *ctx, cl_program prog, const char *opti
 static void dump_source(const char *options, const char *source, uint64_t key)
 {
     const char *dir = getenv("CLSTENCIL_DUMP_DIR");
+    char *path = NULL, *text = NULL;
+    size_t plen = 0, pcap = 0, tlen = 0, tcap = 0;
     if (!dir || !*dir) return;
-    size_t n = strlen(dir) + 32;
-    char *path = malloc(n);
-    if (!path) return;
-    snprintf(path, n, "%s/%016llx.cl", dir, (unsigned long long)key);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fprintf(f, "// options: %s\n%s", options, source);
-        fclose(f);
-    }
+    if (cls__appendf(&path, &plen, &pcap, "%s/%016llx.cl", dir, (unsigned long long)key) == 0 &&
+        cls__appendf(&text, &tlen, &tcap, "// options: %s\n", options) == 0)
+        (void)cls__write_file(path, text, tlen, source, strlen(source));
     free(path);
+    free(text);
 }
 
 /* ------------------------------------------------------------------------------ entry point */
@@ -441,9 +434,9 @@ static cls_status program_get(cls_context *ctx, const char *source, const char *
 
     /* 2. On disk. */
     dir = cls__cache_dir();
-    uint64_t dkey = 0;
+    unsigned char dkey[32];
     if (dir) {
-        dkey = disk_key(ctx, options, source);
+        disk_key(ctx, options, source, dkey);
         path = cache_path(dir, dkey);
         if (path) prog = cache_load(ctx, path, dkey, options, source);
         if (prog) origin = 1;

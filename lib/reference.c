@@ -82,7 +82,10 @@ cls_status cls_reference_run(const cls_stencil *st, cls_dims dims, size_t steps,
     }
     cls_expr_env env = {st->dims, is_double, st->n_aux, aux_names, st->n_params, param_names};
     char err[512];
-    int pr = cls__expr_parse(st->body, &env, &e, err, sizeof err);
+    int body_oom;
+    const char *body = cls__stencil_body(st, &body_oom);
+    if (body_oom) goto oom;
+    int pr = cls__expr_parse(body ? body : "", &env, &e, err, sizeof err);
     if (pr == -2) goto oom;
     if (pr != 0) {
         s = cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: body: %s", st->name, err);

@@ -1,5 +1,6 @@
 /* stencil.c: the stencil specification object: C builder API, accessors and validation. */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,16 +25,22 @@ static const char *const reserved_names[] = {
 
 static int valid_identifier(const char *s)
 {
-    if (!s || !*s || strlen(s) >= CLS__NAME_MAX) return 0;
-    if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
-    for (const char *p = s + 1; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == '_')) return 0;
+    if (!cls__valid_name(s)) return 0;
     /* cls_, CLS_ and __ are the generated code's and the compiler's namespaces. */
     if (!strncmp(s, "cls_", 4) || !strncmp(s, "CLS_", 4) || !strncmp(s, "__", 2)) return 0;
     /* aux0, aux1, ... are the update function's array arguments. */
     if (!strncmp(s, "aux", 3) && s[3] && strspn(s + 3, "0123456789") == strlen(s + 3)) return 0;
     for (const char *const *r = reserved_names; *r; r++)
         if (!strcmp(s, *r)) return 0;
+    return 1;
+}
+
+int cls__valid_name(const char *s)
+{
+    if (!s || !*s || strlen(s) >= CLS__NAME_MAX) return 0;
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
+    for (const char *p = s + 1; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_')) return 0;
     return 1;
 }
 
@@ -46,9 +53,15 @@ cls_status cls_stencil_create(const char *name, int dims, cls_dtype dtype, const
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "dims: must be 1, 2 or 3, got %d", dims);
     if (dtype != CLS_FLOAT32 && dtype != CLS_FLOAT64)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "dtype: must be float or double");
-    if (name && (!*name || strlen(name) >= CLS__NAME_MAX))
-        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "name: must be 1..%d characters",
-                         CLS__NAME_MAX - 1);
+    /* The name labels messages, reports and files; an identifier cannot carry comment
+     * delimiters, preprocessor lines or terminal escapes into any of them. */
+    if (name && !cls__valid_name(name)) {
+        char q[CLS__QUOTE_MAX];
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                         "name: %s is not a valid stencil name (letters, digits and '_', not "
+                         "starting with a digit, 1..%d characters)",
+                         cls__quote(q, sizeof q, name), CLS__NAME_MAX - 1);
+    }
     cls_stencil *st = calloc(1, sizeof *st);
     if (!st) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating a stencil");
     snprintf(st->name, sizeof st->name, "%s", name ? name : "custom");
@@ -90,6 +103,7 @@ cls_status cls_stencil_copy(const cls_stencil *st, cls_stencil **copy)
     c->params = NULL;
     if (st->description && !(c->description = cls__strdup(st->description))) goto oom;
     if (st->body && !(c->body = cls__strdup(st->body))) goto oom;
+    c->cap_points = st->n_points;
     if (st->n_points) {
         if (!(c->points = malloc(st->n_points * sizeof *c->points))) goto oom;
         memcpy(c->points, st->points, st->n_points * sizeof *c->points);
@@ -109,52 +123,97 @@ oom:
     return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "copying a stencil");
 }
 
-/* Whether two coefficients are the same double, bit for bit (so 0.0 and -0.0 stay apart). */
-static int same_coef(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
-
-cls_status cls__stencil_body_from_points(cls_stencil *st)
+/* The bits of a coefficient: equal bits, equal coefficient (so 0.0 and -0.0 stay apart). */
+static uint64_t coef_bits(double c)
 {
-    /* Common sub-expression elimination (001_405c9e1d5e6c3c1a.txt Sect. 6.3): points with
-     * equal coefficients share one multiplication, c * (IN(a) + IN(b) + ...).  Groups follow
-     * the first appearance of their coefficient, points within a group the order given, and a
-     * coefficient of 1 multiplies nothing (x * 1 == x exactly).  The symmetric 27-point stencil
-     * (4 weights) needs 4 multiplications and 26 additions instead of 27 and 26. */
-    char *buf = NULL, num[40];
-    size_t len = 0, cap = 0;
-    unsigned char *done = NULL;
+    uint64_t u;
+    memcpy(&u, &c, sizeof u);
+    return u;
+}
+
+/* The body of the points, in O(n): common sub-expression elimination (Mo & Li, Sect. 6.3):
+ * points with equal coefficients share one multiplication, c * (IN(a) + IN(b) + ...).  Groups
+ * follow the first appearance of their coefficient, points within a group the order given,
+ * and a coefficient of 1 multiplies nothing (x * 1 == x exactly).  The symmetric 27-point
+ * stencil (4 weights) needs 4 multiplications and 26 additions instead of 27 and 26.  A hash
+ * of the coefficients' bits numbers the groups and a counting sort orders the points, so a
+ * stencil of 100 000 points builds in milliseconds. */
+static char *points_body(const cls_stencil *st)
+{
     static const char *const axis_fmt[3] = {"IN(%d)", "IN(%d, %d)", "IN(%d, %d, %d)"};
-    if (st->n_points && !(done = calloc(st->n_points, 1))) goto oom;
-    for (size_t i = 0, groups = 0; i < st->n_points; i++) {
-        if (done[i]) continue;
-        const double c = st->points[i].coef;
-        size_t members = 0;
-        for (size_t j = i; j < st->n_points; j++) members += same_coef(st->points[j].coef, c);
+    const size_t n = st->n_points;
+    char *buf = NULL, num[40];
+    size_t len = 0, cap = 0, hcap = 16, groups = 0;
+    size_t *group = NULL, *slot = NULL, *first = NULL, *start = NULL, *order = NULL;
+    if (!n) return cls__strdup("0");
+    while (hcap < 2 * n) hcap *= 2;
+    if (!(group = malloc(n * sizeof *group)) || !(slot = malloc(hcap * sizeof *slot)) ||
+        !(first = malloc(n * sizeof *first)) || !(start = calloc(n + 1, sizeof *start)) ||
+        !(order = malloc(n * sizeof *order)))
+        goto oom;
+    for (size_t h = 0; h < hcap; h++) slot[h] = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = coef_bits(st->points[i].coef);
+        size_t h = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & (hcap - 1);
+        while (slot[h] != SIZE_MAX && coef_bits(st->points[first[slot[h]]].coef) != key)
+            h = (h + 1) & (hcap - 1);
+        if (slot[h] == SIZE_MAX) {
+            slot[h] = groups;
+            first[groups++] = i;
+        }
+        group[i] = slot[h];
+        start[group[i] + 1]++;
+    }
+    for (size_t g = 0; g < groups; g++) start[g + 1] += start[g];
+    for (size_t i = 0; i < n; i++) order[start[group[i]]++] = i; /* start[g] ends at g's end */
+    for (size_t g = 0, k = 0; g < groups; g++) {
+        const double c = st->points[first[g]].coef;
+        const size_t end = start[g], members = end - k;
         /* %.17g round-trips the coefficient, so host and device use the same value. */
-        if (cls__appendf(&buf, &len, &cap, "%s", groups++ ? " + " : "") < 0 ||
+        if (cls__appendf(&buf, &len, &cap, "%s", g ? " + " : "") < 0 ||
             (c != 1 && cls__appendf(&buf, &len, &cap, "%s * ", cls__fmt_double(num, c)) < 0) ||
             (members > 1 && cls__appendf(&buf, &len, &cap, "(") < 0))
             goto oom;
-        for (size_t j = i, k = 0; j < st->n_points; j++) {
-            const cls__point *p = &st->points[j];
-            if (done[j] || !same_coef(p->coef, c)) continue;
-            done[j] = 1;
-            if (cls__appendf(&buf, &len, &cap, "%s", k++ ? " + " : "") < 0 ||
+        for (size_t j = 0; k < end; k++, j++) {
+            const cls__point *p = &st->points[order[k]];
+            if ((j && cls__appendf(&buf, &len, &cap, " + ") < 0) ||
                 cls__appendf(&buf, &len, &cap, axis_fmt[st->dims - 1], p->off[0], p->off[1],
                              p->off[2]) < 0)
                 goto oom;
         }
         if (members > 1 && cls__appendf(&buf, &len, &cap, ")") < 0) goto oom;
     }
-    if (!st->n_points && cls__appendf(&buf, &len, &cap, "0") < 0) goto oom;
-    free(done);
-    free(st->body);
-    st->body = buf;
-    st->body_from_points = 1;
-    return CLS_SUCCESS;
+    free(group);
+    free(slot);
+    free(first);
+    free(start);
+    free(order);
+    return buf;
 oom:
-    free(done);
+    free(group);
+    free(slot);
+    free(first);
+    free(start);
+    free(order);
     free(buf);
-    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "generating a body from points");
+    return NULL;
+}
+
+const char *cls__stencil_body(const cls_stencil *cst, int *oom)
+{
+    /* The built text is a cache of the points: storing it leaves the stencil's value as it
+     * was, so a const stencil may fill it (the object itself was malloc'ed, never const). */
+    cls_stencil *st = (cls_stencil *)cst;
+    char *body = atomic_load(&st->body), *expected = NULL;
+    if (oom) *oom = 0;
+    if (body || !st->body_from_points) return body;
+    if (!(body = points_body(st))) {
+        if (oom) *oom = 1;
+        return NULL;
+    }
+    if (atomic_compare_exchange_strong(&st->body, &expected, body)) return body;
+    free(body); /* another thread stored the same text first */
+    return expected;
 }
 
 cls_status cls_stencil_add_point(cls_stencil *st, int dx, int dy, int dz, double coef)
@@ -175,11 +234,19 @@ cls_status cls_stencil_add_point(cls_stencil *st, int dx, int dy, int dz, double
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "points: offset %d out of range +-1024",
                              off[i]);
     }
-    cls__point *np = realloc(st->points, (st->n_points + 1) * sizeof *np);
-    if (!np) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "adding a point");
-    st->points = np;
+    if (st->n_points == st->cap_points) {
+        size_t cap = st->cap_points ? 2 * st->cap_points : 32;
+        cls__point *np = cap <= SIZE_MAX / sizeof *np ? realloc(st->points, cap * sizeof *np) : NULL;
+        if (!np) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "adding a point");
+        st->points = np;
+        st->cap_points = cap;
+    }
     st->points[st->n_points++] = (cls__point){{dx, dy, dz}, coef};
-    return cls__stencil_body_from_points(st);
+    /* The body follows the points: rebuilt on its next use, not on every point. */
+    free(st->body);
+    st->body = NULL;
+    st->body_from_points = 1;
+    return CLS_SUCCESS;
 }
 
 int cls__stencil_aux_index(const cls_stencil *st, const char *name)
@@ -199,10 +266,11 @@ int cls__stencil_param_index(const cls_stencil *st, const char *name)
 cls_status cls_stencil_add_aux(cls_stencil *st, const char *name, int per_step)
 {
     if (!st) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_add_aux: NULL");
+    char q[CLS__QUOTE_MAX];
     if (!valid_identifier(name))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                         "aux: '%s' is not a valid name (identifier, not reserved, < %d chars)",
-                         name ? name : "(null)", CLS__NAME_MAX);
+                         "aux: %s is not a valid name (identifier, not reserved, < %d chars)",
+                         cls__quote(q, sizeof q, name), CLS__NAME_MAX);
     if (cls__stencil_aux_index(st, name) >= 0 || cls__stencil_param_index(st, name) >= 0)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "aux: name '%s' is already used", name);
     if (st->n_aux >= 16)
@@ -237,13 +305,15 @@ cls_status cls_stencil_set_halo(cls_stencil *st, int hx, int hy, int hz)
 cls_status cls_stencil_set_param(cls_stencil *st, const char *name, double value)
 {
     if (!st || !name) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_set_param: NULL");
+    char q[CLS__QUOTE_MAX];
+    int k = cls__stencil_param_index(st, name);
+    if (k < 0 && !valid_identifier(name))
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                         "params: %s is not a valid name (identifier, not reserved)",
+                         cls__quote(q, sizeof q, name));
     if (!isfinite(value))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "params.%s: value must be finite", name);
-    int k = cls__stencil_param_index(st, name);
     if (k < 0) {
-        if (!valid_identifier(name))
-            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "params: '%s' is not a valid name (identifier, not reserved)", name);
         if (cls__stencil_aux_index(st, name) >= 0)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                              "params: '%s' is already an aux array's name", name);
@@ -274,9 +344,11 @@ cls_status cls_stencil_get_param(const cls_stencil *st, const char *name, double
     if (!st || !name || !value)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_get_param: NULL");
     int k = cls__stencil_param_index(st, name);
-    if (k < 0)
-        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter '%s'",
-                         st->name, name);
+    if (k < 0) {
+        char q[CLS__QUOTE_MAX];
+        return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter %s",
+                         st->name, cls__quote(q, sizeof q, name));
+    }
     *value = st->params[k].value;
     return CLS_SUCCESS;
 }
@@ -308,8 +380,11 @@ static cls_status parse_body(const cls_stencil *st, cls_expr **e)
     const char *aux_names[16];
     const char **param_names = NULL;
     cls_status s = CLS_SUCCESS;
-    if (!st->body)
-        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "body: missing (give a body or points)");
+    int oom;
+    const char *body = cls__stencil_body(st, &oom);
+    if (!body)
+        return oom ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "building the body of the points")
+                   : cls__fail(NULL, CLS_ERR_INVALID_SPEC, "body: missing (give a body or points)");
     if (st->n_params && !(param_names = malloc(st->n_params * sizeof *param_names)))
         return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
     for (size_t i = 0; i < st->n_aux; i++) aux_names[i] = st->aux[i].name;
@@ -317,7 +392,7 @@ static cls_status parse_body(const cls_stencil *st, cls_expr **e)
     cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
                         st->n_params, param_names};
     char err[512];
-    int r = cls__expr_parse(st->body, &env, e, err, sizeof err);
+    int r = cls__expr_parse(body, &env, e, err, sizeof err);
     if (r == -2) s = cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
     else if (r != 0)
         s = cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: body: %s", st->name, err);
@@ -438,7 +513,7 @@ int cls_stencil_aux_per_step(const cls_stencil *st, size_t k)
 {
     return st && k < st->n_aux ? st->aux[k].per_step : 0;
 }
-const char *cls_stencil_body(const cls_stencil *st) { return st ? st->body : NULL; }
+const char *cls_stencil_body(const cls_stencil *st) { return st ? cls__stencil_body(st, NULL) : NULL; }
 size_t cls_stencil_num_params(const cls_stencil *st) { return st ? st->n_params : 0; }
 const char *cls_stencil_param_name(const cls_stencil *st, size_t k)
 {

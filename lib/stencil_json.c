@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "json_strict.h"
 
 #define SPEC_MAX_BYTES (16u << 20)
 
@@ -19,6 +20,23 @@ static const char *type_name(const cJSON *j)
     if (cJSON_IsArray(j)) return "an array";
     if (cJSON_IsObject(j)) return "an object";
     return "invalid";
+}
+
+/* A user string for a message: quoted, control characters escaped (a compound literal, valid
+ * until the end of the enclosing block). */
+#define Q(str) cls__quote((char[CLS__QUOTE_MAX]){0}, CLS__QUOTE_MAX, (str))
+
+/* The JSON path of member `key` of `parent`: parent.key for an identifier, else parent['...']
+ * with the key quoted (a compound literal, valid until the end of the enclosing block). */
+#define MEMBER(parent, key) member_path((char[CLS__QUOTE_MAX + 96]){0}, CLS__QUOTE_MAX + 96, parent, key)
+static const char *member_path(char *buf, size_t n, const char *parent, const char *key)
+{
+    char q[CLS__QUOTE_MAX];
+    if (cls__valid_name(key))
+        snprintf(buf, n, "%s.%s", parent, key);
+    else
+        snprintf(buf, n, "%s[%s]", parent, cls__quote(q, sizeof q, key));
+    return buf;
 }
 
 /* An integer-valued JSON number in [lo, hi]. */
@@ -69,8 +87,8 @@ static cls_status parse_boundary(const cJSON *j, cls_stencil *st)
         kind = t->valuestring;
         for (const cJSON *f = j->child; f; f = f->next)
             if (strcmp(f->string, "type") && strcmp(f->string, "value"))
-                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.boundary.%s: unknown field",
-                                 f->string);
+                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: unknown field",
+                                 MEMBER("$.boundary", f->string));
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "value");
         if (v && get_number(v, "$.boundary.value", &value) != CLS_SUCCESS)
             return CLS_ERR_INVALID_SPEC;
@@ -84,8 +102,8 @@ static cls_status parse_boundary(const cJSON *j, cls_stencil *st)
     }
     if (cls_boundary_from_name(kind, &b) != CLS_SUCCESS)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                         "$.boundary: unknown boundary '%s' (clamp, constant, periodic, mirror)",
-                         kind);
+                         "$.boundary: unknown boundary %s (clamp, constant, periodic, mirror)",
+                         Q(kind));
     return cls_stencil_set_boundary(st, b, value);
 }
 
@@ -103,9 +121,12 @@ static cls_status parse_points(const cJSON *j, cls_stencil *st)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.points[%d]: expected an object, got %s",
                              i, type_name(p));
         for (const cJSON *f = p->child; f; f = f->next)
-            if (strcmp(f->string, "offset") && strcmp(f->string, "coef"))
-                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.points[%d].%s: unknown field", i,
-                                 f->string);
+            if (strcmp(f->string, "offset") && strcmp(f->string, "coef")) {
+                char at[32];
+                snprintf(at, sizeof at, "$.points[%d]", i);
+                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: unknown field",
+                                 MEMBER(at, f->string));
+            }
         const cJSON *off = cJSON_GetObjectItemCaseSensitive(p, "offset");
         const cJSON *coef = cJSON_GetObjectItemCaseSensitive(p, "coef");
         if (!off)
@@ -146,8 +167,8 @@ static cls_status parse_aux(const cJSON *j, cls_stencil *st)
         } else if (cJSON_IsObject(a)) {
             for (const cJSON *f = a->child; f; f = f->next)
                 if (strcmp(f->string, "name") && strcmp(f->string, "per_step"))
-                    return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s.%s: unknown field", path,
-                                     f->string);
+                    return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: unknown field",
+                                     MEMBER(path, f->string));
             const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, "name");
             const cJSON *ps = cJSON_GetObjectItemCaseSensitive(a, "per_step");
             if (!n) return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s.name: missing required field", path);
@@ -172,12 +193,12 @@ static cls_status parse_aux(const cJSON *j, cls_stencil *st)
 
 static cls_status parse_params(const cJSON *j, cls_stencil *st)
 {
-    char path[128];
+    char path[CLS__QUOTE_MAX + 16];
     if (!cJSON_IsObject(j))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.params: expected an object, got %s",
                          type_name(j));
     for (const cJSON *p = j->child; p; p = p->next) {
-        snprintf(path, sizeof path, "$.params.%.64s", p->string);
+        snprintf(path, sizeof path, "%s", MEMBER("$.params", p->string));
         double v = 0;
         if (get_number(p, path, &v) != CLS_SUCCESS) return CLS_ERR_INVALID_SPEC;
         cls_status s = cls_stencil_set_param(st, p->string, v);
@@ -202,9 +223,9 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
         for (const char *const *k = known_fields; *k; k++) known |= !strcmp(f->string, *k);
         if (!known)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "$.%.64s: unknown field (known: name, description, builtin, dims, "
+                             "%s: unknown field (known: name, description, builtin, dims, "
                              "dtype, halo, boundary, body, points, aux, params)",
-                             f->string);
+                             MEMBER("$", f->string));
     }
 #define FIELD(n) cJSON_GetObjectItemCaseSensitive(root, n)
     const cJSON *builtin = FIELD("builtin"), *name = FIELD("name"), *dims = FIELD("dims");
@@ -212,10 +233,16 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
     const cJSON *body = FIELD("body"), *points = FIELD("points"), *aux = FIELD("aux");
     const cJSON *params = FIELD("params"), *desc = FIELD("description");
 #undef FIELD
-    if (name && (!cJSON_IsString(name) || !*name->valuestring ||
-                 strlen(name->valuestring) >= CLS__NAME_MAX))
-        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.name: expected a string of 1..%d characters",
-                         CLS__NAME_MAX - 1);
+    if (name && !cJSON_IsString(name))
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.name: expected a string, got %s",
+                         type_name(name));
+    if (name && !cls__valid_name(name->valuestring)) {
+        char q[CLS__QUOTE_MAX];
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                         "$.name: %s is not a valid stencil name (letters, digits and '_', not "
+                         "starting with a digit, 1..%d characters)",
+                         cls__quote(q, sizeof q, name->valuestring), CLS__NAME_MAX - 1);
+    }
     if (desc && !cJSON_IsString(desc))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.description: expected a string, got %s",
                          type_name(desc));
@@ -230,7 +257,7 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
             dt = CLS_FLOAT64;
         else
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "$.dtype: unknown type '%s' (float or double)", dtype->valuestring);
+                             "$.dtype: unknown type %s (float or double)", Q(dtype->valuestring));
     }
 
     if (builtin) {
@@ -306,6 +333,15 @@ cls_status cls_stencil_from_json(const char *json, cls_stencil **st)
     if (len > SPEC_MAX_BYTES)
         return cls__fail(NULL, CLS_ERR_INVALID_JSON, "spec is %zu bytes, more than the %u allowed",
                          len, SPEC_MAX_BYTES);
+    long nul = cls__json_find_nul_escape(json);
+    if (nul >= 0) {
+        int line, col;
+        cls__json_position(json, (size_t)nul, &line, &col);
+        return cls__fail(NULL, CLS_ERR_INVALID_JSON,
+                         "line %d, column %d: a string holds \\u0000 (NUL), which would cut it "
+                         "short",
+                         line, col);
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
     if (!root) {
@@ -319,7 +355,12 @@ cls_status cls_stencil_from_json(const char *json, cls_stencil **st)
         return cls__fail(NULL, CLS_ERR_INVALID_JSON, "malformed JSON at line %d, column %d", line,
                          col);
     }
-    cls_status s = from_cjson(root, st);
+    char dup[CLS__QUOTE_MAX + 256];
+    int d = cls__json_find_duplicate(root, dup, sizeof dup);
+    cls_status s = d > 0   ? cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                                       "%s: given twice (cJSON would keep the first silently)", dup)
+                   : d < 0 ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "checking the spec")
+                           : from_cjson(root, st);
     cJSON_Delete(root);
     return s;
 }
@@ -361,6 +402,9 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
 {
     if (!st || !json) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_to_json: NULL");
     *json = NULL;
+    /* Numbers as %.17g: cJSON's own printing may drop the last bit of a double, and the spec
+     * must load back to the same stencil, coefficient for coefficient. */
+    char num[40];
     cJSON *root = cJSON_CreateObject();
     if (!root) goto oom;
     cJSON_AddStringToObject(root, "name", st->name);
@@ -375,7 +419,7 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
         cJSON *b = cJSON_AddObjectToObject(root, "boundary");
         if (b) {
             cJSON_AddStringToObject(b, "type", "constant");
-            cJSON_AddNumberToObject(b, "value", st->boundary_value);
+            cJSON_AddRawToObject(b, "value", cls__fmt_double(num, st->boundary_value));
         }
     } else {
         cJSON_AddStringToObject(root, "boundary", cls_boundary_name(st->boundary));
@@ -387,7 +431,7 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
             for (int d = 0; o && d < st->dims; d++)
                 cJSON_AddItemToArray(o, cJSON_CreateNumber(st->points[i].off[d]));
             cJSON_AddItemToObject(p, "offset", o);
-            cJSON_AddNumberToObject(p, "coef", st->points[i].coef);
+            cJSON_AddRawToObject(p, "coef", cls__fmt_double(num, st->points[i].coef));
             cJSON_AddItemToArray(pts, p);
         }
     } else if (st->body) {
@@ -409,7 +453,7 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
     if (st->n_params) {
         cJSON *p = cJSON_AddObjectToObject(root, "params");
         for (size_t k = 0; p && k < st->n_params; k++)
-            cJSON_AddNumberToObject(p, st->params[k].name, st->params[k].value);
+            cJSON_AddRawToObject(p, st->params[k].name, cls__fmt_double(num, st->params[k].value));
     }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

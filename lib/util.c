@@ -63,6 +63,34 @@ const char *cls__fmt_double(char buf[40], double v)
     return buf;
 }
 
+const char *cls__quote(char *out, size_t cap, const char *s)
+{
+    /* Escaped so that a hostile name cannot move a terminal's cursor or recolour it. */
+    size_t o = 0, i = 0;
+    if (cap < 8) {
+        if (cap) out[0] = '\0';
+        return out;
+    }
+    if (!s) s = "(null)";
+    out[o++] = '\'';
+    for (; s[i] && o + 6 < cap && i < 64; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+            out[o++] = (char)c;
+        } else {
+            snprintf(out + o, cap - o, "\\x%02x", c);
+            o += 4;
+        }
+    }
+    if (s[i] && o + 4 < cap) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+    return out;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -8,6 +8,7 @@
 
 #include "access.h"
 #include "error.h"
+#include "json_strict.h"
 
 /* Keys a kernel (and a variant, which overrides them) may hold. */
 static const char *const kernel_keys[] = {"params", "let",    "block",  "grid",
@@ -713,6 +714,15 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
     if (out) *out = NULL;
     if (!json || !out)
         return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_access_set_from_json: NULL argument");
+    long nul = cls__json_find_nul_escape(json);
+    if (nul >= 0) {
+        int line, col;
+        cls__json_position(json, (size_t)nul, &line, &col);
+        return cls__error(CLS_ERR_INVALID_JSON,
+                          "line %d, column %d: a string holds \\u0000 (NUL), which would cut it "
+                          "short",
+                          line, col);
+    }
     root = cJSON_ParseWithOpts(json, &end, 1);
     if (!root) {
         int line, col;
@@ -726,6 +736,16 @@ cls_status cls_access_set_from_json(const char *json, const char *const *overrid
         free(set);
         cJSON_Delete(root);
         return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory");
+    }
+    {
+        char dup[512];
+        int d = cls__json_find_duplicate(root, dup, sizeof dup);
+        if (d != 0) {
+            st = d < 0 ? cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory")
+                       : cls__error(CLS_ERR_INVALID_SPEC,
+                                    "%s: given twice (cJSON would keep the first silently)", dup);
+            goto done;
+        }
     }
     if (!cJSON_IsObject(root)) {
         st = cls__error(CLS_ERR_INVALID_SPEC, "$: an object {name, kernel, variants} is expected");

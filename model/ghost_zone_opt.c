@@ -11,6 +11,9 @@
 #define GZ_H_TOL 1e-9
 /* h_cont this close below an integer counts as that integer when rounding down. */
 #define GZ_ROUND_EPS 1e-7
+/* Scans over integer heights stop here: a block of 2^16 + 1 points along an axis is far beyond
+ * any device's work-group, and a height read from a huge hostile block must not cost hours. */
+#define GZ_H_SCAN_MAX 65536
 
 /* The largest integer h allowed by Eq. 20 and h_cap (INT_MAX: unbounded). */
 static int h_limit(const cls_gz_profile *p, const cls_gz_config *c, int h_cap)
@@ -118,7 +121,7 @@ cls_status cls_gz_optimize_h(const cls_gz_device *d, const cls_gz_profile *p,
     /* Whole waves (d->waves) make CPL only piecewise convex: the integer minimum is then found
      * over every h (a few thousand evaluations at most). */
     if (d->waves)
-        for (int k = 1; k <= hmax && k <= 65536; k++) {
+        for (int k = 1; k <= hmax && k <= GZ_H_SCAN_MAX; k++) {
             double f = cpl_at(d, p, c, k);
             if (f < out->CPL) {
                 out->CPL = f;
@@ -137,7 +140,7 @@ cls_status cls_gz_brute_force_h(const cls_gz_device *d, const cls_gz_profile *p,
     if (!h || !cpl) return cls__error(CLS_ERR_INVALID_ARGUMENT, "cls_gz_brute_force_h: NULL");
     st = h_range(d, p, c, h_cap, &hmax);
     if (st != CLS_SUCCESS) return st;
-    for (int k = 1; k <= hmax; k++) {
+    for (int k = 1; k <= hmax && k <= GZ_H_SCAN_MAX; k++) {
         double f = cpl_at(d, p, c, k);
         if (f < fbest) {
             fbest = f;
@@ -314,7 +317,7 @@ cls_status cls_gz_search_exhaustive(const cls_gz_device *d, const cls_gz_profile
         for (int s = 0; s < CLS_GZ_NSYNC; s++) {
             if (!mode_allowed(o, (cls_gz_sync)s)) continue;
             c.sync = (cls_gz_sync)s;
-            for (int k = 1; k <= hmax; k++) {
+            for (int k = 1; k <= hmax && k <= GZ_H_SCAN_MAX; k++) {
                 double f = cpl_at(d, p, &c, k);
                 if (found && !(f < best->CPL)) continue;
                 memset(best, 0, sizeof *best);

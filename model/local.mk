@@ -3,9 +3,10 @@
 # The device-model interface (parameters and rule dispatch) the model formulas consume.
 MODEL_CORE_SOURCES = model/device_model.h model/device_model.c model/params.c model/rules.c
 libcls_model_la_SOURCES += $(MODEL_CORE_SOURCES)
-# The layer's helpers: the thread's last error, the cache-key hash, the least-squares line.
+# The layer's helpers: the thread's last error, the cache-key hash, the least-squares line, and
+# the strict JSON checks (duplicate keys, escaped NULs) every JSON reader applies.
 libcls_model_la_SOURCES += model/error.h model/error.c model/hash.h model/hash.c model/fit.h \
-	model/fit.c
+	model/fit.c model/json_strict.h model/json_strict.c
 
 # The ghost-zone (trapezoid) cost model and optimizer (000_c422610359a92120.txt).
 GHOST_ZONE_SOURCES = model/ghost_zone.h model/ghost_zone.c model/ghost_zone_opt.c \

@@ -29,6 +29,7 @@ include tests/runtime.mk
 include tests/cli.mk
 include tests/core.mk
 include tests/layers.mk
+include tests/robust.mk
 
 # The closing "N passed, N failed" line over every TAP result of the last `make check`.
 check-summary:

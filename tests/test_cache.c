@@ -1,6 +1,8 @@
 /* test_cache.c: the program cache: memory and disk hits, corrupted files, CLSTENCIL_CACHE=off, build logs. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,35 +108,59 @@ static void diag_lines(const char *msg)
 /* Corruptions of a cache file. */
 enum {
     TRUNC_HEADER, TRUNC_PAYLOAD, FLIP_PAYLOAD, GARBAGE_HEADER, WRONG_KEY, EMPTY, BAD_BINARY,
-    NCORRUPT
+    FNV_REHASH, NCORRUPT
 };
 static const char *corrupt_name[] = {"truncated in the header", "truncated in the payload",
                                      "payload bytes flipped", "garbage header",
                                      "key field changed", "empty file",
-                                     "garbage binary with a valid header and payload hash"};
+                                     "garbage binary with a valid header and payload digest",
+                                     "payload altered and re-hashed with FNV"};
+
+/* The entry layout of lib/program.c: a 128-byte header, the key at 16, the payload's length
+ * at 80 and its SHA-256 at 88. */
+enum { HDR = 128, AT_KEY = 16, AT_LEN = 80, AT_DIGEST = 88 };
 
 static int corrupt(const char *path, int how)
 {
     long size = file_size(path);
-    if (size < 64 + 16) return -1;
+    if (size < HDR + 16) return -1;
     FILE *f;
     switch (how) {
     case TRUNC_HEADER: return truncate(path, 20);
-    case TRUNC_PAYLOAD: return truncate(path, 64 + (size - 64) / 2);
+    case TRUNC_PAYLOAD: return truncate(path, HDR + (size - HDR) / 2);
     case EMPTY: return truncate(path, 0);
+    case FNV_REHASH: {
+        /* The attack on the old format: alter the payload, write the FNV-1a of the altered
+         * payload where the old format kept its hash (and its length unchanged). */
+        unsigned char *all = malloc((size_t)size);
+        f = all ? fopen(path, "rb") : NULL;
+        if (!f) {
+            free(all);
+            return -1;
+        }
+        size_t got = fread(all, 1, (size_t)size, f);
+        fclose(f);
+        for (long i = HDR; i < size; i += 97) all[i] ^= 0x5a;
+        uint64_t h = cls__hash(CLS__FNV_SEED, all + HDR, (size_t)(size - HDR));
+        memcpy(all + AT_DIGEST, &h, 8);
+        f = got == (size_t)size ? fopen(path, "wb") : NULL;
+        int r = f && fwrite(all, 1, (size_t)size, f) == (size_t)size ? 0 : -1;
+        free(all);
+        return f && fclose(f) == 0 ? r : -1;
+    }
     case BAD_BINARY: {
-        /* Keep the header (key, text hash) but replace the payload by garbage whose length
-         * and hash are right: only the driver can tell it is not a program. */
-        unsigned char hdr[64], junk[4096];
+        /* Keep the header (key, text digest) but replace the payload by garbage whose length
+         * and digest are right: only the driver can tell it is not a program. */
+        unsigned char hdr[HDR], junk[4096];
         for (size_t i = 0; i < sizeof junk; i++) junk[i] = (unsigned char)(i * 131 + 17);
         f = fopen(path, "rb");
         if (!f) return -1;
         size_t got = fread(hdr, 1, sizeof hdr, f);
         fclose(f);
         if (got != sizeof hdr) return -1;
-        uint64_t len = sizeof junk, h = cls__hash(CLS__FNV_SEED, junk, sizeof junk);
-        memcpy(hdr + 48, &len, 8);
-        memcpy(hdr + 56, &h, 8);
+        uint64_t len = sizeof junk;
+        memcpy(hdr + AT_LEN, &len, 8);
+        cls__sha256_of(junk, sizeof junk, hdr + AT_DIGEST);
         f = fopen(path, "wb");
         if (!f) return -1;
         int r = fwrite(hdr, 1, sizeof hdr, f) == sizeof hdr && fwrite(junk, 1, sizeof junk, f) ==
@@ -146,9 +172,9 @@ static int corrupt(const char *path, int how)
     case FLIP_PAYLOAD:
     case GARBAGE_HEADER:
     case WRONG_KEY: {
-        /* Payload: 16 bytes inverted mid-way; header: 16 bytes of garbage at 0; key: the 8
-         * bytes at offset 16 inverted. */
-        long at = how == FLIP_PAYLOAD ? 64 + (size - 64) / 2 : how == WRONG_KEY ? 16 : 0;
+        /* Payload: 16 bytes inverted mid-way; header: 16 bytes of garbage at 0; key: 8 of
+         * its bytes inverted. */
+        long at = how == FLIP_PAYLOAD ? HDR + (size - HDR) / 2 : how == WRONG_KEY ? AT_KEY : 0;
         size_t len = how == WRONG_KEY ? 8 : 16;
         unsigned char b[16];
         f = fopen(path, "r+b");
@@ -161,6 +187,175 @@ static int corrupt(const char *path, int how)
     }
     }
     return -1;
+}
+
+/* FIPS 180-2's test vectors (Appendix B) and the same digests fed in odd pieces. */
+static void sha256_vectors(void)
+{
+    static const struct {
+        const char *text, *hex;
+    } v[] = {
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    unsigned char d[32];
+    char hex[65];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        cls__sha256_of(v[i].text, strlen(v[i].text), d);
+        for (int k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+        tap_ok(!strcmp(hex, v[i].hex), "SHA-256 of '%s' is FIPS 180-2's", v[i].text);
+    }
+    /* One million 'a', in pieces of 1 to 97 bytes. */
+    static char a[1000000];
+    memset(a, 'a', sizeof a);
+    cls__sha256 s;
+    cls__sha256_init(&s);
+    for (size_t at = 0, step = 1; at < sizeof a; at += step, step = step % 97 + 1)
+        cls__sha256_update(&s, a + at, at + step <= sizeof a ? step : sizeof a - at);
+    cls__sha256_final(&s, d);
+    for (int k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+    tap_ok(!strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+           "SHA-256 of a million 'a' fed in pieces is FIPS 180-2's");
+}
+
+/* The entry file a program gets: the SHA-256 of what lib/program.c puts in its key, the
+ * library's version among them (a new release must not load an old release's binaries). */
+static void entry_path(char *out, size_t cap, const char *dir, const cls_context *ctx,
+                       const char *version, const char *options, const char *source)
+{
+    const char *parts[] = {"libclstencil program cache v2", version, ctx->info.name,
+                           ctx->info.vendor, ctx->info.driver_version, ctx->info.device_version,
+                           ctx->info.platform_name, options, source};
+    cls__sha256 s;
+    unsigned char d[32];
+    cls__sha256_init(&s);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        cls__sha256_update(&s, parts[i], strlen(parts[i]) + 1);
+    cls__sha256_final(&s, d);
+    int n = snprintf(out, cap, "%s/", dir);
+    for (int k = 0; k < 32 && n > 0 && (size_t)n + 3 < cap; k++)
+        n += snprintf(out + n, cap - (size_t)n, "%02x", d[k]);
+    if (n > 0 && (size_t)n + 7 < cap) strcat(out, ".clbin");
+}
+
+static void set_age(const char *path, long seconds_ago)
+{
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= seconds_ago;
+    t[1] = t[0];
+    utimensat(AT_FDCWD, path, t, 0);
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* The size cap: least recently used entries go first, a hit counts as a use, stale
+ * temporaries are removed, and nothing else in the folder is touched. */
+static void eviction_test(const char *root)
+{
+    char dir[1100], pa[1400], pb[1400], pc[1400], pd[1400], stale[1500], other[1400];
+    static const char *opts[4] = {"-D OFFSET=1.0f", "-D OFFSET=2.0f", "-D OFFSET=3.0f",
+                                  "-D OFFSET=4.0f"};
+    char *paths[4] = {pa, pb, pc, pd};
+    snprintf(dir, sizeof dir, "%s/lru", root);
+    setenv("CLSTENCIL_CACHE_DIR", dir, 1);
+    cls_context *ctx = NULL;
+    cl_program p = NULL;
+    int from = -1;
+    if (cls_context_create(NULL, &ctx) != CLS_SUCCESS) {
+        tap_ok(0, "context for the eviction test");
+        return;
+    }
+    for (int i = 0; i < 4; i++) entry_path(paths[i], 1400, dir, ctx, cls_version(), opts[i], SRC);
+    entry_path(other, sizeof other, dir, ctx, "0.0-another-release", opts[0], SRC);
+    cls_status st = cls__program_get(ctx, SRC, opts[0], &p, &from);
+    tap_ok(st == CLS_SUCCESS && exists(pa) && strcmp(pa, other),
+           "the entry is named by the digest of its key, the library version included");
+    /* Caps that hold two entries, not three (binaries differ a little in size). */
+    char cap[64];
+    st = cls__program_get(ctx, SRC, opts[1], &p, &from);
+    snprintf(cap, sizeof cap, "%ld", file_size(pa) + file_size(pb) * 3 / 2);
+    setenv("CLSTENCIL_CACHE_MAX", cap, 1);
+    set_age(pa, 1000);
+    set_age(pb, 900);
+    snprintf(stale, sizeof stale, "%s.tmp-0123456789abcdef", pd);
+    FILE *f = fopen(stale, "w");
+    if (f) fclose(f);
+    set_age(stale, 7200);
+    snprintf(pd + strlen(dir), 16, "/keep.txt");
+    f = fopen(pd, "w");
+    if (f) fclose(f);
+    set_age(pd, 5000);
+    st = cls__program_get(ctx, SRC, opts[2], &p, &from);
+    tap_ok(st == CLS_SUCCESS && !exists(pa) && exists(pb) && exists(pc),
+           "over the cap (%s bytes) the least recently used entry is evicted", cap);
+    tap_ok(!exists(stale) && exists(pd), "a stale temporary is removed, other files are not");
+    unlink(pd);
+    entry_path(pd, sizeof pd, dir, ctx, cls_version(), opts[3], SRC);
+    /* A hit from another context is a use: b becomes the most recent, c the oldest. */
+    set_age(pb, 800);
+    set_age(pc, 700);
+    snprintf(cap, sizeof cap, "%ld", file_size(pb) + file_size(pc) * 3 / 2);
+    setenv("CLSTENCIL_CACHE_MAX", cap, 1);
+    cls_context *ctx2 = NULL;
+    if (cls_context_create(NULL, &ctx2) == CLS_SUCCESS) {
+        st = cls__program_get(ctx2, SRC, opts[1], &p, &from);
+        tap_ok(st == CLS_SUCCESS && from == 1, "a disk hit (%d)", from);
+        st = cls__program_get(ctx2, SRC, opts[3], &p, &from);
+        tap_ok(st == CLS_SUCCESS && exists(pb) && !exists(pc) && exists(pd),
+               "the hit kept its entry; the older one went");
+    }
+    cls_context_release(ctx2);
+    setenv("CLSTENCIL_CACHE_MAX", "0", 1);
+    cls__program_cache_clear(ctx);
+    st = cls__program_get(ctx, SRC, "-D OFFSET=1.0f  ", &p, &from);
+    tap_ok(st == CLS_SUCCESS && program_works(ctx, p) && dir_entries(dir, NULL, 0) == 2,
+           "CLSTENCIL_CACHE_MAX=0 stores nothing, and the program still runs");
+    unsetenv("CLSTENCIL_CACHE_MAX");
+    cls_context_release(ctx);
+
+    static const struct {
+        const char *text;
+        uint64_t bytes;
+    } caps[] = {{"4096", 4096},       {"64K", 65536},          {"3M", 3u << 20},
+                {"2G", 2ull << 30},   {"1GiB", 1ull << 30},    {"0", 0},
+                {"lots", 256u << 20}, {"-5", 256u << 20},      {"12Q", 256u << 20}};
+    int ok = 1;
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        setenv("CLSTENCIL_CACHE_MAX", caps[i].text, 1);
+        if (cls__cache_max() != caps[i].bytes) {
+            tap_diag("CLSTENCIL_CACHE_MAX=%s gave %llu", caps[i].text,
+                     (unsigned long long)cls__cache_max());
+            ok = 0;
+        }
+    }
+    unsetenv("CLSTENCIL_CACHE_MAX");
+    tap_ok(ok && cls__cache_max() == 256u << 20,
+           "CLSTENCIL_CACHE_MAX: bytes with K, M, G suffixes; 256 MiB by default and for "
+           "nonsense");
+}
+
+/* A cache folder others may write to is not used: its entries could be planted. */
+static void trust_test(const char *root)
+{
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/open", root);
+    mkdir(dir, 0700);
+    chmod(dir, 0777);
+    setenv("CLSTENCIL_CACHE_DIR", dir, 1);
+    char *cd = cls__cache_dir();
+    tap_ok(cd == NULL, "a world-writable cache folder is not used");
+    free(cd);
+    chmod(dir, 0700);
+    cd = cls__cache_dir();
+    tap_ok(cd != NULL, "the same folder closed to others is");
+    free(cd);
 }
 
 /* Child process of the concurrency test: repeatedly fetch the program with the memory cache
@@ -307,7 +502,7 @@ int main(int argc, char **argv)
     tap_ok(dir_entries(dir, clbin, sizeof clbin) == 1 && clbin[0],
            "one .clbin file written, no temporary left: %s", clbin);
     long size0 = file_size(clbin);
-    tap_ok(size0 > 64, "the file holds a header and a binary (%ld bytes)", size0);
+    tap_ok(size0 > HDR, "the file holds a header and a binary (%ld bytes)", size0);
     tap_ok(program_works(ctx, p1), "the built program runs correctly");
     st = cls__program_get(ctx, SRC, OPT, &p2, &from);
     tap_ok(st == CLS_SUCCESS && p2 == p1 && from == 2, "same context: in-memory hit (%d)", from);
@@ -340,7 +535,7 @@ int main(int argc, char **argv)
             cls__program_cache_clear(ctx2);
             st = cls__program_get(ctx2, SRC, OPT, &p2, &from);
             /* (PoCL's binaries grow once kernels ran: compare validity, not sizes.) */
-            tap_ok(st == CLS_SUCCESS && from == 1 && file_size(clbin) > 64 &&
+            tap_ok(st == CLS_SUCCESS && from == 1 && file_size(clbin) > HDR &&
                        dir_entries(dir, NULL, 0) == 2,
                    "%s: the file was rewritten valid (disk hit %d)", corrupt_name[how], from);
         }
@@ -438,6 +633,10 @@ int main(int argc, char **argv)
 
     cls_context_release(ctx2);
     cls_context_release(ctx);
+    sha256_vectors();
+    eviction_test(root);
+    trust_test(root);
+    setenv("CLSTENCIL_CACHE_DIR", dir, 1);
     concurrency_test(argv[0], root);
     remove_tree(root);
     return tap_done();

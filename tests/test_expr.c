@@ -277,7 +277,7 @@ static void test_errors(void)
     memset(b, ' ', CLS_EXPR_MAX_BODY + 1);
     b[0] = '1';
     b[CLS_EXPR_MAX_BODY + 1] = 0;
-    check_error(2, 1, b, "line 1, column 1: body longer than 1048576 bytes");
+    check_error(2, 1, b, "line 1, column 1: body longer than 8388608 bytes");
     b[CLS_EXPR_MAX_BODY] = 0;
     check_parses(2, 1, b);
     free(b);
@@ -367,8 +367,14 @@ static void test_emit(void)
 {
     check_emit(2, 1, "alpha*(IN(-1,0)+IN(1,0)) - 4*IN(0,0)",
                "return ((alpha * (IN(-1, 0) + IN(1, 0))) - (((real)4.0) * IN(0, 0)));\n");
+    /* A left-grouped chain of one precedence class is written without inner brackets. */
     check_emit(1, 0, "0.1 + -0.0 + 1e-3f",
-               "return ((((real)0.100000001) + ((real)-0.0)) + ((real)0.00100000005));\n");
+               "return (((real)0.100000001) + ((real)-0.0) + ((real)0.00100000005));\n");
+    check_emit(1, 0, "IN(0) - IN(1) + IN(-1) * IN(0) / IN(1) * IN(0) - (IN(1) - IN(0))",
+               "return (IN(0) - IN(1) + (IN(-1) * IN(0) / IN(1) * IN(0)) - (IN(1) - IN(0)));\n");
+    check_emit(1, 0, "int i = X + 1 + 2; return i;",
+               "int cls_v_i = as_int(as_uint(as_int(as_uint(X) + as_uint(1))) + as_uint(2));\n"
+               "return ((real)(cls_v_i));\n");
     check_emit(1, 1, "0.1", "return ((real)0.10000000000000001);\n");
     check_emit(3, 1, "AUX(w, 1, -2, 3) + AUX(0, 0, 0, 0)",
                "return (CLS_AUX_1(1, -2, 3) + CLS_AUX_0(0, 0, 0));\n");

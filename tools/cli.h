@@ -177,6 +177,35 @@ void cli_json_size_array(cli_json *j, const char *key, const size_t *v, int n);
 /* One CSV field, quoted when it holds a comma, quote or line break. */
 void cli_csv_field(FILE *f, const char *s);
 
+/* s in single quotes for a message, with control characters, quotes, backslashes and bytes
+ * above 0x7e as \xNN (at most 64 bytes of s, then "..."): text the user or a file supplied
+ * never reaches the terminal raw. */
+#define CLI_QUOTE_MAX 272
+const char *cli_quote(char *buf, size_t len, const char *s);
+
+/* An output file written as a whole: the text goes to memory and replaces the file only at
+ * cli_out_close, through cls_file_write (an exclusive temporary beside it, then rename), so a
+ * failed command, a full disk or a planted symlink never leaves a half-written or misdirected
+ * file.  cli_out_open returns the stream to write to, or NULL with the error printed. */
+typedef struct cli_out {
+    FILE *f;
+    char *buf;
+    size_t len;
+    const char *path;
+} cli_out;
+FILE *cli_out_open(cli_out *o, const char *path);
+/* Writes the file (nothing when o was never opened); CLI_EXIT_OK or CLI_EXIT_FAIL, printed. */
+int cli_out_close(cli_out *o);
+/* Drops the text without writing (safe when never opened). */
+void cli_out_discard(cli_out *o);
+
+/* Checks, before any work, the files a command will write: each can be written
+ * (cls_file_check_writable), none is one of the files it reads (the same file through any
+ * path or link), none is named twice.  NULL entries are skipped.  Prints the error; returns
+ * CLI_EXIT_OK or CLI_EXIT_FAIL. */
+int cli_check_outputs(const char *const *outputs, size_t n_outputs, const char *const *inputs,
+                      size_t n_inputs);
+
 /* "1.5 GiB", "64 KiB" */
 void cli_format_bytes(char *buf, size_t len, uint64_t bytes);
 /* "123.4 us", "5.67 ms", "1.234 s" */
@@ -208,6 +237,10 @@ int cli_interrupted(void);
 
 double cli_now(void);
 
+/* Bytes of memory the host could give now: MemAvailable of /proc/meminfo, else the physical
+ * memory; 0 when neither is known. */
+uint64_t cli_host_memory(void);
+
 /* ---------------------------------------------------------------- workloads (tools/cmd_run.c) */
 /* What `run`, `demo` and `bench` share: a stencil with its host arrays. */
 typedef struct cli_workload {
@@ -220,9 +253,13 @@ typedef struct cli_workload {
     void **aux;         /* cls_stencil_num_aux entries (NULL when there are none) */
     size_t n_aux;
     void *output;       /* points elements */
+    size_t spare_grids; /* grids allocated later beside these (--verify's reference: 3) */
 } cli_workload;
 
-/* Loads STENCIL: a path to an existing JSON spec file, else a built-in name.  Prints the
+/* Whether a STENCIL (or model, or description) argument names a file: it contains '/' or ends
+ * in ".json".  Anything else is a built-in's name, even when a file of that name exists. */
+int cli_looks_like_path(const char *arg);
+/* Loads STENCIL: a JSON spec file when cli_looks_like_path, else a built-in.  Prints the
  * error on failure; returns a cls_status. */
 int cli_load_stencil(const char *name, cls_stencil **st);
 
@@ -248,8 +285,13 @@ void cli_settings_free(cli_settings *s);
 /* Default grid size per dimensionality (1D 1048576, 2D 1024x1024, 3D 128x128x128). */
 cls_dims cli_default_size(int dims);
 /* Allocates and initialises the arrays of w (st, size and steps already set) that are still
- * NULL: the deterministic fields described in clstencil(1).  Returns a cls_status. */
+ * NULL: the deterministic fields described in clstencil(1).  Refuses, before allocating
+ * anything, arrays (with w->spare_grids more) larger than the memory the host has available
+ * (cli_host_memory), so a huge --size fails with a message instead of the OOM killer.
+ * Returns a cls_status. */
 int cli_workload_fill(cli_workload *w);
+/* The memory check of cli_workload_fill alone (prints the error; returns a cls_status). */
+int cli_workload_check_memory(const cli_workload *w);
 void cli_workload_free(cli_workload *w);
 
 /* Result of comparing a device result with the host reference. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -423,6 +424,90 @@ void cli_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+const char *cli_quote(char *buf, size_t len, const char *s)
+{
+    size_t o = 0, i;
+    if (len < 8) {
+        if (len) buf[0] = '\0';
+        return buf;
+    }
+    buf[o++] = '\'';
+    for (i = 0; s && s[i] && i < 64 && o + 6 < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c > 0x7e || c == '\'' || c == '\\')
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    if (s && s[i] && o + 4 < len) o += (size_t)snprintf(buf + o, len - o, "...");
+    buf[o++] = '\'';
+    buf[o] = '\0';
+    return buf;
+}
+
+FILE *cli_out_open(cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->f = open_memstream(&o->buf, &o->len);
+    if (!o->f) cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: cannot buffer the output", path);
+    return o->f;
+}
+
+int cli_out_close(cli_out *o)
+{
+    int ret = CLI_EXIT_OK;
+    if (!o->f) return ret;
+    if (fclose(o->f) != 0) {
+        ret = cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "%s: cannot buffer the output", o->path);
+    } else {
+        int rc = cls_file_write(o->path, o->buf ? o->buf : "", o->len);
+        if (rc != CLS_SUCCESS) ret = cli_fail(rc);
+    }
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+    return ret;
+}
+
+void cli_out_discard(cli_out *o)
+{
+    if (o->f) fclose(o->f);
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+}
+
+/* Whether two paths name one existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+int cli_check_outputs(const char *const *outputs, size_t n_outputs, const char *const *inputs,
+                      size_t n_inputs)
+{
+    char qa[CLI_QUOTE_MAX], qb[CLI_QUOTE_MAX];
+    for (size_t i = 0; i < n_outputs; i++) {
+        const char *out = outputs[i];
+        if (!out) continue;
+        for (size_t k = 0; k < n_inputs; k++)
+            if (inputs[k] && (strcmp(out, inputs[k]) == 0 || same_file(out, inputs[k])))
+                return cli_failf(CLS_ERR_INVALID_ARGUMENT,
+                                 "the output %s is the input %s: writing it would destroy what "
+                                 "the command reads; name another file",
+                                 cli_quote(qa, sizeof qa, out), cli_quote(qb, sizeof qb, inputs[k]));
+        for (size_t k = 0; k < i; k++)
+            if (outputs[k] && (strcmp(out, outputs[k]) == 0 || same_file(out, outputs[k])))
+                return cli_failf(CLS_ERR_INVALID_ARGUMENT,
+                                 "%s is named for two outputs; name two files",
+                                 cli_quote(qa, sizeof qa, out));
+        int rc = cls_file_check_writable(out);
+        if (rc != CLS_SUCCESS) return cli_fail(rc);
+    }
+    return CLI_EXIT_OK;
+}
+
 void cli_format_bytes(char *buf, size_t len, uint64_t bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -478,6 +563,19 @@ int cli_open_context(const char *selector, cls_context **ctx, cls_device_info *i
     }
     fprintf(stderr, "device: %s (%s)\n", info->name, info->platform_name);
     return CLS_SUCCESS;
+}
+
+uint64_t cli_host_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kib = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
+    if (f) fclose(f);
+    if (kib) return (uint64_t)kib * 1024;
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
 /* ---------------------------------------------------------------- progress */

@@ -144,13 +144,6 @@ static int parse_args(const cli_command *self, int argc, char **argv, analyze_ar
     return CLI_EXIT_OK;
 }
 
-/* A path: contains '/' or ends in ".json". */
-static int is_file(const char *s)
-{
-    size_t n = strlen(s);
-    return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
-}
-
 /* The i-th variant's name. */
 static const char *variant_name(const cls_access_set *set, size_t i)
 {
@@ -320,12 +313,12 @@ static int analyze_main(const cli_command *self, int argc, char **argv)
     if (rc != CLI_EXIT_OK || exit_now) return rc;
     if (a.measure) return analyze_measure(&a.m);
     if (a.list) return list_cases(a.format);
-    if (a.size || (!is_file(a.what) && cls_cumapz_case_json(a.what, &json) != CLS_SUCCESS &&
+    if (a.size || (!cli_looks_like_path(a.what) && cls_cumapz_case_json(a.what, &json) != CLS_SUCCESS &&
                    cls_stencil_builtin_summary(a.what)))
         return analyse_stencil(&a);
     free(json);
     json = NULL;
-    if (is_file(a.what)) {
+    if (cli_looks_like_path(a.what)) {
         json = cli_read_file(a.what, MAX_FILE_BYTES, "a description");
         if (!json) return CLI_EXIT_FAIL;
     } else if (cls_cumapz_case_json(a.what, &json) != CLS_SUCCESS) {

@@ -330,6 +330,7 @@ int analyze_measure(const measure_opts *o)
     cls_device_info info;
     cls_model *m = NULL;
     FILE *csv = NULL, *scsv = NULL;
+    cli_out csv_out = {0}, scsv_out = {0};
     char why[512];
     row rows[N_VARIANTS];
     size_t reps = o->reps ? o->reps : (o->quick ? 3 : 10);
@@ -337,6 +338,12 @@ int analyze_measure(const measure_opts *o)
     size_t n_r = 0, n_ok90 = 0, n_fam = 0, n_timed = 0;
     timed times[2 * N_VARIANTS];
     const int offline = o->n_times > 0;
+    {
+        /* The tables this run writes, checked before any measurement; none may be one of the
+         * --times files it reads. */
+        const char *outs[] = {o->csv, o->summary_csv};
+        if (cli_check_outputs(outs, 2, o->times, o->n_times) != CLI_EXIT_OK) return CLI_EXIT_FAIL;
+    }
 
     for (size_t k = 0; k < o->n_kernels; k++) {
         size_t f;
@@ -366,12 +373,12 @@ int analyze_measure(const measure_opts *o)
         }
     }
     fprintf(stderr, "model: %s\n", why);
-    if (o->csv && !(csv = fopen(o->csv, "w"))) {
-        rc = cli_failf(CLS_ERR_IO, "%s: cannot write", o->csv);
+    if (o->csv && !(csv = cli_out_open(&csv_out, o->csv))) {
+        rc = CLI_EXIT_FAIL;
         goto done;
     }
-    if (o->summary_csv && !(scsv = fopen(o->summary_csv, "w"))) {
-        rc = cli_failf(CLS_ERR_IO, "%s: cannot write", o->summary_csv);
+    if (o->summary_csv && !(scsv = cli_out_open(&scsv_out, o->summary_csv))) {
+        rc = CLI_EXIT_FAIL;
         goto done;
     }
     if (csv)
@@ -487,8 +494,13 @@ int analyze_measure(const measure_opts *o)
            "%zu\n",
            n_r, n_r == 1 ? "" : "s", n_r ? sum_r / (double)n_r : NAN, n_ok90, n_fam);
 done:
-    if (csv) fclose(csv);
-    if (scsv) fclose(scsv);
+    /* The tables are written whole, and only for a complete run. */
+    if (rc == CLI_EXIT_OK) {
+        if (cli_out_close(&csv_out) != CLI_EXIT_OK) rc = CLI_EXIT_FAIL;
+        if (cli_out_close(&scsv_out) != CLI_EXIT_OK) rc = CLI_EXIT_FAIL;
+    }
+    cli_out_discard(&csv_out);
+    cli_out_discard(&scsv_out);
     cls_model_release(m);
     cls_context_release(ctx);
     return rc;

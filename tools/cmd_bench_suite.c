@@ -444,11 +444,11 @@ static void write_json(FILE *f, const suite_run *s, const suite_row *rows, size_
 static int write_json_file(const char *path, const suite_run *s, const suite_row *rows,
                            size_t n, double bw, const char *model_name)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return cli_failf(CLS_ERR_IO, "cannot write %s", path);
+    cli_out o;
+    FILE *f = cli_out_open(&o, path);
+    if (!f) return CLI_EXIT_FAIL;
     write_json(f, s, rows, n, bw, model_name);
-    if (fclose(f) != 0) return cli_failf(CLS_ERR_IO, "cannot write %s", path);
-    return CLI_EXIT_OK;
+    return cli_out_close(&o);
 }
 
 /* ----------------------------------------------------------------------------- main */
@@ -491,7 +491,8 @@ static int suite_main(const cli_command *self, int argc, char **argv)
     suite_row *rows = NULL;
     cls_model *model = NULL;
     FILE *csv = NULL;
-    char *path = NULL;
+    cli_out csv_out = {0}, sweep_out = {0};
+    char *path = NULL, *csv_path = NULL, *sweep_path = NULL;
 
     s.cls = CLASS_MEDIUM;
     s.reps = 5;
@@ -539,6 +540,22 @@ static int suite_main(const cli_command *self, int argc, char **argv)
     if (!apps_arg)
         for (size_t i = 0; i < N_APPS; i++) sel[i] = 1;
 
+    {
+        /* The three tables, checked before the first measurement. */
+        size_t plen0 = strlen(out) + 16;
+        char *names = malloc(3 * plen0);
+        if (!names) {
+            cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "file names");
+            goto done;
+        }
+        snprintf(names, plen0, "%s.csv", out);
+        snprintf(names + plen0, plen0, "%s.json", out);
+        snprintf(names + 2 * plen0, plen0, "%s-sweep.csv", out);
+        const char *outs[] = {names, names + plen0, sweep ? names + 2 * plen0 : NULL};
+        int bad = cli_check_outputs(outs, 3, NULL, 0) != CLI_EXIT_OK;
+        free(names);
+        if (bad) goto done;
+    }
     if (cli_open_context(device, &s.ctx, &s.dev) != CLS_SUCCESS) goto done;
     double model_bw = 0;
     char why[256];
@@ -552,22 +569,18 @@ static int suite_main(const cli_command *self, int argc, char **argv)
     size_t n = 0, total = 0;
     for (size_t i = 0; i < N_APPS; i++) total += (size_t)sel[i];
     size_t plen = strlen(out) + 16;
-    if (!(rows = calloc(total, sizeof *rows)) || !(path = malloc(plen))) {
+    if (!(rows = calloc(total, sizeof *rows)) || !(path = malloc(plen)) ||
+        !(csv_path = malloc(plen)) || !(sweep_path = malloc(plen))) {
         cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "result table");
         goto done;
     }
-    snprintf(path, plen, "%s.csv", out);
-    if (!(csv = fopen(path, "w"))) {
-        cli_failf(CLS_ERR_IO, "cannot write %s", path);
-        goto done;
-    }
+    /* The tables are written whole at the end (cli_out), never half. */
+    snprintf(csv_path, plen, "%s.csv", out);
+    if (!(csv = cli_out_open(&csv_out, csv_path))) goto done;
     fprintf(csv, "%s\n", csv_header);
     if (sweep) {
-        snprintf(path, plen, "%s-sweep.csv", out);
-        if (!(s.sweep = fopen(path, "w"))) {
-            cli_failf(CLS_ERR_IO, "cannot write %s", path);
-            goto done;
-        }
+        snprintf(sweep_path, plen, "%s-sweep.csv", out);
+        if (!(s.sweep = cli_out_open(&sweep_out, sweep_path))) goto done;
         fprintf(s.sweep, "app,size,steps,schedule,h,predicted_seconds_per_step,"
                          "measured_seconds_per_step,plan,model_pick\n");
     }
@@ -578,7 +591,6 @@ static int suite_main(const cli_command *self, int argc, char **argv)
         if (!sel[i]) continue;
         bench_app(&s, &apps[i], n + 1, total, &rows[n]);
         write_csv_row(csv, &s, &rows[n], model_bw);
-        if (s.sweep) fflush(s.sweep);
         n++;
     }
     if (progress_tty > 0) fprintf(stderr, "\r\033[K");
@@ -590,12 +602,10 @@ static int suite_main(const cli_command *self, int argc, char **argv)
            "(predicted - measured) / measured; speedup: naive time / model's plan time\n");
     print_table(stdout, rows, n);
     const char *mname = model ? cls_model_name(model) : "";
-    int csv_err = fclose(csv) != 0;
-    csv = NULL;
-    if (csv_err) {
-        ret = cli_failf(CLS_ERR_IO, "cannot write %s.csv", out);
+    csv = s.sweep = NULL;
+    if ((ret = cli_out_close(&csv_out)) != CLI_EXIT_OK ||
+        (ret = cli_out_close(&sweep_out)) != CLI_EXIT_OK)
         goto done;
-    }
     snprintf(path, plen, "%s.json", out);
     if ((ret = write_json_file(path, &s, rows, n, model_bw, mname)) != CLI_EXIT_OK) goto done;
     printf("wrote %s.csv and %s.json%s%s%s\n", out, out, sweep ? " and " : "", sweep ? out : "",
@@ -606,11 +616,12 @@ static int suite_main(const cli_command *self, int argc, char **argv)
     if (fflush(stdout) != 0) ret = CLI_EXIT_FAIL;
 
 done:
-    if (csv) fclose(csv);
-    if (s.sweep && fclose(s.sweep) != 0 && ret == CLI_EXIT_OK)
-        ret = cli_failf(CLS_ERR_IO, "cannot write the sweep table");
+    cli_out_discard(&csv_out);
+    cli_out_discard(&sweep_out);
     free(path);
     for (size_t i = 0; rows && i < total; i++) cls_plan_release(rows[i].p);
+    free(csv_path);
+    free(sweep_path);
     free(rows);
     cls_model_release(model);
     cls_context_release(s.ctx);

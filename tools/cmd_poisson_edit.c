@@ -44,7 +44,11 @@ static void run_once(void *user, const cls_solver_options *opt, cli_solve_result
     cls_image_release(out);
 }
 
-/* "X,Y", signed. */
+/* The largest |offset|: an image side is at most 2^20 pixels, so a farther placement cannot
+ * put a pixel in the target (the library refuses it too). */
+#define MAX_OFFSET 1048576L
+
+/* "X,Y", signed, each within +-MAX_OFFSET. */
 static int parse_offset(const char *s, long *x, long *y)
 {
     char *end;
@@ -54,6 +58,7 @@ static int parse_offset(const char *s, long *x, long *y)
     const char *t = end + 1;
     *y = strtol(t, &end, 10);
     if (end == t || *end || errno) return -1;
+    if (*x < -MAX_OFFSET || *x > MAX_OFFSET || *y < -MAX_OFFSET || *y > MAX_OFFSET) return -1;
     return 0;
 }
 
@@ -94,7 +99,10 @@ static int poisson_main(const cli_command *self, int argc, char **argv)
         case OPT_OUTPUT: output = v; break;
         case OPT_OFFSET:
             if (parse_offset(v, &j.po.offset_x, &j.po.offset_y) != 0)
-                return cli_usage_error(self, "--offset: X,Y expected (e.g. 40,-3), got '%s'", v);
+                return cli_usage_error(self,
+                                       "--offset: X,Y expected, each within -%ld..%ld (e.g. "
+                                       "40,-3), got '%s'",
+                                       MAX_OFFSET, MAX_OFFSET, v);
             break;
         case OPT_MIXED: j.po.mixed = 1; break;
         case OPT_DTYPE:
@@ -131,6 +139,19 @@ static int poisson_main(const cli_command *self, int argc, char **argv)
     if (a.format == CLI_FORMAT_CSV && !a.compare)
         return cli_usage_error(self, "--format csv goes with --compare");
 
+    /* Every file this run writes, checked before the images are decoded. */
+    {
+        char pre[3][4096];
+        static const char *const names[3] = {"target.png", "source.png", "mask.png"};
+        for (int k = 0; k < 3; k++) snprintf(pre[k], sizeof pre[k], "%s%s", prefix ? prefix : "", names[k]);
+        const char *outs[] = {output, paste, a.history, prefix ? pre[0] : NULL,
+                              prefix ? pre[1] : NULL, prefix ? pre[2] : NULL};
+        const char *ins[] = {synthetic ? NULL : files[0], synthetic ? NULL : files[1],
+                             synthetic ? NULL : files[2]};
+        if (cli_check_outputs(outs, sizeof outs / sizeof outs[0], ins, 3) != CLI_EXIT_OK)
+            return CLI_EXIT_FAIL;
+    }
+
     cls_image *target = NULL, *source = NULL, *mask = NULL, *result = NULL, *cut = NULL;
     cls_context *ctx = NULL;
     cls_device_info dev;
@@ -159,6 +180,20 @@ static int poisson_main(const cli_command *self, int argc, char **argv)
         cli_fail(rc);
         goto done;
     }
+    /* The source's pixels are read where the mask's are: the two must cover the same area,
+     * and the composite takes the source's channels into the target's. */
+    if (mask->width != source->width || mask->height != source->height) {
+        cli_failf(CLS_ERR_INVALID_SIZE,
+                  "the mask is %zux%zu and the source %zux%zu: they must have the same size",
+                  mask->width, mask->height, source->width, source->height);
+        goto done;
+    }
+    if (source->channels != target->channels) {
+        cli_failf(CLS_ERR_INVALID_ARGUMENT,
+                  "the source has %zu channels and the target %zu: they must match",
+                  source->channels, target->channels);
+        goto done;
+    }
     if (prefix && (write_image(prefix, "target", target) != CLI_EXIT_OK ||
                    write_image(prefix, "source", source) != CLI_EXIT_OK ||
                    write_image(prefix, "mask", mask) != CLI_EXIT_OK))
@@ -172,7 +207,7 @@ static int poisson_main(const cli_command *self, int argc, char **argv)
         }
         memcpy(cut->data, target->data,
                target->width * target->height * target->channels * sizeof *cut->data);
-        for (size_t y = 0; y < mask->height && source->channels == target->channels; y++)
+        for (size_t y = 0; y < mask->height; y++)
             for (size_t x = 0; x < mask->width; x++) {
                 long tx = (long)x + j.po.offset_x, ty = (long)y + j.po.offset_y;
                 if (mask->data[(y * mask->width + x) * mask->channels] < 0.5f || tx < 0 || ty < 0 ||

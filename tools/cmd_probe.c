@@ -253,6 +253,7 @@ static int probe_main(const cli_command *self, int argc, char **argv)
         }
     }
 
+    if (output && cli_check_outputs(&output, 1, NULL, 0) != CLI_EXIT_OK) goto done;
     if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
     cls_probe_options_init(&opt);
     opt.quick = quick;

@@ -14,12 +14,19 @@
 #define DEFAULT_STEPS 100
 
 /* ================================================================ stencil loading and settings */
+int cli_looks_like_path(const char *arg)
+{
+    size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL || (n > 5 && strcmp(arg + n - 5, ".json") == 0);
+}
+
 int cli_load_stencil(const char *name, cls_stencil **st)
 {
-    struct stat sb;
     int rc;
-    /* A file wins over a built-in of the same name: the user typed a path that exists. */
-    if (stat(name, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+    char q[CLI_QUOTE_MAX];
+    /* A built-in's name always means the built-in: a file that happens to be called "hotspot"
+     * in the current folder must not replace it.  Files are named as paths. */
+    if (cli_looks_like_path(name)) {
         rc = cls_stencil_from_file(name, st);
         if (rc != CLS_SUCCESS) cli_fail(rc);
         return rc;
@@ -29,13 +36,22 @@ int cli_load_stencil(const char *name, cls_stencil **st)
         char list[512] = "";
         size_t used = 0;
         const char *b;
+        struct stat sb;
         for (size_t i = 0; (b = cls_stencil_builtin_name(i)) != NULL && used < sizeof list; i++) {
             int m = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", b);
             if (m < 0) break;
             used += (size_t)m;
         }
-        cli_failf(rc, "'%s' is neither a stencil file nor a built-in stencil (built-ins: %s)",
-                  name, list);
+        cli_quote(q, sizeof q, name);
+        if (stat(name, &sb) == 0)
+            cli_failf(rc,
+                      "%s is not a built-in stencil (built-ins: %s); to read the file of that "
+                      "name give it as a path: ./%.*s",
+                      q, list, (int)strlen(q) - 2, q + 1);
+        else
+            cli_failf(rc, "%s is not a built-in stencil (built-ins: %s) nor a path to a JSON "
+                          "spec (a path contains '/' or ends in .json)",
+                      q, list);
     } else if (rc != CLS_SUCCESS) {
         cli_fail(rc);
     }
@@ -85,9 +101,10 @@ int cli_settings_apply(const cli_settings *s, cls_stencil *st)
         cli_parse_assign(s->params[i], name, sizeof name, &v);
         cli_parse_double(v, &value);
         /* Only declared parameters: a typo must not silently add an unused one. */
+        char q[CLI_QUOTE_MAX];
         if (cls_stencil_get_param(st, name, &old) != CLS_SUCCESS)
-            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter '%s'",
-                             cls_stencil_name(st), name),
+            return cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no parameter %s",
+                             cls_stencil_name(st), cli_quote(q, sizeof q, name)),
                    CLS_ERR_INVALID_ARGUMENT;
         if ((rc = cls_stencil_set_param(st, name, value)) != CLS_SUCCESS)
             return cli_fail(rc), rc;
@@ -189,16 +206,42 @@ static int alloc_elems(void **p, size_t count, size_t elem)
     return *p ? 0 : -1;
 }
 
+int cli_workload_check_memory(const cli_workload *w)
+{
+    size_t es = cls_dtype_size(cls_stencil_dtype(w->st));
+    size_t points = cls_dims_points(w->size), n_aux = cls_stencil_num_aux(w->st);
+    if (points == 0 || points > SIZE_MAX / es)
+        return cli_failf(CLS_ERR_INVALID_SIZE, "the grid is too large for host memory"),
+               CLS_ERR_INVALID_SIZE;
+    /* Every grid still to allocate, counted before the first is: filling pages that the system
+     * promised but cannot give ends in the OOM killer, with no message. */
+    double grids = (double)!w->input + (double)!w->output + (double)w->spare_grids;
+    for (size_t k = 0; k < n_aux; k++)
+        if (!w->aux || !w->aux[k]) grids += cls_stencil_aux_per_step(w->st, k) ? (double)w->steps : 1;
+    double need = grids * (double)points * (double)es;
+    uint64_t have = cli_host_memory();
+    if (have && need > (double)have) {
+        char a[32], b[32];
+        cli_format_bytes(a, sizeof a, need < 1.8e19 ? (uint64_t)need : UINT64_MAX);
+        cli_format_bytes(b, sizeof b, have);
+        return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY,
+                         "the host arrays of this run need %s but the host has %s available; "
+                         "give a smaller --size (or fewer --steps for per-step arrays)",
+                         a, b),
+               CLS_ERR_OUT_OF_HOST_MEMORY;
+    }
+    return CLS_SUCCESS;
+}
+
 int cli_workload_fill(cli_workload *w)
 {
     cls_dtype dt = cls_stencil_dtype(w->st);
     size_t es = cls_dtype_size(dt);
+    int rc;
     w->dims = cls_stencil_dims(w->st);
     w->points = cls_dims_points(w->size);
-    if (w->points == 0 || w->points > SIZE_MAX / es)
-        return cli_failf(CLS_ERR_INVALID_SIZE, "the grid is too large for host memory"),
-               CLS_ERR_INVALID_SIZE;
     w->n_aux = cls_stencil_num_aux(w->st);
+    if ((rc = cli_workload_check_memory(w)) != CLS_SUCCESS) return rc;
     if (w->n_aux && !w->aux && !(w->aux = calloc(w->n_aux, sizeof *w->aux)))
         goto nomem;
     if (!w->input) {
@@ -437,23 +480,6 @@ static void shape_text(char *buf, size_t len, int ndim, const size_t shape[3])
     if (used < len) snprintf(buf + used, len - used, ndim == 1 ? ",)" : ")");
 }
 
-/* Whether `path` can be created: checked before a long run rather than after it. */
-static int check_writable(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (access(dir, W_OK) != 0)
-        return cli_failf(CLS_ERR_IO, "cannot write %s: %s: %s", path, dir, strerror(errno)),
-               CLS_ERR_IO;
-    return CLS_SUCCESS;
-}
-
 /* ================================================================ run */
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_BOUNDARY, OPT_DTYPE, OPT_PARAM, OPT_INPUT, OPT_AUX, OPT_OUTPUT,
@@ -655,6 +681,21 @@ static int run_main(const cli_command *self, int argc, char **argv)
     if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
     ret = CLI_EXIT_FAIL;
 
+    /* The output, before any work: writable, and none of the files the run reads. */
+    if (output_path) {
+        const char **ins = calloc(n_auxs + 2, sizeof *ins);
+        if (!ins) {
+            cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
+            goto done;
+        }
+        ins[0] = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+        ins[1] = input_path;
+        for (size_t a = 0; a < n_auxs; a++) ins[2 + a] = auxs[a].path;
+        int bad = cli_check_outputs(&output_path, 1, ins, n_auxs + 2) != CLI_EXIT_OK;
+        free(ins);
+        if (bad) goto done;
+    }
+
     /* The stencil, then the settings that change it. */
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
     int dims = cls_stencil_dims(w.st);
@@ -733,8 +774,10 @@ static int run_main(const cli_command *self, int argc, char **argv)
             for (size_t k = 0; k < cls_stencil_num_aux(w.st) && used < sizeof list; k++)
                 used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
                                          cls_stencil_aux_name(w.st, k));
-            cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no auxiliary array '%s' (%s%s)",
-                      sname, x->name, used ? "it has: " : "it has none", list);
+            char q[CLI_QUOTE_MAX];
+            cli_failf(CLS_ERR_INVALID_ARGUMENT, "stencil '%s' has no auxiliary array %s (%s%s)",
+                      sname, cli_quote(q, sizeof q, x->name), used ? "it has: " : "it has none",
+                      list);
             goto done;
         }
         if (read_npy(x->path, dt, &x->data, &x->ndim, x->shape) != CLS_SUCCESS) goto done;
@@ -786,8 +829,15 @@ static int run_main(const cli_command *self, int argc, char **argv)
         auxs[a].data = NULL;
     }
 
-    if (output_path && check_writable(output_path) != CLS_SUCCESS) goto done;
+    w.spare_grids = verify ? 3 : 0;
+    if (cli_workload_check_memory(&w) != CLS_SUCCESS) goto done;
     if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
+    /* The plan first: a grid no schedule can run fails here, before gigabytes of host arrays
+     * are allocated and filled. */
+    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt.opt, &plan)) != CLS_SUCCESS) {
+        cli_fail(rc);
+        goto done;
+    }
     if (cli_workload_fill(&w) != CLS_SUCCESS) goto done;
     if (pinned) {
         size_t bytes = w.points * cls_dtype_size(dt);
@@ -801,10 +851,6 @@ static int run_main(const cli_command *self, int argc, char **argv)
         memcpy(pi, w.input, bytes);
         heap_in = w.input, heap_out = w.output;
         w.input = pi, w.output = po;
-    }
-    if ((rc = cls_plan_create(ctx, w.st, w.size, w.steps, &popt.opt, &plan)) != CLS_SUCCESS) {
-        cli_fail(rc);
-        goto done;
     }
     cls_plan_info pi;
     if ((rc = cls_plan_describe(plan, &pi)) != CLS_SUCCESS) {
@@ -836,17 +882,19 @@ static int run_main(const cli_command *self, int argc, char **argv)
         goto done;
     }
 
-    if (output_path) {
-        if ((rc = cls_npy_write(output_path, w.output, dt, dims, shape)) != CLS_SUCCESS) {
-            cli_fail(rc);
-            goto done;
-        }
-    }
-
     cli_verify ver;
     if (verify) {
         if (isatty(2)) fprintf(stderr, "verify: running the host reference...\n");
         if (cli_verify_run(&w, &ver) != CLS_SUCCESS) goto done;
+    }
+    /* Written only once verified: a result that fails --verify never replaces the file. */
+    int written = 0;
+    if (output_path && (!verify || ver.ok)) {
+        if ((rc = cls_npy_write(output_path, w.output, dt, dims, shape)) != CLS_SUCCESS) {
+            cli_fail(rc);
+            goto done;
+        }
+        written = 1;
     }
 
     char stext[256], sz[96];
@@ -873,7 +921,7 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_plan_json(&j, plan, &pi, dims);
         if (mapping) cli_json_str(&j, "mapping", mapping);
         cli_report_json(&j, &w, &rep);
-        cli_json_str(&j, "output", output_path);
+        cli_json_str(&j, "output", written ? output_path : NULL);
         if (snapshot_every) cli_json_uint(&j, "snapshot_every", snapshot_every);
         if (verify) cli_verify_json(&j, &w, &ver);
         cli_json_end(&j);
@@ -883,7 +931,8 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_plan_text(stdout, plan, &pi, dims);
         if (mapping) printf("mapping: %s\n", mapping);
         cli_report_text(stdout, &w, &rep);
-        if (output_path) printf("output: %s\n", output_path);
+        if (written) printf("output: %s\n", output_path);
+        else if (output_path) printf("output: not written (the result failed --verify)\n");
         if (snapshot_every) {
             char first[4096], last[4096];
             snapshot_name(first, sizeof first, output_path, snapshot_every, w.steps);
@@ -932,9 +981,10 @@ const cli_command cli_cmd_run = {
     "           [--param SCHEDULE.NAME=VALUE]... [--max-registers R] [--rank-mapping]\n"
     "           [--snapshot-every K]",
     "Runs STENCIL for N steps on one device and prints the configuration the planner chose\n"
-    "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is a JSON spec\n"
-    "file if such a file exists, else the name of a built-in stencil (hotspot, pathfinder,\n"
-    "poisson2d, cell3d, heat3d7, heat3d27, moving_average, emboss, jacobi3d).\n"
+    "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is the name of a\n"
+    "built-in stencil (hotspot, pathfinder, poisson2d, cell3d, heat3d7, heat3d27,\n"
+    "moving_average, emboss, jacobi3d) or a path to a JSON spec; an argument is a path when it\n"
+    "contains '/' or ends in .json (./hotspot is the file, hotspot the built-in).\n"
     "\n"
     "Arrays not read from files are initialised deterministically: a smooth wave plus a small\n"
     "hash-based perturbation; cell3d starts from a random 0/1 field with ~30% live cells,\n"
@@ -952,7 +1002,8 @@ const cli_command cli_cmd_run = {
     "  --input IN.npy      initial state; NumPy shape (NZ, NY, NX), float32 or float64\n"
     "  --aux NAME=FILE.npy auxiliary array NAME (repeatable); per-step arrays hold\n"
     "                      STEPS slices: shape (STEPS, NY, NX) or (STEPS*NZ, NY, NX)\n"
-    "  --output OUT.npy    write the final state\n"
+    "  --output OUT.npy    write the final state (checked writable, and not one of the\n"
+    "                      inputs, before the run; with --verify only a verified result)\n"
     "  --verify            compare with the host reference: bitwise when the body is exact,\n"
     "                      else max relative error <= 1e-5 (float) or 1e-12 (double);\n"
     "                      exit status 1 on a mismatch\n"

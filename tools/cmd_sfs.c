@@ -132,8 +132,10 @@ static int sfs_main(const cli_command *self, int argc, char **argv)
                 return cli_usage_error(self, "unknown --dtype '%s' (float or double)", v);
             break;
         case OPT_SYNTHETIC:
-            if (cli_parse_count(v, &synth) != 0 || synth < 16)
-                return cli_usage_error(self, "--synthetic: an image side >= 16 expected, got '%s'", v);
+            if (cli_parse_count(v, &synth) != 0 || synth < 16 || synth > 1048576)
+                return cli_usage_error(self,
+                                       "--synthetic: an image side 16..1048576 expected, got '%s'",
+                                       v);
             break;
         case OPT_RADIUS:
             if (cli_parse_double(v, &radius_opt) != 0 || !(radius_opt >= 2))
@@ -156,6 +158,18 @@ static int sfs_main(const cli_command *self, int argc, char **argv)
         return cli_usage_error(self, "--normals-only computes no height for --output or --npy");
     if (a.format == CLI_FORMAT_CSV && !a.compare)
         return cli_usage_error(self, "--format csv goes with --compare");
+
+    /* Every file this run writes, checked before any work. */
+    {
+        char pre[3][4096];
+        static const char *const names[3] = {"shaded.png", "mask.png", "truth.png"};
+        for (int k = 0; k < 3; k++) snprintf(pre[k], sizeof pre[k], "%s%s", prefix ? prefix : "", names[k]);
+        const char *outs[] = {output, npy, normals, a.history, prefix ? pre[0] : NULL,
+                              prefix ? pre[1] : NULL, prefix && synth ? pre[2] : NULL};
+        const char *ins[] = {synth ? NULL : files[0], synth ? NULL : files[1]};
+        if (cli_check_outputs(outs, sizeof outs / sizeof outs[0], ins, 2) != CLI_EXIT_OK)
+            return CLI_EXIT_FAIL;
+    }
 
     cls_image *image = NULL, *mask = NULL, *img = NULL;
     float *truth = NULL;

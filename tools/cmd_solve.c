@@ -160,6 +160,14 @@ static int solve_main(const cli_command *self, int argc, char **argv)
     cls_device_info dev;
     cls_solver_report rep;
     memset(&rep, 0, sizeof rep);
+    {
+        /* The files this run writes, checked before any work. */
+        const char *outs[] = {output, a.history}, *ins[MAX_AUX + 2] = {NULL};
+        ins[0] = cli_looks_like_path(stencil) ? stencil : NULL;
+        ins[1] = input;
+        for (size_t i = 0; i < n_aux && i < MAX_AUX; i++) ins[2 + i] = auxs[i].path;
+        if (cli_check_outputs(outs, 2, ins, MAX_AUX + 2) != CLI_EXIT_OK) goto done;
+    }
     if (cli_load_stencil(stencil, &j.st) != CLS_SUCCESS) goto done;
     if (cli_settings_apply(&set, j.st) != CLS_SUCCESS) goto done;
     cls_dtype dt = cls_stencil_dtype(j.st);

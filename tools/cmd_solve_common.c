@@ -233,13 +233,13 @@ void cli_solver_report_json(cli_json *j, const cls_solver_options *o, const cls_
 
 int cli_solver_write_history(const char *path, const cls_solver_report *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return cli_failf(CLS_ERR_IO, "%s: cannot create the history file", path);
+    cli_out o;
+    FILE *f = cli_out_open(&o, path);
+    if (!f) return CLI_EXIT_FAIL;
     fprintf(f, "steps,norm\n");
     for (size_t i = 0; i < r->history_length; i++)
         fprintf(f, "%zu,%.9g\n", r->history_steps[i], r->history_norms[i]);
-    if (fclose(f) != 0) return cli_failf(CLS_ERR_IO, "%s: write error", path);
-    return CLI_EXIT_OK;
+    return cli_out_close(&o);
 }
 
 /* One row of a comparison. */

@@ -319,6 +319,10 @@ static int tune_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
     }
+    if (csv_path) {
+        const char *in = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+        if (cli_check_outputs(&csv_path, 1, &in, 1) != CLI_EXIT_OK) goto done;
+    }
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
     w.dims = cls_stencil_dims(w.st);
@@ -347,9 +351,10 @@ static int tune_main(const cli_command *self, int argc, char **argv)
         print_text(r, &w, &dev, exhaustive, &topt);
     ret = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     if (csv_path) {
-        FILE *f = fopen(csv_path, "w");
+        cli_out o;
+        FILE *f = cli_out_open(&o, csv_path);
         if (f) print_csv(f, r, &w, &dev);
-        if (!f || fclose(f) != 0) ret = cli_failf(CLS_ERR_IO, "cannot write %s", csv_path);
+        if (!f || cli_out_close(&o) != CLI_EXIT_OK) ret = CLI_EXIT_FAIL;
     }
 done:
     cls_tune_result_release(r);

@@ -303,6 +303,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
     cli_parser p;
     cli_settings set = {0};
     const char *stencil_arg = NULL, *device = NULL, *csv_path = NULL, *v;
+    cli_out csv_out = {0};
     cls_dims size = {{1, 1, 1}};
     int size_dims = 0, id, ret = CLI_EXIT_FAIL, rc, check = 0;
     size_t steps_list[16] = {1}, n_steps = 1, tiles[64], n_tiles = 0;
@@ -420,6 +421,10 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given");
         goto done;
     }
+    if (csv_path) {
+        const char *in = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+        if (cli_check_outputs(&csv_path, 1, &in, 1) != CLI_EXIT_OK) goto done;
+    }
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
     int dims = cls_stencil_dims(w.st);
@@ -437,10 +442,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
     w.size = size;
     w.steps = steps_list[0];
     cli_format_size(c.size_text, sizeof c.size_text, size, dims);
-    if (csv_path && !(c.csv = fopen(csv_path, "w"))) {
-        cli_failf(CLS_ERR_IO, "cannot write %s", csv_path);
-        goto done;
-    }
+    if (csv_path && !(c.csv = cli_out_open(&csv_out, csv_path))) goto done;
     if (c.csv)
         fprintf(c.csv, "stencil,size,steps,kind,scheme,layout,tile,tiles,steps_per_tile,"
                        "predicted_s,measured_min_s,measured_median_s,check,pinned,cap_bytes,"
@@ -547,14 +549,15 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
             confirm(&c, cs, n_cs + n_top, dims);
         }
     }
-    ret = CLI_EXIT_OK;
+    c.csv = NULL;
+    ret = cli_out_close(&csv_out);
 done:
     if (c.pinned && orig_in) {
         cls_host_free(c.ctx, w.input);
         cls_host_free(c.ctx, w.output);
         w.input = orig_in, w.output = orig_out;
     }
-    if (c.csv) fclose(c.csv);
+    cli_out_discard(&csv_out);
     free(c.expect);
     cls_context_release(c.ctx);
     cli_workload_free(&w);

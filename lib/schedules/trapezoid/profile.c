@@ -501,9 +501,8 @@ static const struct {
 static cls_status profile_write(const char *path, uint64_t key, const cls_ghost_profile *p)
 {
     cJSON *o = cJSON_CreateObject();
-    char keytext[32], *text = NULL, *tmp = NULL;
-    size_t len = 0, cap = 0;
-    int fd = -1, ok = 0;
+    char keytext[32], *text = NULL;
+    int ok = 0;
     if (!o) return CLS_ERR_OUT_OF_HOST_MEMORY;
     snprintf(keytext, sizeof keytext, "%016llx", (unsigned long long)key);
     cJSON_AddStringToObject(o, "format", PROFILE_FORMAT);
@@ -526,24 +525,10 @@ static cls_status profile_write(const char *path, uint64_t key, const cls_ghost_
     text = cJSON_Print(o);
     cJSON_Delete(o);
     if (!text) return CLS_ERR_OUT_OF_HOST_MEMORY;
-    /* A temporary file in the same folder, then rename(): readers see no file, the old one or
-     * the new complete one. */
-    if (cls__appendf(&tmp, &len, &cap, "%s.tmp-XXXXXX", path) == 0 && (fd = mkstemp(tmp)) >= 0) {
-        size_t n = strlen(text), done = 0;
-        while (done < n) {
-            ssize_t w = write(fd, text + done, n - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) break;
-            done += (size_t)w;
-        }
-        ok = done == n && close(fd) == 0;
-        fd = -1;
-        ok = ok && rename(tmp, path) == 0;
-        if (!ok) unlink(tmp);
-    }
-    if (fd >= 0) close(fd);
-    if (!ok) cls__debug("profile cache not written: %s: %s", path, strerror(errno));
-    free(tmp);
+    /* Through an exclusive temporary and rename(): readers see no file, the old one or the new
+     * complete one. */
+    ok = cls__write_file(path, text, strlen(text), NULL, 0) == CLS_SUCCESS;
+    if (!ok) cls__debug("profile cache not written: %s", cls_last_error());
     cJSON_free(text);
     return ok ? CLS_SUCCESS : CLS_ERR_CACHE;
 }
