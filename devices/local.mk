@@ -17,3 +17,10 @@ devicesdir = $(pkgdatadir)/devices
 dist_devices_DATA = \
 	devices/gtx280.json devices/tesla_c1060.json devices/tesla_c2050.json \
 	devices/gtx460.json devices/pocl_cpu.json devices/h100_probe.json
+# Built into the library as well (devices/models_gen.c), whatever the search path holds.
+nodist_libcls_devices_la_SOURCES = devices/models_gen.c
+BUILT_SOURCES += devices/models_gen.c
+CLEANFILES += devices/models_gen.c
+devices/models_gen.c: $(dist_devices_DATA) $(srcdir)/embed.sh
+	$(AM_V_GEN)$(MKDIR_P) devices && $(SHELL) $(srcdir)/embed.sh '$(XXD)' $(srcdir) $@ \
+		cls__embedded_models $(dist_devices_DATA)

@@ -31,11 +31,12 @@ libcls_runtime_la_SOURCES += lib/image.c lib/image_common.c lib/image_synth.c \
 libcls_runtime_la_CFLAGS += $(PNG_CFLAGS)
 libcls_runtime_la_LIBADD += $(PNG_LIBS)
 endif
-EXTRA_DIST += $(CL_FILES) lib/embed.sh
+EXTRA_DIST += $(CL_FILES)
 BUILT_SOURCES += lib/kernels_gen.c
 CLEANFILES += lib/kernels_gen.c
-lib/kernels_gen.c: $(CL_FILES) $(srcdir)/lib/embed.sh
-	$(AM_V_GEN)$(MKDIR_P) lib && $(SHELL) $(srcdir)/lib/embed.sh '$(XXD)' $(srcdir) $@ $(CL_FILES)
+lib/kernels_gen.c: $(CL_FILES) $(srcdir)/embed.sh
+	$(AM_V_GEN)$(MKDIR_P) lib && $(SHELL) $(srcdir)/embed.sh '$(XXD)' $(srcdir) $@ \
+		cls__embedded_kernels $(CL_FILES)
 
 # The schedules: one folder each, registered in lib/schedules/registry.c.
 include lib/schedules/naive/local.mk
