@@ -21,6 +21,21 @@ extern const cls_model_rules cls__family_gpu;
 void cls__tuning_gpu(cls_model_params *p);
 void cls__tuning_cpu(cls_model_params *p);
 
+/* ---------------------------------------------------------------- defaults.c */
+/* A shipped model file built into the library, by file name ("gtx280.json"): its text, NULL
+ * when no such file is built in. */
+const char *cls__builtin_model(const char *file);
+/* The i-th built-in model file's name, NULL past the end. */
+const char *cls__builtin_model_at(size_t i);
+/* The family's defaults: the values its `defaults` sets, then for every other field the first
+ * of its reference files that gives one; fields that may be unknown are 0 and the tables
+ * empty.  own[f] (own may be NULL) says which values the family's code set.  A reference that
+ * is not built in or does not load, one that repeats a value the code sets, a field nobody
+ * gives and defaults that break the schema are programming errors: CLS_ERR_INTERNAL, with a
+ * message that names the family, the file and the field. */
+cls_status cls__family_defaults(const cls_model_rules *rules, cls_model_params *p,
+                                unsigned char *own);
+
 /* ---------------------------------------------------------------- registry.c */
 const cls_model_rules *cls__family_find(const char *name);
 /* The i-th family, NULL past the end. */
@@ -48,9 +63,9 @@ cls_status cls__text_check(const char *s, size_t maxlen);
 void cls__fmt_num(char *buf, size_t len, double v);
 
 /* ---------------------------------------------------------------- model.c */
-/* A new model with the family's generic defaults, every defaulted field marked assumed and
- * every unknown-able field unknown (0).  NULL when out of memory. */
-cls_model *cls__model_new(const cls_model_rules *rules);
+/* A new model with the family's defaults (cls__family_defaults), every defaulted field marked
+ * assumed and every unknown-able field unknown (0). */
+cls_status cls__model_new(const cls_model_rules *rules, cls_model **m);
 /* Replaces *dst by a copy of src (NULL clears); -1 when out of memory. */
 int cls__set_text(char **dst, const char *src);
 /* Takes clock, compute units, work-group and memory sizes from a live device: all of them
@@ -67,6 +82,12 @@ int cls__table_copy(cls__table *dst, const cls_model_point *pts, size_t n);
 /* ---------------------------------------------------------------- model_json.c */
 /* Parses and validates model JSON; failures say "<label>: $.path: ...". */
 cls_status cls__model_parse(const char *text, const char *label, cls_model **m);
+/* The same without the family's defaults under the file's values: the model holds what the
+ * text gives and 0 elsewhere, and given[f] says which scalars it gives (those it lists as
+ * assumed too).  Each value is checked, the relations between fields are not.  How a family
+ * reads its reference files. */
+cls_status cls__model_parse_given(const char *text, const char *label, cls_model **m,
+                                  unsigned char given[CLS__NFIELDS]);
 /* JSON text (malloc'ed) or NULL when out of memory. */
 char *cls__model_print(const cls_model *m);
 

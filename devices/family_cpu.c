@@ -46,15 +46,16 @@ static void cpu_occupancy(const cls_model_params *p, size_t work_group_size,
     out->limit = CLS_LIMIT_GROUPS;
 }
 
+/* The clock and compute units, which every model file must give, are the generic PoCL CPU's
+ * (pocl_cpu.json, where they are marked assumed). */
+static const char *const cpu_reference[] = {"pocl_cpu.json", NULL};
+
 /* Generic defaults for a CPU: none of these numbers is in the documents.  A live device's own
  * clock, compute units and sizes replace them (cls_model_match), and `clstencil probe`
  * measures the rest. */
 static void cpu_defaults(cls_model_params *p)
 {
-    *p = (cls_model_params){0};
     cls__tuning_cpu(p);
-    p->clock_mhz = 2000;
-    p->compute_units = 4;
     p->cores_per_cu = 1;
     p->warp_width = 8;             /* SIMD lanes of 4-byte floats (256-bit vectors) */
     p->coalesce_width = 8;
@@ -83,6 +84,7 @@ const cls_model_rules cls__family_cpu = {
     .family = "cpu",
     .summary = "CPU device: 64-byte cache lines, no banks, one work-group per core",
     .defaults = cpu_defaults,
+    .reference = cpu_reference,
     .transactions = NULL, /* shared default: distinct cache lines per SIMD group */
     .bank_conflicts = cpu_bank_conflicts,
     .channel = NULL,      /* shared default */

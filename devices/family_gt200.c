@@ -1,4 +1,4 @@
-/* family_gt200.c: rules and generic defaults of the GT200 family (compute capability 1.3). */
+/* family_gt200.c: rules and defaults of the GT200 family (compute capability 1.3). */
 #include "devices.h"
 
 /* Global-memory coalescing on compute capability 1.2/1.3, per half-warp
@@ -68,37 +68,19 @@ static void gt200_bank_conflicts(const cls_model_params *p, const uint64_t *addr
     cls__banks_grouped(p, addrs, n, elem_size, half ? half : 1, out);
 }
 
-/* Generic defaults of the family: the GeForce GTX 280 and Tesla C1060 numbers of the documents
- * (doc/devices.md lists the source of each); a file that omits a field gets these, marked
- * assumed. */
+/* The family's defaults are the documents' GT200 devices: the GeForce GTX 280 (Meng & Skadron
+ * 2010, Table 1; Kim & Shrivastava for banks and segments), and where its file is silent the
+ * Tesla C1060 (Chen et al., Table I: resident threads, warps and registers; Kim & Shrivastava,
+ * Sect. 5.4: the 256-byte channel width).  doc/devices.md gives the source of each value. */
+static const char *const gt200_reference[] = {"gtx280.json", "tesla_c1060.json", NULL};
+
+/* What neither device's file gives: the tuning section's GPU defaults and one copy engine, so
+ * no overlap of the two transfer directions. */
 static void gt200_defaults(cls_model_params *p)
 {
-    *p = (cls_model_params){0};
     cls__tuning_gpu(p);
-    p->clock_mhz = 1300;           /* 000 Table 1 */
-    p->compute_units = 30;         /* 000 Table 1 */
-    p->cores_per_cu = 8;           /* 000 Table 1 */
-    p->warp_width = 32;            /* 000 Table 1 */
-    p->coalesce_width = 16;        /* 000 Table 1, Sect. 4.2 */
-    p->cpi = 4;                    /* 000 Table 1, Sect. 4.3 */
-    p->blocks_per_cu = 8;          /* 000 Table 1 */
-    p->max_work_group = 512;       /* 000 Table 1 */
-    p->max_threads_per_cu = 1024;  /* 002 Table I */
-    p->max_warps_per_cu = 32;      /* 002 Table I */
-    p->registers_per_cu = 16384;   /* 002 Table I */
-    p->local_bytes = 16384;        /* 000 Sect. 3.2, 002 Table I */
-    p->banks = 16;                 /* 004 Sect. 5.5 */
-    p->bank_width_bytes = 4;       /* 004 Sect. 5.5 */
-    p->bandwidth_peak_gbs = 141.7; /* 000 Table 1 */
-    p->latency_cycles = 300;       /* 000 Table 1 */
-    p->channels = 8;               /* 000 Sect. 4.2 */
-    p->channel_width_bytes = 256;  /* 004 Sect. 5.4 */
-    p->segment_bytes = 128;        /* 004 Sect. 5.3 */
-    p->min_segment_bytes = 32;     /* 004 Sect. 5.3 */
-    p->kernel_restart_cycles = 3350;      /* 000 Sect. 4.4, Eq. 17 */
-    p->barrier_cycles_per_group = 210.3;  /* 000 Sect. 4.5, Eq. 18 */
-    p->copy_engines = 1;           /* generic default */
-    p->overlap_factor = 1.0;       /* generic default: one engine, no overlap */
+    p->copy_engines = 1;
+    p->overlap_factor = 1.0;
 }
 
 const cls_model_rules cls__family_gt200 = {
@@ -106,6 +88,7 @@ const cls_model_rules cls__family_gt200 = {
     .summary = "NVIDIA GT200 (compute capability 1.3): half-warp coalescing into "
                "32/64/128-byte segments, 16 banks",
     .defaults = gt200_defaults,
+    .reference = gt200_reference,
     .transactions = gt200_transactions,
     .bank_conflicts = gt200_bank_conflicts,
     .channel = NULL,   /* shared default: successive channel_width_bytes regions */

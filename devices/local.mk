@@ -5,7 +5,7 @@ DEVICES_SOURCES = \
 	devices/devices.h devices/registry.c devices/schema.c \
 	devices/model.c devices/model_json.c devices/model_files.c devices/match.c \
 	devices/family_gt200.c devices/family_fermi.c devices/family_cpu.c devices/family_gpu.c \
-	devices/tuning.c
+	devices/tuning.c devices/defaults.c
 libcls_devices_la_SOURCES += $(DEVICES_SOURCES)
 # Whole-file reads and mkdir -p, shared with lib/.
 libcls_devices_la_SOURCES += devices/files.h devices/files.c
@@ -17,7 +17,8 @@ devicesdir = $(pkgdatadir)/devices
 dist_devices_DATA = \
 	devices/gtx280.json devices/tesla_c1060.json devices/tesla_c2050.json \
 	devices/gtx460.json devices/pocl_cpu.json devices/h100_probe.json
-# Built into the library as well (devices/models_gen.c), whatever the search path holds.
+# Built into the library as well: a family takes its defaults from its reference files among
+# them (devices/defaults.c), whatever the search path holds.
 nodist_libcls_devices_la_SOURCES = devices/models_gen.c
 BUILT_SOURCES += devices/models_gen.c
 CLEANFILES += devices/models_gen.c

@@ -32,21 +32,20 @@ int cls__table_copy(cls__table *dst, const cls_model_point *pts, size_t n)
     return 0;
 }
 
-cls_model *cls__model_new(const cls_model_rules *rules)
+cls_status cls__model_new(const cls_model_rules *rules, cls_model **out)
 {
     cls_model *m = calloc(1, sizeof *m);
-    if (!m) return NULL;
+    cls_status st;
+    *out = NULL;
+    if (!m) return cls__error(CLS_ERR_OUT_OF_HOST_MEMORY, "out of memory");
     m->rules = rules;
-    rules->defaults(&m->p);
-    for (int i = 0; i < CLS__NFIELDS; i++) {
-        if (cls__fields[i].flags & CLS__UNK) {
-            cls__field_put(&m->p, i, 0);
-            m->assumed[i] = 0;
-        } else {
-            m->assumed[i] = 1;
-        }
+    if ((st = cls__family_defaults(rules, &m->p, NULL)) != CLS_SUCCESS) {
+        free(m);
+        return st;
     }
-    return m;
+    for (int i = 0; i < CLS__NFIELDS; i++) m->assumed[i] = !(cls__fields[i].flags & CLS__UNK);
+    *out = m;
+    return CLS_SUCCESS;
 }
 
 void cls_model_release(cls_model *m)
@@ -149,8 +148,8 @@ cls_status cls_model_from_defaults(const char *family, const cls_device_info *in
         return cls__error(CLS_ERR_UNKNOWN_MODEL,
                           "unknown device-model family \"%s\" (known: gt200, fermi, cpu, gpu)",
                           family ? family : "(null)");
-    m = cls__model_new(rules);
-    if (!m || cls__set_text(&m->origin, "defaults") != 0) goto oom;
+    if ((st = cls__model_new(rules, &m)) != CLS_SUCCESS) return st;
+    if (cls__set_text(&m->origin, "defaults") != 0) goto oom;
     if (info) {
         cls__model_apply_device(m, info, 0);
         if (cls__text_check(info->name, CLS__MODEL_NAME_MAX - 1) == CLS_SUCCESS) {

@@ -12,9 +12,11 @@
 
 #define SCHEMA_VERSION 1
 
-/* State of one parse: the label of its messages and what the file has said so far. */
+/* State of one parse: the label of its messages, whether the family's defaults go under the
+ * file's values (bare: not), and what the file has said so far. */
 typedef struct parse {
     const char *label;
+    int bare;
     cls_model *m;
     unsigned char present[CLS__NFIELDS];
 } parse;
@@ -289,6 +291,7 @@ static cls_status get_family(parse *ps, const cJSON *root)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "family");
     const cls_model_rules *rules;
     char got[96], known[128] = "";
+    cls_status st;
     if (!v) return path_error(ps, CLS_ERR_INVALID_MODEL, "$.family", "required field is missing");
     if (!cJSON_IsString(v)) {
         describe(v, got, sizeof got);
@@ -303,9 +306,16 @@ static cls_status get_family(parse *ps, const cJSON *root)
         return path_error(ps, CLS_ERR_INVALID_MODEL, "$.family", "unknown family %s (known: %s)",
                           got, known);
     }
-    ps->m = cls__model_new(rules);
-    if (!ps->m) return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, "$", "out of memory");
-    return CLS_SUCCESS;
+    if (ps->bare) {
+        ps->m = calloc(1, sizeof *ps->m);
+        if (!ps->m) return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, "$", "out of memory");
+        ps->m->rules = rules;
+        return CLS_SUCCESS;
+    }
+    st = cls__model_new(rules, &ps->m);
+    if (st == CLS_ERR_OUT_OF_HOST_MEMORY)
+        return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, "$", "out of memory");
+    return st == CLS_SUCCESS ? st : path_prefix(ps, st, "$.family");
 }
 
 static cls_status get_version(parse *ps, const cJSON *v)
@@ -379,6 +389,8 @@ static cls_status parse_root(parse *ps, const cJSON *root)
         }
         if (ps->present[f] & 2) ps->m->assumed[f] = 1;
     }
+    /* A bare model holds only the file's values: relations need the rest. */
+    if (ps->bare) return CLS_SUCCESS;
     cls__model_settle(ps->m);
     if (cls__params_check(&ps->m->p) != CLS_SUCCESS)
         return cls__error_prefix(CLS_ERR_INVALID_MODEL, "%s: $.", ps->label);
@@ -400,9 +412,10 @@ static void position(const char *text, const char *at, int *line, int *col)
     }
 }
 
-cls_status cls__model_parse(const char *text, const char *label, cls_model **out)
+static cls_status parse_text(const char *text, const char *label, int bare, cls_model **out,
+                             unsigned char *given)
 {
-    parse ps = {.label = label ? label : "JSON text"};
+    parse ps = {.label = label ? label : "JSON text", .bare = bare};
     const char *end = NULL;
     cJSON *root;
     cls_status st;
@@ -430,8 +443,21 @@ cls_status cls__model_parse(const char *text, const char *label, cls_model **out
         cls_model_release(ps.m);
         return st;
     }
+    if (given)
+        for (int f = 0; f < CLS__NFIELDS; f++) given[f] = ps.present[f] & 1;
     *out = ps.m;
     return CLS_SUCCESS;
+}
+
+cls_status cls__model_parse(const char *text, const char *label, cls_model **out)
+{
+    return parse_text(text, label, 0, out, NULL);
+}
+
+cls_status cls__model_parse_given(const char *text, const char *label, cls_model **out,
+                                  unsigned char given[CLS__NFIELDS])
+{
+    return parse_text(text, label, 1, out, given);
 }
 
 /* ---------------------------------------------------------------- writing */

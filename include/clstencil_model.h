@@ -35,8 +35,9 @@ CLS_API cls_status cls_model_from_file(const char *path, cls_model **m);
 CLS_API cls_status cls_model_from_name(const char *name, cls_model **m);
 /* A file when the argument contains '/' or ends in ".json", else a name. */
 CLS_API cls_status cls_model_load(const char *name_or_file, cls_model **m);
-/* The generic defaults of a family; when info is not NULL its clock, compute units, work-group
- * and memory sizes replace the generic values and the model records the device's identity. */
+/* A family's defaults (doc/devices.md, "Family defaults"); when info is not NULL its clock,
+ * compute units, work-group and memory sizes replace them and the model records the device's
+ * identity. */
 CLS_API cls_status cls_model_from_defaults(const char *family, const cls_device_info *info,
                                            cls_model **m);
 CLS_API cls_status cls_model_copy(const cls_model *m, cls_model **copy);

@@ -20,8 +20,9 @@
  *        CLS__UNK   may be absent: then 0, meaning "unknown" (no family default is invented)
  *        CLS__GT0   strictly greater than lo (lo is 0)
  *        CLS__POW2  a power of two
- * A field that is neither CLS__REQ nor CLS__UNK takes the family's generic default when absent,
- * and the loaded model marks it "assumed".
+ * A field that is neither CLS__REQ nor CLS__UNK takes the family's default when absent (from
+ * the family's code or its reference file: devices/defaults.c), and the loaded model marks it
+ * "assumed".
  * ---------------------------------------------------------------------------------------- */
 #define CLS__REQ 1u
 #define CLS__UNK 2u
@@ -235,9 +236,15 @@ typedef struct cls_model_rules {
     /* One line for listings. */
     const char *summary;
 
-    /* Fills every scalar of *p with the family's generic defaults and clears the tables.
-     * Required. */
+    /* Sets the family's own defaults: the values its reference files do not give, or give
+     * otherwise than the family has them; leaves every other field of *p as it is.  Required.
+     * devices/defaults.c lays the reference files' values under these (cls__family_defaults). */
     void (*defaults)(cls_model_params *p);
+
+    /* Shipped model files (devices/, built into the library) whose values are the family's
+     * defaults wherever `defaults` sets none, the first file that gives a field winning (gt200:
+     * the GTX 280's file, then the C1060's).  NULL-terminated; NULL when the family has none. */
+    const char *const *reference;
 
     /* Memory transactions made by the global accesses of consecutive work-items: addrs[i] is
      * the byte address of work-item i (one warp, or any run of them), each access elem_size

@@ -2,8 +2,10 @@
 # They call internal functions hidden by the library, so they compile the sources themselves.
 DEVICE_TEST_SOURCES = lib/status.c lib/util.c
 
-check_PROGRAMS += tests/test_devices tests/test_devices_match tests/fuzz_model_json
-TESTS += tests/test_devices tests/test_devices_match tests/fuzz_model_json
+check_PROGRAMS += tests/test_devices tests/test_devices_match tests/fuzz_model_json \
+	tests/test_family_defaults
+TESTS += tests/test_devices tests/test_devices_match tests/fuzz_model_json \
+	tests/test_family_defaults
 
 tests_test_devices_SOURCES = tests/test_devices.c $(DEVICE_TEST_SOURCES)
 tests_test_devices_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -17,3 +19,8 @@ tests_test_devices_match_LDADD = $(MODEL_TEST_LDADD)
 tests_fuzz_model_json_SOURCES = tests/fuzz_model_json.c $(DEVICE_TEST_SOURCES)
 tests_fuzz_model_json_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
 tests_fuzz_model_json_LDADD = $(MODEL_TEST_LDADD)
+
+# Where each family's defaults come from: its code or its reference files, never both.
+tests_test_family_defaults_SOURCES = tests/test_family_defaults.c $(DEVICE_TEST_SOURCES)
+tests_test_family_defaults_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_family_defaults_LDADD = $(MODEL_TEST_LDADD)

@@ -73,7 +73,7 @@ fi
 
 # ---------------------------------------------------------------- degenerate device models
 src=${CLS_SRCDIR:-.}
-sed 's/"channels": [0-9]*,/"channels": 1,/; s/"name": "h100"/"name": "h100-one-channel"/' \
+sed 's/"channel_hash": 1,/"channels": 1, "channel_hash": 1,/; s/"name": "h100"/"name": "h100-one-channel"/' \
     "$src/devices/h100_probe.json" >"$tmp/onechannel.json"
 if grep -q '"channels": 1,' "$tmp/onechannel.json" && grep -q '"channel_hash": 1' "$tmp/onechannel.json"; then
     # It used to loop for ever in the gpu family's channel hash; now the schema refuses it.
