@@ -35,14 +35,14 @@ static void gpu_defaults(cls_model_params *p)
     p->overlap_factor = 1.0;
 }
 
-/* Channel of an address.  004 Sect. 5.4's linear interleave (successive channel_width_bytes
- * regions to successive channels) unless the model sets memory.channel_hash: then the channel
- * index is folded with the bits above one interleave period (channels x channel_width_bytes),
- * XOR for a power-of-two channel count, addition otherwise.  Current GPUs hash physical
- * addresses over their memory partitions so that strided rows do not camp on one channel (the
- * partition camping of the GT200 that Eq. 5 measures); whether the H100 model needs it is a
- * question for the correlation experiment (doc/memory-analysis.md), answered in the model file,
- * not here. */
+/* Channel of an address.  The linear interleave of Kim & Shrivastava Sect. 5.4 (successive
+ * channel_width_bytes regions to successive channels) unless the model sets memory.channel_hash:
+ * then the channel index is folded with the bits above one interleave period (channels x
+ * channel_width_bytes), XOR for a power-of-two channel count, addition otherwise.  Current GPUs
+ * hash physical addresses over their memory partitions so that strided rows do not camp on one
+ * channel (the partition camping of the GT200 that Eq. 5 measures); whether the H100 model needs it
+ * is a question for the correlation experiment (doc/memory-analysis.md), answered in the model
+ * file, not here. */
 static unsigned gpu_channel(const cls_model_params *p, uint64_t addr)
 {
     const uint64_t n = (uint64_t)p->channels;
@@ -55,13 +55,13 @@ static unsigned gpu_channel(const cls_model_params *p, uint64_t addr)
     return (unsigned)c;
 }
 
-/* Eq. 2's load count (004 Sect. 5.2).  The GT200 kept few warps per SM (32 at most, fewer with
- * local memory), so a warp's own independent loads were what overlapped memory latency.  An
- * SM of this family holds up to 64 warps and switches among them every cycle: the other warps
+/* Eq. 2's load count (Kim & Shrivastava Sect. 5.2).  The GT200 kept few warps per SM (32 at most,
+ * fewer with local memory), so a warp's own independent loads were what overlapped memory latency.
+ * An SM of this family holds up to 64 warps and switches among them every cycle: the other warps
  * cover a load's latency, and a warp's further fetch instructions (the classic loader's
  * partial-warp halo loads) add instructions, not overlap.  The H100 measurements show it
- * (doc/memory-analysis.md: the aligned loader, two rounds, is 1.4x faster than the classic
- * one, four fetches).  Latency hiding is left to Eq. 2's occupancy term. */
+ * (doc/memory-analysis.md: the aligned loader, two rounds, is 1.4x faster than the classic one,
+ * four fetches).  Latency hiding is left to Eq. 2's occupancy term. */
 static double gpu_latency_loads(const cls_model_params *p, double n_loads)
 {
     (void)p;
@@ -85,7 +85,7 @@ static int gpu_global_reads_cached(const cls_model_params *p)
  * conflict-free accesses, replays and issue overhead included: on the H100 1.64, 3.25, 6.46,
  * 12.9, 25.7 for s = 2 .. 32, about 0.8 s, not s.  Between measured strides the cost is
  * interpolated linearly (1 at k = 1), beyond the last one it grows in proportion to k.  A
- * model without the sweep (any entry 0) keeps 004 Sect. 5.5's k. */
+ * model without the sweep (any entry 0) keeps Kim & Shrivastava Sect. 5.5's k. */
 static double gpu_conflict_passes(const cls_model_params *p, double k)
 {
     const double s[] = {1, 2, 4, 8, 16, 32};
@@ -102,7 +102,7 @@ static double gpu_conflict_passes(const cls_model_params *p, double k)
 
 /* Eq. 1 with an L2 (50 MB on the H100, every global load goes through it): the elements a
  * work-group loads are loaded from memory once for all the work-groups resident with it,
- * whose halos overlap (001's ghost zones, Fig. 2's col+1/col+2).  The window is the device's
+ * whose halos overlap (Mo & Li's ghost zones, Fig. 2's col+1/col+2).  The window is the device's
  * resident work-groups, compute units x groups per unit in launch order; their footprint
  * (kilobytes each) is far below an L2 of megabytes.  No L2 in the model: no window. */
 static uint64_t gpu_cache_window(const cls_model_params *p, unsigned groups_per_cu)

@@ -2,10 +2,10 @@
 #include "devices.h"
 
 /* Global-memory coalescing on compute capability 1.2/1.3, per half-warp
- * (004_3bb0fc5541bb7adb.txt Sect. 5.3 and Fig. 5(a): "threads in each half warp", "transactions
+ * (Kim & Shrivastava Sect. 5.3 and Fig. 5(a): "threads in each half warp", "transactions
  * are of 32-byte, 64-byte, or 128-byte", "based on compute capability 1.3 [NVIDIA 2010b]";
- * 000_c422610359a92120.txt Sect. 4.2: CoalesceDegree = 16).  The steps are those of the CUDA
- * C Programming Guide that 004 cites as [NVIDIA 2010b]:
+ * Meng & Skadron 2010 Sect. 4.2: CoalesceDegree = 16).  The steps are those of the CUDA
+ * C Programming Guide that Kim & Shrivastava cites as [NVIDIA 2010b]:
  *   1. take the segment holding the lowest-numbered active work-item's address: 32 bytes for
  *      1-byte words, 64 for 2-byte words, 128 for 4-, 8- and 16-byte words;
  *   2. serve every active work-item whose address lies in that segment;
@@ -59,7 +59,7 @@ static void gt200_transactions(const cls_model_params *p, const uint64_t *addrs,
     }
 }
 
-/* Bank conflicts per half-warp (004_3bb0fc5541bb7adb.txt Sect. 5.5: "When threads in a half
+/* Bank conflicts per half-warp (Kim & Shrivastava Sect. 5.5: "When threads in a half
  * warp access K different addresses within one bank, the accesses are serialized K times"). */
 static void gt200_bank_conflicts(const cls_model_params *p, const uint64_t *addrs, size_t n,
                                  size_t elem_size, cls_model_banks *out)
