@@ -23,7 +23,8 @@ typedef struct probe {
     size_t done, total;           /* measurements, for the progress callback */
     double samples[PROBE_MAX_REPS];
     cl_command_queue q2;          /* device-to-host copies beside the context's queue: the
-                                     queued pairs and the overlap test (003 Sect. 6.4.4) */
+                                     queued pairs and the overlap test (Visschers 2012,
+                                     Sect. 6.4.4) */
     cl_command_queue q3;          /* the third queue of the enqueue pattern (sync.enqueue) */
     cl_program prog;
     cl_kernel k_transit, k_ghost, k_empty, k_barrier, k_stride;
@@ -98,7 +99,7 @@ static void skipped(probe *pr, const char *key, const char *label, double bytes,
 typedef cls_status (*sample_fn)(probe *pr, void *arg, double *value);
 
 /* Repeats fn until the spread is below the target, or the repetition or time cap is reached,
- * then reports median and spread (001 Sect. 6.1: "t ... can be obtained by n executions"). */
+ * then reports median and spread (Mo & Li, Sect. 6.1: "t ... can be obtained by n executions"). */
 static cls_status measure(probe *pr, const char *key, const char *label, const char *unit,
                           double bytes, sample_fn fn, void *arg, double *median,
                           double *spread)
@@ -291,9 +292,9 @@ static cls_status op_launch_wait(probe *pr, void *arg)
     return st == CLS_SUCCESS ? finish(pr, "an empty kernel") : st;
 }
 
-/* 000 Sect. 4.4 (Eq. 17) times "restarting a kernel function with 240 empty thread blocks",
- * the GTX 280's concurrent blocks (30 SMs x 8).  Here: compute units x 8 empty work-groups of
- * 64 work-items on GPUs, one single-item work-group per compute unit on CPUs, launched back to
+/* Meng & Skadron 2010, Sect. 4.4 (Eq. 17) times "restarting a kernel function with 240 empty thread
+ * blocks", the GTX 280's concurrent blocks (30 SMs x 8).  Here: compute units x 8 empty work-groups
+ * of 64 work-items on GPUs, one single-item work-group per compute unit on CPUs, launched back to
  * back (the restart cost per launch) and one at a time with a wait (the launch latency). */
 static cls_status probe_launch(probe *pr)
 {
@@ -322,7 +323,7 @@ static cls_status probe_launch(probe *pr)
         (st = measure_op(pr, "sync.kernel_restart", label, 0, op_launch, &l, 1, &ns, &spr)) !=
             CLS_SUCCESS)
         return st;
-    /* Cycles of the model's clock, as 000's 3350. */
+    /* Cycles of the model's clock, as Meng & Skadron's 3350. */
     return cls_model_set(pr->m, "sync.kernel_restart_cycles", ns * pr->m->p.clock_mhz / 1e3);
 }
 
@@ -513,12 +514,12 @@ static cls_status sample_cube(probe *pr, void *arg, double *gbs)
     double s = 0;
     cls_status st = run_timed(pr, c->k, 2, c->global, c->use_local ? c->local : NULL, c->kname,
                               &s);
-    /* 001 Eq. 3, with 10^9 bytes per GB as everywhere in the models (doc/devices.md). */
+    /* Mo & Li, Eq. 3, with 10^9 bytes per GB as everywhere in the models (doc/devices.md). */
     *gbs = c->points * c->bytes_per_point / s / 1e9;
     return st;
 }
 
-/* 001 Sect. 6.1 and 6.2: cube_transit (8 bytes per point) and cube_ghost_transit (12 bytes per
+/* Mo & Li, Sect. 6.1 and 6.2: cube_transit (8 bytes per point) and cube_ghost_transit (12 bytes per
  * point) over cubes of 192^3, 256^3 and 512^3 floats (the sizes of Table 2) where they fit.
  * The model keeps the highest of the sizes' medians: the sustained rate of the device. */
 static cls_status probe_cubes(probe *pr, const size_t *sizes, size_t nsizes)
@@ -678,11 +679,12 @@ static size_t barrier_points(const probe *pr, cl_int *t)
     return n;
 }
 
-/* 000 Sect. 4.5: "measuring the execution time of a kernel function that performs nothing but
- * global synchronization with memory fences, and by varying the number of thread blocks, we
- * obtain the empirical function using linear curve fitting: GlbSync_MemFence = 210.3 x T + delta".
- * At most one work-group per compute unit is launched, so all are co-resident and the spinning
- * cannot deadlock; a runtime that still serialises them trips the kernel's bounded spin. */
+/* Meng & Skadron 2010, Sect. 4.5: "measuring the execution time of a kernel function that
+ * performs nothing but global synchronization with memory fences, and by varying the number of
+ * thread blocks, we obtain the empirical function using linear curve fitting:
+ * GlbSync_MemFence = 210.3 x T + delta".  At most one work-group per compute unit is launched, so
+ * all are co-resident and the spinning cannot deadlock; a runtime that still serialises them
+ * trips the kernel's bounded spin. */
 static cls_status probe_barrier(probe *pr)
 {
     const cls_device_info *d = &pr->ctx->info;
@@ -774,11 +776,11 @@ static cls_status sample_stride(probe *pr, void *arg, double *ratio)
     return CLS_SUCCESS;
 }
 
-/* 004 Sect. 5.5: "When threads in a half warp access K different addresses within one bank, the
- * accesses are serialized K times."  Reading local memory at power-of-two strides slows down
- * about twice per doubling until the stride reaches the number of banks, then stays; an odd
- * stride is conflict-free (004 Sect. 3.2's padding).  Only devices with their own local memory
- * are judged; emulated local memory (CPUs) has no banks. */
+/* Kim & Shrivastava, Sect. 5.5: "When threads in a half warp access K different addresses within
+ * one bank, the accesses are serialized K times."  Reading local memory at power-of-two strides
+ * slows down about twice per doubling until the stride reaches the number of banks, then stays; an
+ * odd stride is conflict-free (the padding of Kim & Shrivastava, Sect. 3.2).  Only devices with
+ * their own local memory are judged; emulated local memory (CPUs) has no banks. */
 static cls_status probe_banks(probe *pr, const cl_int *strides, size_t nstrides)
 {
     const cls_device_info *d = &pr->ctx->info;
@@ -886,9 +888,9 @@ static cls_status op_transfer(probe *pr, void *arg)
     return CLS_SUCCESS;
 }
 
-/* 003 Sect. 5.2 mallocFreeHost / mallocFreeDevice: allocate and free one buffer.  A pinned host
- * buffer is created, mapped and unmapped.  A device buffer is created, filled whole on the
- * device (clEnqueueFillBuffer), finished, then released: drivers allocate lazily (NVIDIA's
+/* Visschers 2012, Sect. 5.2 mallocFreeHost / mallocFreeDevice: allocate and free one buffer.  A
+ * pinned host buffer is created, mapped and unmapped.  A device buffer is created, filled whole on
+ * the device (clEnqueueFillBuffer), finished, then released: drivers allocate lazily (NVIDIA's
  * OpenCL backs a buffer at its first use), so a buffer never written costs little to create and
  * release (107 us at 10^8 B on the H100) and the real cost lands in the pipeline's first
  * transfers.  A 4-byte write at the end (the third H100 run) left the basic scheme still ~1.1 ms
@@ -970,9 +972,9 @@ static cls_status setup_transfers(probe *pr)
     if ((st = touch(pr, pr->d1, pr->xfer_max)) != CLS_SUCCESS ||
         (st = touch(pr, pr->d2, pr->xfer_max)) != CLS_SUCCESS)
         return st;
-    /* The second queue, with profiling as the pipeline's queues: device-to-host copies while
-     * the context's queue copies the other way (the queued pairs and the overlap factor, 003
-     * Sect. 6.4.4) and the cross-queue event chain (sync.queue_wait). */
+    /* The second queue, with profiling as the pipeline's queues: device-to-host copies while the
+     * context's queue copies the other way (the queued pairs and the overlap factor,
+     * Visschers 2012, Sect. 6.4.4) and the cross-queue event chain (sync.queue_wait). */
     pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS || !pr->q2)
         return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
@@ -1012,9 +1014,9 @@ static const char *alloc_limit(const probe *pr, size_t bytes)
     return NULL;
 }
 
-/* 003 Sect. 5.2 and 6.3: each table holds the time of one operation for 10, 100, 1000 ...
- * bytes (powers of ten), here up to xfer_max (10^8 in full mode) for transfers and alloc_max
- * for allocations. */
+/* Visschers 2012, Sect. 5.2 and 6.3: each table holds the time of one operation for 10, 100,
+ * 1000 ... bytes (powers of ten), here up to xfer_max (10^8 in full mode) for transfers and
+ * alloc_max for allocations. */
 static cls_status probe_tables(probe *pr)
 {
     static const cls_model_table tables[] = {
@@ -1061,9 +1063,9 @@ static cls_status probe_tables(probe *pr)
     return CLS_SUCCESS;
 }
 
-/* Queued copies (not in 003; refines its Sect. 6.4.3 for an executor that queues its copies):
- * a pipeline enqueues every tile's copy without waiting, so all copies of a direction but the
- * first start when the previous one ends, and cost neither the host's submission nor its
+/* Queued copies (not in Visschers 2012; refines its Sect. 6.4.3 for an executor that queues its
+ * copies): a pipeline enqueues every tile's copy without waiting, so all copies of a direction but
+ * the first start when the previous one ends, and cost neither the host's submission nor its
  * completion wait.  A sample times one copy alone (enqueued, then clFinish) and a stream of
  * QUEUED_STREAM copies of the same size (enqueued back to back on the same queue, then
  * clFinish), and keeps the stream's time beyond the lone copy per further copy:
@@ -1173,11 +1175,11 @@ static cls_status probe_queued(probe *pr)
     return CLS_SUCCESS;
 }
 
-/* 003 Sect. 6.4.4: "when both copy engines are working, the total bandwidth is not doubled. In
- * fact it only increases by 26%".  The factor is measured as a pipeline uses the engines: a
- * stream of OVERLAP_CHUNKS queued copies per direction (bytes / OVERLAP_CHUNKS each, tile-sized
- * at 10^8 bytes), the host-to-device stream alone, the device-to-host stream alone, then both
- * at once on two queues; the factor is the sum of the two alone over the time of both at once
+/* Visschers 2012, Sect. 6.4.4: "when both copy engines are working, the total bandwidth is not
+ * doubled. In fact it only increases by 26%".  The factor is measured as a pipeline uses the
+ * engines: a stream of OVERLAP_CHUNKS queued copies per direction (bytes / OVERLAP_CHUNKS each,
+ * tile-sized at 10^8 bytes), the host-to-device stream alone, the device-to-host stream alone, then
+ * both at once on two queues; the factor is the sum of the two alone over the time of both at once
  * (1: no overlap, 2: perfect).  One blocking copy per direction, as the probe did first,
  * measured 1.48 on the H100 where its pipelines ran as if the directions overlapped fully
  * (doc/pipeline.md, "The H100 measurements"): a lone pair pays each copy's submission and
@@ -1252,8 +1254,8 @@ static cls_status probe_overlap(probe *pr)
     if (med <= 0) med = 1;
     if ((st = cls_model_set(pr->m, "transfer.overlap_factor", med)) != CLS_SUCCESS) return st;
     /* OpenCL does not report copy engines: a CPU's transfers are host copies (0, as
-     * doc/devices.md defines it); a GPU whose two directions overlap clearly (003's 1.26x on
-     * two engines) has two, otherwise one (003 Sect. 6.4.4: "on a single engine the two
+     * doc/devices.md defines it); a GPU whose two directions overlap clearly (Visschers' 1.26x on
+     * two engines) has two, otherwise one (Visschers 2012, Sect. 6.4.4: "on a single engine the two
      * transfers add up"). */
     engines = pr->is_cpu ? 0 : med >= 1.15 ? 2 : 1;
     report(pr, "transfer.copy_engines", "inferred from the overlap factor", "count", 0,
@@ -1285,9 +1287,9 @@ static cls_status describe(probe *pr)
     if (gmtime_r(&now, &tmv)) strftime(date, sizeof date, "%Y-%m-%d", &tmv);
     snprintf(text, sizeof text,
              "measured by clstencil probe (libclstencil %s, %s mode) on %s UTC: cube_transit and "
-             "cube_ghost_transit (001_405c9e1d5e6c3c1a.txt Listings 4-5, Eq. 3), kernel restart "
-             "and atomic global barrier (000_c422610359a92120.txt Sect. 4.4-4.5), transfer and "
-             "allocation tables and the overlap factor (003_9039035f5da401ab.txt Sect. 5.2, "
+             "cube_ghost_transit (Mo & Li, Listings 4-5, Eq. 3), kernel restart "
+             "and atomic global barrier (Meng & Skadron 2010, Sect. 4.4-4.5), transfer and "
+             "allocation tables and the overlap factor (Visschers 2012, Sect. 5.2, "
              "6.3, 6.4.4); values marked assumed are %s family defaults",
              cls_version(), pr->quick ? "quick" : "full", date, cls_model_family(pr->m));
     if ((st = cls_model_set_source(pr->m, text)) != CLS_SUCCESS) return st;

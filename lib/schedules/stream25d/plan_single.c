@@ -182,11 +182,11 @@ static double shape_cost(const cls__s25 *p, const s25_reads *rd, const s25_devic
 }
 
 /* The single-pass plan's predicted device time (cls_plan_info.predicted_seconds): one launch
- * per step (000 Eq. 17's restart) and every point moving the bytes the traffic model counts for
- * the tile at the device model's measured bandwidth (001 Eq. 3 solved for the time), slowed by
- * the latency-hiding, barrier and tail factors of shape_cost; auxiliary arrays are read from
- * global memory once per point.  The direct loader leaves the planes to the caches: the
- * minimal traffic and the z halo of its chunks.  0 when the model lacks a number. */
+ * per step (the restart of Meng & Skadron 2010, Eq. 17) and every point moving the bytes the
+ * traffic model counts for the tile at the device model's measured bandwidth (Mo & Li, Eq. 3 solved
+ * for the time), slowed by the latency-hiding, barrier and tail factors of shape_cost; auxiliary
+ * arrays are read from global memory once per point.  The direct loader leaves the planes to the
+ * caches: the minimal traffic and the z halo of its chunks.  0 when the model lacks a number. */
 static double predict_single(cls__s25 *p, const s25_reads *rd, s25_device *dv,
                              const s25_config *c)
 {
