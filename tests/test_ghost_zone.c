@@ -1,4 +1,5 @@
-/* test_ghost_zone.c: the ghost-zone cost model and optimizer against hand values and 000. */
+/* test_ghost_zone.c: the ghost-zone cost model and optimizer against hand values and
+ * Meng & Skadron 2010. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* cmd_tune_pipeline.c: `clstencil tune --pipeline`: predicted and measured run time of a
  * host-resident run against the tile size, per scheme and copy layout, beside copy-compute-copy
- * and the model's pick (003_9039035f5da401ab.txt Figs. 7.1-7.9, Tables A.1-A.21).  Every run
+ * and the model's pick (Visschers 2012, Figs. 7.1-7.9, Tables A.1-A.21).  Every run
  * includes allocation and transfers, as the document timed them. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ typedef struct ctx_t {
     size_t reps, confirm, confirm_top;
     double confirm_gap; /* seconds between two rounds */
     int pinned;
-    int release; /* --release-buffers: every run allocates (003's protocol) */
+    int release; /* --release-buffers: every run allocates (Visschers' protocol) */
     double cap;
     void *expect; /* copy-compute-copy's result, for --check */
     FILE *csv;
@@ -434,7 +434,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         goto done;
     }
     if (!n_tiles) {
-        /* 003's lists cover 1 to 12800 tiles; these keep the run short on a fast device */
+        /* Visschers' lists cover 1 to 12800 tiles; these keep the run short on a fast device */
         static const size_t deflt[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
         n_tiles = sizeof deflt / sizeof deflt[0];
         memcpy(tiles, deflt, sizeof deflt);
