@@ -5,7 +5,8 @@
  * Global synchronisation between stages: kernel restart (cls_trapezoid, one launch per stage)
  * or a persistent kernel with an in-kernel barrier from atomics and fences, one counter per
  * stage (cls_trapezoid_persistent, Sect. 4.5).  With CLS_PROFILE the file instead defines the
- * profiling kernel of lib/profile.c (Sect. 4.3: the computation alone, no device memory).
+ * profiling kernel of lib/schedules/trapezoid/profile.c (Sect. 4.3: the computation alone, no
+ * device memory).
  *
  * A work-group of CLS_WG_X x CLS_WG_Y x CLS_WG_Z work-items holds one tile; each work-item
  * updates CLS_PPI points of it, CLS_WG apart along the stencil's slowest axis.  The height h is

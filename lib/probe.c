@@ -327,15 +327,14 @@ static cls_status probe_launch(probe *pr)
     return cls_model_set(pr->m, "sync.kernel_restart_cycles", ns * pr->m->p.clock_mhz / 1e3);
 }
 
-/* A pipeline's commands wait for events of the other queues (lib/exec_pipeline.c: a tile's
- * read waits for its kernels, its kernels for its write): how much later does a command start
- * when another queue's event releases it than when it follows on its own queue?  A sample runs
- * QUEUE_CHAIN commands alternating between an empty kernel on the context's queue and a 64-byte
- * read on the second queue, each waiting for the one before, then the same commands back to
- * back on the context's queue without events; (t_chain - t_one) / QUEUE_CHAIN.  Kernels alone
- * gave 15.7-16.0 us against 7.0-7.4 us a kernel on the H100 (tools/gpu/pipe_diag.c C,
- * doc/pipeline.md "Sixth run"); reads, as the executor's, since run 20: the trace of run 16
- * had a busy pipeline's reads start 20-48 us after the read before them. */
+/* A pipeline's commands wait for events of the other queues (lib/schedules/pipeline/exec.c: a
+ * tile's read waits for its kernels, its kernels for its write): how much later does a command
+ * start when another queue's event releases it than when it follows on its own queue?  A sample
+ * runs QUEUE_CHAIN commands alternating between an empty kernel on the context's queue and a
+ * 64-byte read on the second queue, each waiting for the one before, then the same commands back to
+ * back on the context's queue without events; (t_chain - t_one) / QUEUE_CHAIN.  The released
+ * command is a read because that is the hop the executor's reads make from their kernels: on the
+ * H100 it waits 3.6-3.8 us, where chaining kernels alone measured 7.5-8.9 us (doc/pipeline.md). */
 #define QUEUE_CHAIN 32
 
 static cl_int chain_command(probe *pr, cl_command_queue q, size_t i, const launch *l,
@@ -401,18 +400,17 @@ static cls_status probe_queue_wait(probe *pr)
     return cls_model_set(pr->m, "sync.queue_wait_cycles", med * pr->m->p.clock_mhz / 1e3);
 }
 
-/* The host's own cost of a pipeline's commands (lib/exec_pipeline.c enqueues every tile's
- * write, kernels and read ahead of the device, each with an event, on three in-order profiling
- * queues, and flushes the three once per pipeline step).  At many small tiles the host, not the
- * device, sets the pace: the H100's trace measured 16-18 us between consecutive enqueues
- * (doc/pipeline.md, "Run 16").  A sample enqueues ENQUEUE_TILES tiles of the executor's pattern:
+/* The host's own cost of a pipeline's commands (lib/schedules/pipeline/exec.c enqueues every
+ * tile's write, kernels and read ahead of the device, each with an event, on three in-order
+ * profiling queues, and flushes the three once per pipeline step).  At many small tiles the host,
+ * not the device, sets the pace: an H100 trace measured 16-18 us between consecutive enqueues
+ * (doc/pipeline.md).  A sample enqueues ENQUEUE_TILES tiles of the executor's pattern:
  * a 64-byte write from pinned memory waiting for the previous tile's read, an empty kernel
  * waiting for the write, a read waiting for the kernel, on three queues, each with its event;
  * the host time of the enqueue calls alone per command (sync.enqueue), or with the three queues
  * flushed after each tile, less the commands, per flush (sync.flush).  A kernel without an
  * event (the executor's steps between a tile's first and last) costs less: 5-7 us against
- * 13-15 on the H100 (tools/gpu/enqueue_diag.c): 96 such launches back to back
- * (sync.enqueue_plain). */
+ * 13-15 on the H100 (doc/pipeline.md): 96 such launches back to back (sync.enqueue_plain). */
 #define ENQUEUE_TILES 32
 
 typedef struct enqueue_pattern {
@@ -893,10 +891,10 @@ static cls_status op_transfer(probe *pr, void *arg)
  * the device (clEnqueueFillBuffer), finished, then released: drivers allocate lazily (NVIDIA's
  * OpenCL backs a buffer at its first use), so a buffer never written costs little to create and
  * release (107 us at 10^8 B on the H100) and the real cost lands in the pipeline's first
- * transfers.  A 4-byte write at the end (the third H100 run) left the basic scheme still ~1.1 ms
- * slower than predicted at every tile count (doc/pipeline.md, "Queued copies"): first writes
- * cost per byte, so the probe now touches every byte, as the pipeline's tiles do (the fill
- * itself, ~0.1 ms per 256 MB, is the price of measuring that). */
+ * transfers.  First writes cost per byte, so writing only the last 4 bytes is not enough (the
+ * basic scheme then stayed ~1.1 ms slower than predicted at every tile count on the H100;
+ * doc/pipeline.md, "Queued copies"): the probe touches every byte, as the pipeline's tiles do
+ * (the fill itself, ~0.1 ms per 256 MB, is the price of measuring that). */
 static cls_status op_alloc(probe *pr, void *arg)
 {
     const xfer *x = arg;
@@ -1072,13 +1070,13 @@ static cls_status probe_tables(probe *pr)
  * (t_stream - t_one) / (QUEUED_STREAM - 1).  The copies reuse the same bytes at offset 0; the
  * queue is the context's (profiling on, as the pipeline's queues).  On the H100 this gave
  * 149-153 us for 8 MB where the blocking table less its latency plus a kernel restart gave
- * 163 us (doc/pipeline.md, "Sixth run").
+ * 163 us (doc/pipeline.md).
  *
  * The pairs table does the same with one copy each way per element of the stream, host to
  * device on the context's queue and device to host on the second queue, as a pipeline's steady
  * state copies tile j + 1 in while tile j - 1 goes out: its marginal pair time over the two
  * single-direction entries is the overlap per size, which one factor could not give (1.3 at
- * 1 MB, 1.8 at 16 MB on the H100; doc/pipeline.md, "Seventh run"). */
+ * 1 MB, 1.8 at 16 MB on the H100; doc/pipeline.md). */
 #define QUEUED_STREAM 16
 
 typedef enum queued_kind { QUEUED_IN, QUEUED_OUT, QUEUED_PAIR } queued_kind;
@@ -1145,11 +1143,11 @@ static cls_status probe_queued(probe *pr)
     cls_status st;
     for (size_t bytes = 10; bytes <= pr->xfer_max && nsizes < 16; bytes *= 10)
         sizes[nsizes++] = bytes;
-    /* Two passes, up the sizes and down again, keeping the lower median of each size: the
-     * H100's first queued tables had two entries slowed 1.8x and 9x by a transient lasting
-     * a whole measurement (spread 0.1 %), which a second pass seconds later does not share
-     * (doc/pipeline.md, "Sixth run").  The three tables of a size are measured one after
-     * the other, so that the pairs' overlap compares copies of the same moment. */
+    /* Two passes, up the sizes and down again, keeping the lower median of each size: on the
+     * H100 a single pass had two entries slowed 1.8x and 9x by a transient lasting a whole
+     * measurement (spread 0.1 %), which a second pass seconds later does not share
+     * (doc/pipeline.md).  The three tables of a size are measured one after the other, so that
+     * the pairs' overlap compares copies of the same moment. */
     for (size_t pass = 0; pass < 2; pass++)
         for (size_t k = 0; k < nsizes; k++) {
             size_t i = pass ? nsizes - 1 - k : k;

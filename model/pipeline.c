@@ -384,8 +384,7 @@ static void box_xfer(const cls_pipe_grid *g, const cls_pipe_config *c,
      * transfer when it spans y too.  The document decides by the tile's width (its padding
      * then dropped); the exact count by the box's.  Rect: one rectangular command per box,
      * timed as one transfer of its bytes (on the H100 a rect command moved a tile as fast as
-     * a plain copy, doc/pipeline.md "Run 23"); the buffered scheme's host packing stays per
-     * row. */
+     * a plain copy, doc/pipeline.md); the buffered scheme's host packing stays per row. */
     int one_command = c->layout == CLS_PIPE_RECT && c->scheme != CLS_PIPE_BUFFERED;
     int full_x, full_y;
     if (c->scheme == CLS_PIPE_NAIVE || one_command) {
@@ -429,7 +428,7 @@ double cls_pipe_overlap_coeff_at(const cls_pipe_device *d, double bytes)
         return d->overlap_coeff;
     /* Sect. 6.4.4's "max(transferIn, transferOut) + 0.57 * min(...)" at this size, solved for
      * the coefficient; the H100 gave 1.3x at 1 MB and 1.8x at 16 MB for both directions at
-     * once over one (doc/pipeline.md, "Seventh run"), where one factor gave 1.70 for all. */
+     * once over one (doc/pipeline.md), where one factor gave 1.70 for all. */
     double a = cls_pipe_curve_ns(&d->h2d_queued, bytes);
     double b = cls_pipe_curve_ns(&d->d2h_queued, bytes);
     double pair = cls_pipe_curve_ns(&d->pair_queued, bytes);
@@ -446,7 +445,7 @@ double cls_pipe_copies_ns(const cls_pipe_device *d, const cls_pipe_stages *a)
     double A = a->in, B = a->out, w = a->out_wait;
     if (!(w > 0) || !(A > 0) || !(B > 0)) return dmax(A, B) + c * dmin(A, B);
     /* transferIn alone for w, then both at once (each 1 + c slower), then the rest of the
-     * longer alone (doc/pipeline.md, "Eighth run"). */
+     * longer alone (doc/pipeline.md). */
     if (A <= w) return w + B;
     if (A - w >= B) return A + c * B;
     return B + w + c * (A - w);
@@ -516,7 +515,7 @@ double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
         double all = a.host_in + a.host_kernel + a.host_out;
         double first = a.host_in > 0 ? a.host_in : a.host_kernel > 0 ? a.host_kernel : a.host_out;
         /* The buffered scheme's packing and unpacking run on the thread that enqueues
-         * (lib/exec_pipeline.c), so they add to its time rather than overlap it. */
+         * (lib/schedules/pipeline/exec.c), so they add to its time rather than overlap it. */
         if (all > 0) all += 3.0 * d->flush_ns + (buffered ? a.buf_in + a.buf_out : 0.0);
         double start = dmax(end, host + first);
         end = start + step;
@@ -629,7 +628,7 @@ static int queued_applies(const pipe_eval *ev)
 /* The host's enqueues of a tile (not in Visschers 2012): one command per array and box (a
  * contiguous or a rectangular copy, or the buffered scheme's copy of a packed box), one kernel per
  * step; the first and the last kernel with an event, those between without
- * (lib/exec_pipeline.c). */
+ * (lib/schedules/pipeline/exec.c). */
 static void host_enqueues(const pipe_eval *ev, double nin, double nout, cls_pipe_stages *s)
 {
     const cls_pipe_device *d = ev->d;
@@ -672,7 +671,7 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
             s->in = nin * (double)xi->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, xi->bytes);
             s->out = nout * (double)xo->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_HOST, xo->bytes);
             /* Queued copies overlap as the probe's queued pairs of their size; the read waits
-             * for the kernel's event (lib/exec_pipeline.c). */
+             * for the kernel's event (lib/schedules/pipeline/exec.c). */
             s->in_bytes = xi->bytes;
             s->out_bytes = xo->bytes;
             s->out_wait = d->queue_wait_ns;
@@ -703,10 +702,10 @@ static void in_range(const cls_pipe_grid *g, const cls_pipe_config *c, int dim, 
     *hi = N - end >= g->pad_hi[dim] ? end + g->pad_hi[dim] : N;
 }
 
-/* Halo reuse (not in Visschers 2012; lib/exec_pipeline.c): the part of tile idx's input box that
- * comes from the host (*xh, per array: the planes beyond the previous tile's box) and the overlap's
- * bytes per array (*ov).  0 when nothing is reused: no reuse, the first tile along the axis,
- * or boxes that do not meet.  Per tile, not per class: near the grid's ends the clipped
+/* Halo reuse (not in Visschers 2012; lib/schedules/pipeline/exec.c): the part of tile idx's input
+ * box that comes from the host (*xh, per array: the planes beyond the previous tile's box) and the
+ * overlap's bytes per array (*ov).  0 when nothing is reused: no reuse, the first tile along the
+ * axis, or boxes that do not meet.  Per tile, not per class: near the grid's ends the clipped
  * boxes make middle tiles differ. */
 static int reuse_part(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_pipe_xfer *xh,
                       double *ov)
@@ -733,8 +732,8 @@ static int reuse_part(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], 
 
 /* transferIn of tile idx with halo reuse: its new part from the host (queued when copies
  * queue).  Scalable: one device copy per input array on the kernel queue before the tile's
- * kernels (lib/exec_pipeline.c halo_copy), a queued command plus the overlap read and written
- * at the device's copy bandwidth, added to the kernel stage. */
+ * kernels (lib/schedules/pipeline/exec.c halo_copy), a queued command plus the overlap read and
+ * written at the device's copy bandwidth, added to the kernel stage. */
 static void reuse_stage(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS],
                         cls_pipe_stages *s)
 {

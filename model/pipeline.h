@@ -141,7 +141,7 @@ typedef struct cls_pipe_grid {
     unsigned n_in, n_out;             /* input and output arrays, all of the grid's size */
     size_t steps_per_tile;            /* the steps a tile computes (0: one); with halo reuse
                                          and more than one, each scalable set holds a
-                                         ping-pong box of its own (lib/exec_pipeline.c) */
+                                         ping-pong box of its own (lib/schedules/pipeline/exec.c) */
 } cls_pipe_grid;
 
 /* The schemes of Sect. 6.2. */
@@ -160,8 +160,8 @@ typedef enum cls_pipe_layout {
     CLS_PIPE_MERGED = 1, /* "contiguous": a box as wide as the array in x is Z transfers of
                             X x Y elements, and one transfer when it also spans y */
     CLS_PIPE_RECT = 2    /* one rectangular copy command per box (clEnqueueWriteBufferRect,
-                            lib/exec_pipeline.c with pipeline_rect): one transfer of the whole
-                            box; the buffered scheme still packs it row by row on the host */
+                            lib/schedules/pipeline/exec.c with pipeline_rect): one transfer of the
+                            whole box; the buffered scheme still packs it row by row on the host */
 } cls_pipe_layout;
 
 /* How padding and edge tiles are counted. */

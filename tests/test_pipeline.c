@@ -120,7 +120,7 @@ static void test_device_from_model(void)
                    cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
                "the probed H100 model gives a pipeline device (%s)", cls__error_message())) {
         /* 2 / 1.652468842 - 1 = 0.21031: the 0.57 of Visschers 2012 becomes 0.210 on the H100
-         * (queued copy streams, the probe of pipeline run 24a, 2026-11-22; doc/pipeline.md). */
+         * (queued copy streams, as the shipped probe measured them; doc/pipeline.md). */
         NEAR(d.overlap_coeff, 2.0 / 1.652468842366909 - 1.0, "H100 overlap coefficient");
         tap_ok(d.copy_engines == 2 && d.h2d.n == 8 && d.global_bytes == 85017493504.0,
                "H100: dual engines, 8-entry tables, 85017493504 bytes of memory");
@@ -1473,9 +1473,9 @@ static void test_h100_outlook(void)
                          r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
                          r.best.total_ns / 1e6, r.speedup);
                 /* A negligible kernel bounds the gain by (in + out) / max(in, out): the two
-                 * directions overlapped at best (the queued pairs overlap per size, so the
-                 * single overlap factor no longer bounds it: run 24 measured 1.77-1.82x
-                 * against its 1.65); a kernel as long as the overlapped transfers by
+                 * directions overlapped at best (the queued pairs overlap per size, so the single
+                 * overlap factor does not bound it: the H100 measured 1.77-1.82x against its 1.65,
+                 * doc/pipeline.md); a kernel as long as the overlapped transfers by
                  * (in + k + out) / k, about 2.5. */
                 if (!(r.speedup > 1.0 && r.speedup < 2.6)) ok = 0;
                 if (guess == 0 && !(r.speedup < 2.0)) ok = 0;

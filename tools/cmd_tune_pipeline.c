@@ -207,9 +207,9 @@ static void consider(cand *top, size_t *n, size_t k, const cand *pick, const con
 /* The confirmation of one step count: every candidate's plan is created and warmed up once,
  * then c->confirm rounds run each candidate once, in a shuffled order; each row's minimum and
  * median are over its rounds alone.  The sweep's runs chose the K fastest rows, so counting
- * them favours those rows over the pick by the luck that chose them: in the H100 runs 13-17
- * the fastest row's minimum came from its 3 sweep runs, not its 8 rounds, in 82 of 120 cases
- * (27 % expected without that luck; doc/pipeline.md, "Run 18"). */
+ * them favours those rows over the pick by the luck that chose them: on the H100 the fastest
+ * row's minimum came from its 3 sweep runs, not its 8 rounds, in 82 of 120 cases (27 % expected
+ * without that luck; doc/pipeline.md). */
 /* One run of a candidate's plan; on failure the plan is dropped with a line saying why. */
 static int confirm_run(ctx_t *c, cand *cd, cls_plan **plan, cls_report *rep)
 {
@@ -238,9 +238,9 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
     }
     /* Each round runs the candidates in its own shuffled order, so that no candidate always
      * runs right after the same one.  Copy-compute-copy frees two whole-grid buffers, and the
-     * run after it is slower: in the fifth H100 run the picks always followed it, and merely
-     * rotating the order (runs 7-11) kept that adjacency in every round but one in n
-     * (doc/pipeline.md, "Runs 8-15"). */
+     * run after it is slower: on the H100 a fixed order made the picks always follow it, and
+     * merely rotating the order kept that adjacency in every round but one in n
+     * (doc/pipeline.md). */
     unsigned long long lcg = 0x2545F4914F6CDD1DULL;
     size_t order[MAX_CONFIRM_TOP + 2];
     for (size_t i = 0; i < n; i++) cs[i].m.n = 0; /* the rounds' runs alone */
@@ -251,8 +251,8 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
             size_t k = (size_t)(lcg >> 33) % j, x = order[j - 1];
             order[j - 1] = order[k], order[k] = x;
         }
-        /* The H100's slow spells last seconds (doc/pipeline.md, "Seventh run"): rounds run
-         * back to back (a few tens of ms) can all fall into one; a gap spreads them. */
+        /* The H100's slow spells last seconds (doc/pipeline.md): rounds run back to back (a few
+         * tens of ms) can all fall into one; a gap spreads them. */
         if (r > 0 && c->confirm_gap > 0) {
             struct timespec ts = {(time_t)c->confirm_gap,
                                   (long)((c->confirm_gap - (double)(time_t)c->confirm_gap) * 1e9)};

@@ -22,5 +22,5 @@ clstencil_CPPFLAGS += -DCLS_WITH_IMAGES
 endif
 clstencil_LDADD = libclstencil.la -lm
 dist_man_MANS += doc/clstencil.1
-# `make bench` and `make plots` (issue 9), not part of `make`.
+# `make bench` and `make plots` (doc/results.md), not part of `make`.
 include tools/bench/local.mk

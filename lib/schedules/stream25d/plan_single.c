@@ -362,7 +362,7 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
     if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
-    /* Several steps per pass (lib/plan_stream25d_tb.c), asked for or chosen by the model. */
+    /* Several steps per pass (plan_fused.c), asked for or chosen by the model. */
     if (opt->steps_per_pass != 1) {
         int fused = 0;
         if ((s = cls__plan_stream25d_tb(p, opt, &rd, &fused)) != CLS_SUCCESS || fused) return s;
@@ -467,10 +467,10 @@ fail:
     return s;
 }
 
-/* CLS_SCHEDULE_AUTO on GPUs (lib/tune.c): CLS__S25_NAIVE, _SINGLE (one step per pass) or
- * _FUSED (steps per pass from the ghost-zone model), by the rule of lib/stream25d_rule.c, whose
- * comment gives the H100 measurements behind it.  Never on CPUs, where neither wins
- * (doc/stream25d.md, PoCL). */
+/* CLS_SCHEDULE_AUTO on GPUs (plan.c): CLS__S25_NAIVE, _SINGLE (one step per pass) or _FUSED
+ * (steps per pass from the ghost-zone model), by the rule of rule.c, whose thresholds are the
+ * device model's (doc/stream25d.md, "AUTO's rule", gives the H100 measurements behind them).
+ * Never on CPUs, where neither wins (doc/stream25d.md, PoCL). */
 int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
 {
     s25_reads rd;
