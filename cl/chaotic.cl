@@ -1,4 +1,4 @@
-/* chaotic.cl: the convergent solver's kernels (002_a5724ce8c3a8ee6c.txt Sect. IV): one synchronous
+/* chaotic.cl: the convergent solver's kernels (Chen et al., Sect. IV): one synchronous
  * step with the norm of its update (the base schedule, and the residual check), the reduction of
  * the per-group norms, and the pass of the coarse and asynchronous schedules, in which a
  * work-group iterates its data block in local memory for n steps and, every l steps, exchanges

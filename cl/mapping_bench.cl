@@ -1,5 +1,5 @@
 /* mapping_bench.cl: the measurable kernels of the CuMAPz correlation experiment
- * (004_3bb0fc5541bb7adb.txt Sect. 6, Figs. 7-10; `clstencil analyze --measure`).  Each kernel is
+ * (Kim & Shrivastava, Sect. 6, Figs. 7-10; `clstencil analyze --measure`).  Each kernel is
  * the one its access description in model/cumapz_cases.c describes (fig2-*, transpose,
  * stencil2d, stencil3d), reference for reference; the variant is chosen by macros.  Every
  * kernel takes (in, out, a, b, c): two float arrays and three ints whose meaning each kernel
@@ -15,10 +15,11 @@
 #define MB_PAD 0    /* fig, transpose, stencils: extra elements in a local row */
 #endif
 #ifndef MB_WCW
-#define MB_WCW 0    /* fig: 1 column-wise global write out[col*MAX+row] (004 Sect. 3.3) */
+#define MB_WCW 0    /* fig: 1 column-wise global write out[col*MAX+row] (Kim & Shrivastava,
+                       Sect. 3.3) */
 #endif
 #ifndef MB_DIAG
-#define MB_DIAG 0   /* transpose: diagonal block order (004 Sect. 6.1) */
+#define MB_DIAG 0   /* transpose: diagonal block order (Kim & Shrivastava, Sect. 6.1) */
 #endif
 #ifndef MB_BX
 #define MB_BX 16    /* stencils: work-group shape */
@@ -30,10 +31,11 @@
 #define MB_CM 0     /* stencils: 1 column-major local tile */
 #endif
 #ifndef MB_ALIGNED
-#define MB_ALIGNED 0 /* stencils: 001 Listing 3's aligned 48x8 loader (32x6 work-groups) */
+#define MB_ALIGNED 0 /* stencils: the aligned 48x8 loader (32x6 work-groups) of Mo & Li,
+                        Listing 3 */
 #endif
 
-/* ---------------------------------------------------------------- 004 Fig. 1 / Fig. 2 */
+/* ------------------------------------------------------- Kim & Shrivastava, Fig. 1 / Fig. 2 */
 /* a = MAX (row length), 16x16 work-groups over ROWS x MAX.  `in` holds ROWS*MAX+2 elements,
  * `out` MAX*MAX when MB_WCW.  The fetch precedes the boundary check (as the description). */
 #if MB_RW
@@ -89,7 +91,8 @@ void cls_mb_transpose(__global const float *restrict idata, __global float *rest
     (void)b;
     (void)c;
 #if MB_DIAG
-    {   /* 004 Sect. 6.1: bid = x + gridDim.x * y; by = bid % gdy; bx = (bid / gdy + by) % gdx */
+    {   /* Kim & Shrivastava, Sect. 6.1:
+           bid = x + gridDim.x * y; by = bid % gdy; bx = (bid / gdy + by) % gdx */
         const int gx = get_num_groups(0), gy = get_num_groups(1);
         const int bid = bx + gx * by;
         by = bid % gy;
@@ -114,7 +117,7 @@ void cls_mb_transpose(__global const float *restrict idata, __global float *rest
 /* Rows of P = a elements (the interior NX plus 32 on each side), NY+2 rows per plane (one halo
  * row above and below), b = planes to march (3D; 1 in 2D), c = the plane pitch PL.  Point
  * (gx, gy, k) is element O + k*PL + gy*P + gx, O = PL + P + 32 in 3D, P + 32 in 2D (the caller
- * passes the base in `c` of 2D as 0).  The tile: classic (001 Listing 2) (BX+2) x (BY+2), or
+ * passes the base in `c` of 2D as 0).  The tile: classic (Mo & Li, Listing 2) (BX+2) x (BY+2), or
  * aligned (Listing 3) 48 x 8 with 8-element ghost columns; row-major or column-major (MB_CM),
  * MB_PAD extra elements in the fast dimension. */
 #if MB_ALIGNED

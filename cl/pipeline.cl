@@ -1,5 +1,5 @@
 /* pipeline.cl: one step of the naive schedule on a tile of a host-resident grid
- * (003_9039035f5da401ab.txt Sect. 2.7, 6.2): the state and the auxiliary arrays are boxes of
+ * (Visschers 2012, Sect. 2.7, 6.2): the state and the auxiliary arrays are boxes of
  * the grid (the tile plus its padding, or the whole grid for the basic scheme), and the launch
  * computes the region [R, R + RN) of global coordinates into the output box.  Several steps per
  * tile shrink the region by one halo per step (the ghost zone of Sect. 2.7.2). */

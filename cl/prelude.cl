@@ -103,7 +103,7 @@ inline real cls_read_row(__global const real *restrict a, int x, int y, int z)
 #endif
 
 #ifdef CLS_TILE_X
-/* Trapezoid tiles (000_c422610359a92120.txt Sect. 3.3): the state of CLS_TILE_X x CLS_TILE_Y x
+/* Trapezoid tiles (Meng & Skadron 2010, Sect. 3.3): the state of CLS_TILE_X x CLS_TILE_Y x
  * CLS_TILE_Z points in local memory, whose first element is grid point (ox, oy, oz).  Reads
  * outside the grid follow the boundary rule inside the tile: clamp and mirror fold the
  * coordinate into the grid (the folded point lies in the tile's valid part whenever the reading
@@ -139,7 +139,7 @@ inline real cls_tile_at(__local const real *restrict t, int x, int y, int z, int
 #endif
 
 #ifdef CLS_BOX
-/* Pipeline tiles (003_9039035f5da401ab.txt Sect. 2.7): arrays that hold only a box of the
+/* Pipeline tiles (Visschers 2012, Sect. 2.7): arrays that hold only a box of the
  * grid, first element at grid point (ox, oy, oz), rows of px and planes of px x py points.
  * Coordinates stay global, so boundary conditions see the grid's edges, not the box's; clamp
  * and mirror fold into the grid, and the folded point lies in the box whenever the reading
@@ -170,7 +170,7 @@ inline real cls_box_at(__global const real *restrict a, int x, int y, int z, int
 #endif
 
 #ifdef CLS_STREAM25D
-/* The stream25d schedule (001_405c9e1d5e6c3c1a.txt Sect. 3): the update reads IN(dx, dy, dz) from
+/* The stream25d schedule (Mo & Li, Sect. 3): the update reads IN(dx, dy, dz) from
  * a private window of 2*CLS_RZ+1 planes of (2*CLS_RY+CLS_ITEM_Y) x (2*CLS_RX+1) values around
  * the work-item's CLS_ITEM_Y adjacent columns, which the template fills from the XY plane in
  * local memory.  The planes hold the boundary rule's values at virtual coordinates, so the

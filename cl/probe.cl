@@ -1,6 +1,6 @@
 /* probe.cl: the microbenchmarks of `clstencil probe` (bandwidth, launch, global barrier, banks). */
 
-/* cube_ghost_transit's work-group and its aligned ghost zone (001_405c9e1d5e6c3c1a.txt
+/* cube_ghost_transit's work-group and its aligned ghost zone (Mo & Li,
  * Sect. 4.3): a 32x6 tile, one row above and below, 8 floats (32 bytes) left and right, so the
  * loaded tile is 48x8 = 384 floats, exactly two per work-item (Listing 3). */
 #ifndef CLS_GX
@@ -21,7 +21,7 @@
 #define CLS_BANK_WORDS 4096
 #endif
 
-/* 001 Listing 4, cube_transit: every work-item of an nx x ny NDRange walks its column along z
+/* Mo & Li, Listing 4, cube_transit: every work-item of an nx x ny NDRange walks its column along z
  * and copies it, 8 bytes of traffic per float point and no ghost zone (Sect. 6.1, Eq. 3).
  * CLS_PLANE_BARRIER (set for CPU devices) adds a barrier after each plane: it exchanges no
  * data, but makes a CPU runtime, which otherwise runs each work-item's whole k-loop before the
@@ -40,7 +40,7 @@ __kernel void cls_cube_transit(__global const float *restrict source,
     }
 }
 
-/* 001 Listing 5, cube_ghost_transit, with the index mapping of Listing 3: the 32x6 work-items
+/* Mo & Li, Listing 5, cube_ghost_transit, with the index mapping of Listing 3: the 32x6 work-items
  * load a 48x8 tile (two rows of 48 each, no divergent ghost-zone branches) into local memory
  * and write back their own 32x6 points: 12 bytes of traffic per point (Sect. 6.2).
  * `in` starts `pad` floats before the cube so that the ghost reads of the edge tiles stay inside
@@ -74,15 +74,15 @@ void cls_cube_ghost_transit(__global const float *restrict in, __global float *r
     }
 }
 
-/* An empty kernel: its launches measure the kernel restart of 000_c422610359a92120.txt
+/* An empty kernel: its launches measure the kernel restart of Meng & Skadron 2010,
  * Sect. 4.4 (Eq. 17: "restarting a kernel function with 240 empty thread blocks"). */
 __kernel void cls_empty(__global int *unused)
 {
 }
 
-/* The in-kernel global barrier of 000 Sect. 4.5: at the end of each stage the work-group
- * synchronises its work-items, its first work-item commits with a memory fence, atomically
- * increments the stage's own counter and spins until every work-group has arrived.  Only
+/* The in-kernel global barrier of Meng & Skadron 2010, Sect. 4.5: at the end of each stage the
+ * work-group synchronises its work-items, its first work-item commits with a memory fence,
+ * atomically increments the stage's own counter and spins until every work-group has arrived.  Only
  * launched with all work-groups co-resident (at most one per compute unit).  The spin is bounded:
  * a work-group that waits spin_limit polls sets *abort_flag and every work-group leaves, so a
  * runtime that does not run the groups concurrently ends the kernel instead of hanging. */
@@ -115,7 +115,7 @@ __kernel void cls_global_barrier(__global volatile int *counters,
     }
 }
 
-/* Local-memory stride sweep (004_3bb0fc5541bb7adb.txt Sect. 5.5): work-item l reads the word
+/* Local-memory stride sweep (Kim & Shrivastava, Sect. 5.5): work-item l reads the word
  * l * stride, shifted each iteration by 64 words so that every lane keeps its bank; with B banks
  * of 4 bytes a warp's access is min(stride, B)-way serialised for power-of-two strides and
  * conflict-free for odd ones. */

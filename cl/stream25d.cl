@@ -1,4 +1,4 @@
-/* stream25d.cl: the 2.5D streaming schedule of 001_405c9e1d5e6c3c1a.txt: 2D work-groups tile the
+/* stream25d.cl: the 2.5D streaming schedule of Mo & Li: 2D work-groups tile the
  * XY plane and march along z through CLS_ZCHUNK planes (Sect. 2); one XY plane with its ghost
  * zone at a time in local memory, double-buffered, the next CLS_PREFETCH planes loaded into
  * registers while the current one is computed (software prefetch, Sect. 5); each work-item keeps

@@ -1,6 +1,6 @@
 /* stream25d_tb.cl: temporal blocking on top of 2.5D streaming: CLS_TB_K time steps per pass over
- * z.  The ghost zone of 000_c422610359a92120.txt (Sect. 3) applied to the streamed XY tile of
- * 001_405c9e1d5e6c3c1a.txt: a CLS_BX x CLS_TY work-group tile is the output tile widened by
+ * z.  The ghost zone of Meng & Skadron 2010 (Sect. 3) applied to the streamed XY tile of
+ * Mo & Li: a CLS_BX x CLS_TY work-group tile is the output tile widened by
  * CLS_TB_K points of halo (radius 1) on every side, and CLS_TB_K stages march along z as a
  * pipeline, stage s computing step s of the pass on the planes stage s-1 produced one iteration
  * earlier (each stage two planes behind the previous one, so one barrier per plane suffices).

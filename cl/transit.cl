@@ -1,4 +1,4 @@
-/* transit.cl: the bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt Sect. 6.1-6.2 for any tile
+/* transit.cl: the bandwidth benchmarks of Mo & Li, Sect. 6.1-6.2 for any tile
  * shape and precision (`clstencil bench transit`; cl/probe.cl has the fixed 32x6 float pair that
  * `clstencil probe` measures).  CLS_GX x CLS_GY work-groups; CLS_GHOST words (one 32-byte segment)
  * left and right of the tile, one row above and below. */

@@ -1,11 +1,12 @@
-/* trapezoid.cl: the ghost-zone (trapezoid) schedule of 000_c422610359a92120.txt: a work-group
+/* trapezoid.cl: the ghost-zone (trapezoid) schedule of Meng & Skadron 2010: a work-group
  * loads a tile of CLS_TILE_X x CLS_TILE_Y x CLS_TILE_Z points (its output block enlarged by a
  * ghost zone of h x halo on every side) into local memory, computes up to h steps there without
  * shrinking the computed region, and commits only the valid inner block (Sect. 3.3).
  * Global synchronisation between stages: kernel restart (cls_trapezoid, one launch per stage)
  * or a persistent kernel with an in-kernel barrier from atomics and fences, one counter per
  * stage (cls_trapezoid_persistent, Sect. 4.5).  With CLS_PROFILE the file instead defines the
- * profiling kernel of lib/profile.c (Sect. 4.3: the computation alone, no device memory).
+ * profiling kernel of lib/schedules/trapezoid/profile.c (Sect. 4.3: the computation alone, no
+ * device memory).
  *
  * A work-group of CLS_WG_X x CLS_WG_Y x CLS_WG_Z work-items holds one tile; each work-item
  * updates CLS_PPI points of it, CLS_WG apart along the stencil's slowest axis.  The height h is
@@ -249,13 +250,13 @@ void cls_trapezoid_persistent(__global real *buf0, __global real *buf1 CLS_AUX_P
 #endif
 
 #ifdef CLS_PROFILE
-/* Profiling (000 Sect. 4.3, lib/profile.c).  With io = 0: the trapezoids of one stage of height
- * h computed `hs` times over with no device-memory traffic of the state: the tile is filled from
- * the work-item's index and the result is stored only where it equals `never`, which the host
- * sets to a value no result takes (a NaN), so the compiler can remove nothing.  With io = 1: the
- * restart kernel's trapezoids (load, hs steps, commit).  Groups take tiles t, t + groups, ...
- * below min(tiles of the stage, limit): one tile each as the restart kernel, or several as the
- * persistent one. */
+/* Profiling (Meng & Skadron 2010, Sect. 4.3; lib/schedules/trapezoid/profile.c).  With io = 0:
+ * the trapezoids of one stage of height h computed `hs` times over with no device-memory traffic
+ * of the state: the tile is filled from the work-item's index and the result is stored only where
+ * it equals `never`, which the host sets to a value no result takes (a NaN), so the compiler can
+ * remove nothing.  With io = 1: the restart kernel's trapezoids (load, hs steps, commit).  Groups
+ * take tiles t, t + groups, ... below min(tiles of the stage, limit): one tile each as the
+ * restart kernel, or several as the persistent one. */
 __kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
 void cls_trapezoid_profile(__global const real *restrict in, __global real *restrict out
                            CLS_AUX_PARAMS, int step0, int hs, int h, int io, int limit,

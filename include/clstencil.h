@@ -144,13 +144,13 @@ CLS_API const char *cls_context_last_error(const cls_context *ctx);
  *   real                              float or double, as the stencil's dtype
  * A linear stencil may instead be given as points (offset, coefficient); the body is then
  * generated as sum(coef_i * IN(offset_i)), points with equal coefficients grouped as
- * c * (IN(a) + IN(b) + ...) (common sub-expression elimination, 001_405c9e1d5e6c3c1a.txt
- * Sect. 6.3), groups in the order their coefficients first appear.
+ * c * (IN(a) + IN(b) + ...) (common sub-expression elimination, Mo & Li, Sect. 6.3), groups in
+ * the order their coefficients first appear.
  * ---------------------------------------------------------------------------------------- */
 typedef enum cls_dtype { CLS_FLOAT32 = 0, CLS_FLOAT64 = 1 } cls_dtype;
 
 typedef enum cls_boundary {
-    CLS_BOUNDARY_CLAMP = 0,    /* index clamped to the edge (000_c422610359a92120.txt List. 1) */
+    CLS_BOUNDARY_CLAMP = 0,    /* index clamped to the edge (Meng & Skadron 2010, List. 1) */
     CLS_BOUNDARY_CONSTANT = 1, /* reads outside the grid return a constant */
     CLS_BOUNDARY_PERIODIC = 2, /* wrap around */
     CLS_BOUNDARY_MIRROR = 3    /* reflect about the edge cell: -1 -> 1, n -> n-2 */
@@ -240,8 +240,8 @@ CLS_API size_t cls_dims_points(cls_dims d);
 typedef enum cls_schedule {
     CLS_SCHEDULE_AUTO = 0,      /* the planner decides */
     CLS_SCHEDULE_NAIVE = 1,     /* one launch per step, ping-pong buffers */
-    CLS_SCHEDULE_TRAPEZOID = 2, /* ghost zones: h steps per pass in local memory (Meng &
-                                   Skadron 2010) */
+    CLS_SCHEDULE_TRAPEZOID = 2, /* ghost zones: h steps per pass in local memory
+                                   (Meng & Skadron 2010) */
     CLS_SCHEDULE_STREAM25D = 3, /* 3D: 2D work-groups march along z, planes in registers and
                                    local memory (Mo & Li) */
     CLS_SCHEDULE_PIPELINE = 4   /* runs from host arrays tile by tile, transfers overlapping

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* The bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt Sect. 6.1-6.2 on an nx x ny x nz cube of
+/* The bandwidth benchmarks of Mo & Li, Sect. 6.1-6.2 on an nx x ny x nz cube of
  * the dtype: cube_transit (Listing 4: every work-item copies its column along z, one read and
  * one write per point; 32x8 work-groups on GPUs, as `clstencil probe`) and cube_ghost_transit
  * (Listing 5 with Listing 3's mapping: tile[0] x tile[1] work-groups load their tile with a
@@ -53,7 +53,7 @@ CLS_API cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch 
 /* The access description (the JSON of doc/memory-analysis.md) that the kernel templates
  * publish for the schedule's mapping variants on this stencil and size: naive work-group
  * shapes, stream25d classic and aligned loaders x work-group shapes, trapezoid (2D) tiles x
- * work-group heights; rows and planes reduced as 004_3bb0fc5541bb7adb.txt Sect. 7 allows.
+ * work-group heights; rows and planes reduced as Kim & Shrivastava, Sect. 7 allows.
  * `clstencil analyze STENCIL` ranks them.  *json: free with cls_free. */
 CLS_API cls_status cls_mapping_describe(const cls_stencil *st, cls_dims dims,
                                         cls_schedule schedule, char **json);

@@ -99,7 +99,7 @@ CLS_API int cls_model_is_assumed(const cls_model *m, const char *key);
 /* Sets a value after the same checks as loading; clears the assumed mark. */
 CLS_API cls_status cls_model_set(cls_model *m, const char *key, double value);
 
-/* Transfer and allocation tables: time against size (003_9039035f5da401ab.txt Sect. 5.2). */
+/* Transfer and allocation tables: time against size (Visschers 2012, Sect. 5.2). */
 typedef enum cls_model_table {
     CLS_TABLE_HOST_TO_DEVICE_PINNED = 0,
     CLS_TABLE_DEVICE_TO_HOST_PINNED = 1,
@@ -109,11 +109,12 @@ typedef enum cls_model_table {
     CLS_TABLE_ALLOC_HOST = 5,  /* allocate + free one host buffer */
     CLS_TABLE_ALLOC_DEVICE = 6, /* allocate + free one device buffer */
     /* A pinned copy queued behind another on the same in-order queue: its marginal time in a
-     * stream of copies (not in 003; what a pipeline's copies after the first cost). */
+     * stream of copies (not in Visschers 2012; what a pipeline's copies after the first cost). */
     CLS_TABLE_HOST_TO_DEVICE_QUEUED = 7,
     CLS_TABLE_DEVICE_TO_HOST_QUEUED = 8,
     /* A pair of such copies, one each way on two queues, queued behind the previous pair: the
-     * marginal time of a pair (the overlap of the two directions per size; not in 003). */
+     * marginal time of a pair (the overlap of the two directions per size; not in
+     * Visschers 2012). */
     CLS_TABLE_PAIR_QUEUED = 9,
     CLS_TABLE_COUNT = 10
 } cls_model_table;
@@ -180,8 +181,8 @@ CLS_API cls_status cls_model_occupancy(const cls_model *m, size_t work_group_siz
                                        unsigned registers_per_item, size_t local_bytes,
                                        cls_model_occupancy_info *out);
 /* Of n_loads independent global loads a warp issues per local-buffer fill, how many hide
- * latency on this family (004 Eq. 2's n_shm_load): n_loads on GT200 and Fermi, at most 1 on
- * the gpu family, whose 64 resident warps per SM hide latency among themselves. */
+ * latency on this family (n_shm_load of Kim & Shrivastava, Eq. 2): n_loads on GT200 and Fermi,
+ * at most 1 on the gpu family, whose 64 resident warps per SM hide latency among themselves. */
 CLS_API cls_status cls_model_latency_loads(const cls_model *m, double n_loads, double *out);
 /* *cached = 1 when the family's L1 serves a work-group's repeated global reads (gpu), 0 when
  * every global read goes to memory (GT200, Fermi, cpu). */
@@ -193,14 +194,16 @@ CLS_API const char *cls_model_limit_name(cls_model_limit limit);
  * Probing a live device (`clstencil probe`, lib/probe.c).  Measures what the documents measured
  * on theirs and returns a model in the schema above (family "gpu" for GPUs, "cpu" for CPUs;
  * values it does not measure keep the family defaults, marked assumed):
- *   memory.bandwidth_measured_gbs  cube_transit, 001_405c9e1d5e6c3c1a.txt Listing 4, Eq. 3
- *   memory.bandwidth_ghost_gbs     cube_ghost_transit, 001 Listing 5 (12 bytes per point)
- *   sync.kernel_restart_cycles     back-to-back empty kernels, 000_c422610359a92120.txt Sect. 4.4
+ *   memory.bandwidth_measured_gbs  cube_transit, Mo & Li, Listing 4, Eq. 3
+ *   memory.bandwidth_ghost_gbs     cube_ghost_transit, Mo & Li, Listing 5 (12 bytes per point)
+ *   sync.kernel_restart_cycles     back-to-back empty kernels, Meng & Skadron 2010, Sect. 4.4
  *   sync.barrier_cycles_per_group  slope of an in-kernel atomic barrier against the number of
- *                                  co-resident work-groups, 000 Sect. 4.5 (Eq. 18)
- *   transfer.* and alloc.* tables  10^1 .. 10^8 bytes, 003_9039035f5da401ab.txt Sect. 5.2, 6.3
- *   transfer.overlap_factor        both directions at once on two queues, 003 Sect. 6.4.4
- *   local_memory.banks             from a stride sweep (004_3bb0fc5541bb7adb.txt Sect. 5.5), on
+ *                                  co-resident work-groups, Meng & Skadron 2010, Sect. 4.5,
+ *                                  Eq. 18
+ *   transfer.* and alloc.* tables  10^1 .. 10^8 bytes, Visschers 2012, Sect. 5.2, 6.3
+ *   transfer.overlap_factor        both directions at once on two queues, Visschers 2012,
+ *                                  Sect. 6.4.4
+ *   local_memory.banks             from a stride sweep (Kim & Shrivastava, Sect. 5.5), on
  *                                  devices with real local memory where the sweep is conclusive
  * Every measurement repeats until (p90 - p10) / median of its samples is below
  * target_spread or a repetition and time cap is reached.
@@ -327,7 +330,8 @@ typedef struct cls_cumapz_result {
     /* Eq. 1 */
     uint64_t bytes_shmem;    /* bytes global reads got from local buffers */
     uint64_t bytes_buffered; /* bytes the fetches moved from global memory (transactions) */
-    uint64_t shm_reads;      /* elements global reads got from buffers (004 Table I's count) */
+    uint64_t shm_reads;      /* elements global reads got from buffers (the count of
+                                Kim & Shrivastava, Table I) */
     uint64_t l1_reads;       /* global reads an L1 served (families whose rules cache global
                                 reads; their bytes are in bytes_shmem, their misses' distinct
                                 bytes in bytes_buffered) */

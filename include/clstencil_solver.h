@@ -1,5 +1,5 @@
 /* clstencil_solver.h: public API of the convergent iterative solvers (chaotic relaxation with weak
- * execution ordering, 002_a5724ce8c3a8ee6c.txt).  The image applications built on them are in
+ * execution ordering, Chen et al.).  The image applications built on them are in
  * clstencil_image.h. */
 #ifndef CLSTENCIL_SOLVER_H
 #define CLSTENCIL_SOLVER_H

@@ -27,7 +27,7 @@ CLS_API const char *cls_sync_name(cls_sync s);
 CLS_API cls_status cls_sync_from_name(const char *name, cls_sync *s);
 
 /* ------------------------------------------------------------------------------------------
- * Per-stencil profiles of the ghost-zone model (000_c422610359a92120.txt Table 2, Sect. 4.3).
+ * Per-stencil profiles of the ghost-zone model (Meng & Skadron 2010, Table 2, Sect. 4.3).
  * The instruction counts InstsPerSM_MC and InstsPerSM_IC come from the document (its four
  * applications on the GTX 280) or are measured on a live device by timing generated trapezoid
  * kernel variants (doc/ghost-zones.md, "Profiles"); measured profiles are cached on disk.

@@ -1,5 +1,5 @@
 /* bench_mapping.c: times the kernels of cl/mapping_bench.cl, the measured side of the CuMAPz
- * correlation experiment (004_3bb0fc5541bb7adb.txt Sect. 6: "we measured the execution time of
+ * correlation experiment (Kim & Shrivastava, Sect. 6: "we measured the execution time of
  * each mapping variant"; `clstencil analyze --measure`). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ cls_status cls_bench_mapping(cls_context *ctx, const cls_mapping_launch *l, doub
     CLS__CHECK_CL(ctx, st, err, "setting the benchmark kernel's arguments");
     if (!(times = malloc(l->reps * sizeof *times)))
         CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating %zu timings", l->reps);
-    /* One untimed launch first (004 Sect. 6 runs a dummy kernel before measuring). */
+    /* One untimed launch first (Kim & Shrivastava run a dummy kernel before measuring, Sect. 6). */
     for (long r = -1; r < (long)l->reps; r++) {
         err = clEnqueueNDRangeKernel(ctx->queue, k, 2, NULL, l->global, l->local, 0, NULL, &ev);
         if (err != CL_SUCCESS)

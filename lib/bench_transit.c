@@ -1,4 +1,4 @@
-/* bench_transit.c: cube_transit and cube_ghost_transit (001_405c9e1d5e6c3c1a.txt Sect. 6.1-6.2)
+/* bench_transit.c: cube_transit and cube_ghost_transit (Mo & Li, Sect. 6.1-6.2)
  * for a given tile shape and precision, timed with profiling events. */
 #include <stdio.h>
 #include <stdlib.h>

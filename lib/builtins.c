@@ -8,7 +8,7 @@
 
 typedef cls_status (*builtin_fn)(cls_stencil *st);
 
-/* HotSpot: the thermal ODE of Rodinia's benchmark, as 000_c422610359a92120.txt studies it:
+/* HotSpot: the thermal ODE of Rodinia's benchmark, as Meng & Skadron 2010 study it:
  * T' = T + dt/Cap*(P + (T_N + T_S - 2T)/Ry + (T_E + T_W - 2T)/Rx + (amb - T)/Rz).
  * As in Rodinia's kernel, the divisions by constants are multiplications by precomputed
  * reciprocals (step_div_Cap, Rx_1, Ry_1, Rz_1).  The constants depend only on the parameters
@@ -59,10 +59,11 @@ static cls_status make_cell3d(cls_stencil *st)
 {
     char *b = NULL;
     size_t len = 0, cap = 0;
-    /* 000's Cell counts the live cells of the neighbourhood; cells are 1 (live) or 0 (dead), so
-     * the count is the neighbours' sum.  Summed column by column (x = -1, 0, 1), three chains
-     * of 8-9 additions instead of 26 comparisons feeding one chain: PoCL's vectorised row loop
-     * runs 1.5x faster (doc/results.md), and the sum is exact, so the rule sees the same count. */
+    /* Meng & Skadron's Cell counts the live cells of the neighbourhood; cells are 1 (live) or
+     * 0 (dead), so the count is the neighbours' sum.  Summed column by column (x = -1, 0, 1),
+     * three chains of 8-9 additions instead of 26 comparisons feeding one chain: PoCL's
+     * vectorised row loop runs 1.5x faster (doc/results.md), and the sum is exact, so the rule
+     * sees the same count. */
     if (cls__appendf(&b, &len, &cap, "real n =") < 0) goto oom;
     for (int x = -1; x <= 1; x++) {
         int first = 1;
@@ -94,14 +95,14 @@ oom:
     return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "building cell3d");
 }
 
-/* 001_405c9e1d5e6c3c1a.txt Eq. 1: explicit 7-point heat equation, alpha = k*dt/dx^2. */
+/* Mo & Li, Eq. 1: explicit 7-point heat equation, alpha = k*dt/dx^2. */
 static cls_status make_heat3d7(cls_stencil *st)
 {
     return cls_stencil_set_param(st, "alpha", 0.1);
 }
 
 /* General 27-point stencil with symmetric weights: centre, 6 faces, 12 edges, 8 corners. The
- * body groups equal coefficients (the CSE of 001_405c9e1d5e6c3c1a.txt Sect. 6.3). */
+ * body groups equal coefficients (the CSE of Mo & Li, Sect. 6.3). */
 static cls_status make_heat3d27(cls_stencil *st)
 {
     char *b = NULL;
@@ -136,7 +137,7 @@ oom:
     return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "building heat3d27");
 }
 
-/* Moving average (003_9039035f5da401ab.txt Sect. 3.3): the mean of 2r+1 neighbours; the radius
+/* Moving average (Visschers 2012, Sect. 3.3): the mean of 2r+1 neighbours; the radius
  * is structural, so changing it regenerates body and halo. */
 static cls_status regen_moving_average(cls_stencil *st)
 {
@@ -178,29 +179,30 @@ static const struct builtin {
     const char *summary;
 } builtins[] = {
     {"hotspot", 2, hotspot_body, make_hotspot,
-     "HotSpot thermal simulation (Rodinia; 000_c422610359a92120.txt): temperature with a power map"},
+     "HotSpot thermal simulation (Rodinia; Meng & Skadron 2010): temperature with a power map"},
     {"pathfinder", 1,
      "AUX(wall, 0) + min(IN(-1), min(IN(0), IN(1)))", make_pathfinder,
-     "PathFinder dynamic programming (Rodinia; 000_c422610359a92120.txt): min of 3 plus the row's weight"},
+     "PathFinder dynamic programming (Rodinia; Meng & Skadron 2010): min of 3 plus the row's "
+     "weight"},
     {"poisson2d", 2,
      "0.25 * (IN(1, 0) + IN(-1, 0) + IN(0, 1) + IN(0, -1) - h * h * AUX(rhs, 0, 0))",
      make_poisson2d, "Jacobi iteration for the 2D Poisson equation with a right-hand side"},
     {"cell3d", 3, NULL, make_cell3d,
-     "3D Game of Life on a 3x3x3 neighbourhood (000_c422610359a92120.txt 'Cell')"},
+     "3D Game of Life on a 3x3x3 neighbourhood (the Cell of Meng & Skadron 2010)"},
     {"heat3d7", 3,
      "IN(0, 0, 0) + alpha * (IN(0, 0, -1) + IN(0, -1, 0) + IN(-1, 0, 0) + IN(1, 0, 0)"
      " + IN(0, 1, 0) + IN(0, 0, 1) - 6 * IN(0, 0, 0))",
-     make_heat3d7, "7-point explicit heat equation (001_405c9e1d5e6c3c1a.txt Eq. 1)"},
+     make_heat3d7, "7-point explicit heat equation (Mo & Li, Eq. 1)"},
     {"heat3d27", 3, NULL, make_heat3d27,
-     "27-point stencil with symmetric weights (001_405c9e1d5e6c3c1a.txt Sect. 6.3)"},
+     "27-point stencil with symmetric weights (Mo & Li, Sect. 6.3)"},
     {"moving_average", 1, NULL, make_moving_average,
-     "1D moving average of radius r (003_9039035f5da401ab.txt)"},
+     "1D moving average of radius r (Visschers 2012)"},
     {"emboss", 2,
      "(IN(1, 0) + IN(0, 1) + IN(1, 1)) - (IN(-1, -1) + IN(0, -1) + IN(-1, 0))", NULL,
-     "2D emboss filter (003_9039035f5da401ab.txt Sect. 3.3, 5.1)"},
+     "2D emboss filter (Visschers 2012, Sect. 3.3, 5.1)"},
     {"jacobi3d", 3,
      "(IN(-1, 0, 0) + IN(1, 0, 0) + IN(0, -1, 0) + IN(0, 1, 0) + IN(0, 0, -1) + IN(0, 0, 1)) / 6",
-     NULL, "3D Jacobi iteration for Laplace's equation (003_9039035f5da401ab.txt Sect. 3.3)"},
+     NULL, "3D Jacobi iteration for Laplace's equation (Visschers 2012, Sect. 3.3)"},
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])
 

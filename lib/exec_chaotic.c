@@ -1,5 +1,5 @@
 /* exec_chaotic.c: the solver's run loop: launches of the base step or of the coarse/asynchronous
- * pass, a host synchronisation with a convergence check after each (002_a5724ce8c3a8ee6c.txt
+ * pass, a host synchronisation with a convergence check after each (Chen et al.,
  * Sect. IV-A), until convergence, divergence or the step limit. */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* host_alloc.c: page-locked host arrays for a context's device (003_9039035f5da401ab.txt
+/* host_alloc.c: page-locked host arrays for a context's device (Visschers 2012,
  * Sect. 2.5.2: transfers from pinned memory skip the driver's staging copy).  OpenCL has no
  * pinned malloc; a CL_MEM_ALLOC_HOST_PTR buffer, mapped, is the portable way (NVIDIA backs it
  * with pinned memory).  The mapping's buffer is kept in a small registry to unmap on free. */

@@ -1,4 +1,4 @@
-/* image_poisson.c: Poisson image editing (Perez, Gangnet and Blake; 002_a5724ce8c3a8ee6c.txt
+/* image_poisson.c: Poisson image editing (Perez, Gangnet and Blake; Chen et al.,
  * Eqs. 1-2): seamless cloning of a source patch under a mask into a target image, every channel
  * solved by the convergent solver with a Dirichlet boundary taken from the target. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* image_sfs.c: shape from shading (Horn; 002_a5724ce8c3a8ee6c.txt Eqs. 3-4): the stereographic
+/* image_sfs.c: shape from shading (Horn; Chen et al., Eqs. 3-4): the stereographic
  * normal (f, g) of a Lambertian surface from one shaded image under a known light, then its
  * height by integrating the gradient, both solved by the convergent solver. */
 #include <math.h>

@@ -41,7 +41,7 @@ cls_status cls__vfail(cls_context *ctx, cls_status st, const char *fmt, va_list 
 
 /* One profiled command's device time (end - start, seconds; 0 when the clock did not move),
  * from a queue with CL_QUEUE_PROFILING_ENABLE; the OpenCL error when the times are unreadable.
- * (lib/exec_common.c) */
+ * (lib/exec.c) */
 cl_int cls__event_seconds(cl_event ev, double *seconds);
 
 /* Debug logging to stderr when CLSTENCIL_DEBUG is set (non-empty, not "0"). */
@@ -187,8 +187,8 @@ struct cls_context {
     cls_model *model;           /* the device's model (cls_model_match), matched on first use
                                    (cls__context_model); NULL until then */
     char model_why[512];        /* why that model */
-    /* Ghost-zone profiles read or measured on this context (lib/profile.c), by cache key, the
-     * oldest replaced first. */
+    /* Ghost-zone profiles read or measured on this context (lib/schedules/trapezoid/profile.c), by
+     * cache key, the oldest replaced first. */
     uint64_t profile_keys[8];
     cls_ghost_profile profiles[8];
     size_t n_profiles;

@@ -21,7 +21,7 @@ CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl
 libcls_runtime_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_publish.c
 CL_FILES += cl/mapping_bench.cl
 CL_FILES += cl/pipeline.cl
-# Convergent solvers with chaotic relaxation (002_a5724ce8c3a8ee6c.txt).
+# Convergent solvers with chaotic relaxation (Chen et al.).
 libcls_runtime_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
 CL_FILES += cl/chaotic.cl
 # Images and the applications on the solvers: the optional part built with libpng.

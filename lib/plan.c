@@ -14,7 +14,7 @@
 
 /* Below this predicted run time (the minimal traffic at the device's bandwidth) the planner
  * lets no schedule measure what it lacks: the measurement would cost more than the run can
- * save (doc/ghost-zones.md, "When AUTO measures"). */
+ * save (doc/architecture.md, "How the core plans"). */
 #define CLS__MIN_MEASURE_SECONDS 0.05
 
 const char *cls_schedule_name(cls_schedule s)

@@ -23,7 +23,8 @@ typedef struct probe {
     size_t done, total;           /* measurements, for the progress callback */
     double samples[PROBE_MAX_REPS];
     cl_command_queue q2;          /* device-to-host copies beside the context's queue: the
-                                     queued pairs and the overlap test (003 Sect. 6.4.4) */
+                                     queued pairs and the overlap test (Visschers 2012,
+                                     Sect. 6.4.4) */
     cl_command_queue q3;          /* the third queue of the enqueue pattern (sync.enqueue) */
     cl_program prog;
     cl_kernel k_transit, k_ghost, k_empty, k_barrier, k_stride;
@@ -98,7 +99,7 @@ static void skipped(probe *pr, const char *key, const char *label, double bytes,
 typedef cls_status (*sample_fn)(probe *pr, void *arg, double *value);
 
 /* Repeats fn until the spread is below the target, or the repetition or time cap is reached,
- * then reports median and spread (001 Sect. 6.1: "t ... can be obtained by n executions"). */
+ * then reports median and spread (Mo & Li, Sect. 6.1: "t ... can be obtained by n executions"). */
 static cls_status measure(probe *pr, const char *key, const char *label, const char *unit,
                           double bytes, sample_fn fn, void *arg, double *median,
                           double *spread)
@@ -291,9 +292,9 @@ static cls_status op_launch_wait(probe *pr, void *arg)
     return st == CLS_SUCCESS ? finish(pr, "an empty kernel") : st;
 }
 
-/* 000 Sect. 4.4 (Eq. 17) times "restarting a kernel function with 240 empty thread blocks",
- * the GTX 280's concurrent blocks (30 SMs x 8).  Here: compute units x 8 empty work-groups of
- * 64 work-items on GPUs, one single-item work-group per compute unit on CPUs, launched back to
+/* Meng & Skadron 2010, Sect. 4.4 (Eq. 17) times "restarting a kernel function with 240 empty thread
+ * blocks", the GTX 280's concurrent blocks (30 SMs x 8).  Here: compute units x 8 empty work-groups
+ * of 64 work-items on GPUs, one single-item work-group per compute unit on CPUs, launched back to
  * back (the restart cost per launch) and one at a time with a wait (the launch latency). */
 static cls_status probe_launch(probe *pr)
 {
@@ -322,19 +323,18 @@ static cls_status probe_launch(probe *pr)
         (st = measure_op(pr, "sync.kernel_restart", label, 0, op_launch, &l, 1, &ns, &spr)) !=
             CLS_SUCCESS)
         return st;
-    /* Cycles of the model's clock, as 000's 3350. */
+    /* Cycles of the model's clock, as Meng & Skadron's 3350. */
     return cls_model_set(pr->m, "sync.kernel_restart_cycles", ns * pr->m->p.clock_mhz / 1e3);
 }
 
-/* A pipeline's commands wait for events of the other queues (lib/exec_pipeline.c: a tile's
- * read waits for its kernels, its kernels for its write): how much later does a command start
- * when another queue's event releases it than when it follows on its own queue?  A sample runs
- * QUEUE_CHAIN commands alternating between an empty kernel on the context's queue and a 64-byte
- * read on the second queue, each waiting for the one before, then the same commands back to
- * back on the context's queue without events; (t_chain - t_one) / QUEUE_CHAIN.  Kernels alone
- * gave 15.7-16.0 us against 7.0-7.4 us a kernel on the H100 (tools/gpu/pipe_diag.c C,
- * doc/pipeline.md "Sixth run"); reads, as the executor's, since run 20: the trace of run 16
- * had a busy pipeline's reads start 20-48 us after the read before them. */
+/* A pipeline's commands wait for events of the other queues (lib/schedules/pipeline/exec.c: a
+ * tile's read waits for its kernels, its kernels for its write): how much later does a command
+ * start when another queue's event releases it than when it follows on its own queue?  A sample
+ * runs QUEUE_CHAIN commands alternating between an empty kernel on the context's queue and a
+ * 64-byte read on the second queue, each waiting for the one before, then the same commands back to
+ * back on the context's queue without events; (t_chain - t_one) / QUEUE_CHAIN.  The released
+ * command is a read because that is the hop the executor's reads make from their kernels: on the
+ * H100 it waits 3.6-3.8 us, where chaining kernels alone measured 7.5-8.9 us (doc/pipeline.md). */
 #define QUEUE_CHAIN 32
 
 static cl_int chain_command(probe *pr, cl_command_queue q, size_t i, const launch *l,
@@ -400,18 +400,17 @@ static cls_status probe_queue_wait(probe *pr)
     return cls_model_set(pr->m, "sync.queue_wait_cycles", med * pr->m->p.clock_mhz / 1e3);
 }
 
-/* The host's own cost of a pipeline's commands (lib/exec_pipeline.c enqueues every tile's
- * write, kernels and read ahead of the device, each with an event, on three in-order profiling
- * queues, and flushes the three once per pipeline step).  At many small tiles the host, not the
- * device, sets the pace: the H100's trace measured 16-18 us between consecutive enqueues
- * (doc/pipeline.md, "Run 16").  A sample enqueues ENQUEUE_TILES tiles of the executor's pattern:
+/* The host's own cost of a pipeline's commands (lib/schedules/pipeline/exec.c enqueues every
+ * tile's write, kernels and read ahead of the device, each with an event, on three in-order
+ * profiling queues, and flushes the three once per pipeline step).  At many small tiles the host,
+ * not the device, sets the pace: an H100 trace measured 16-18 us between consecutive enqueues
+ * (doc/pipeline.md).  A sample enqueues ENQUEUE_TILES tiles of the executor's pattern:
  * a 64-byte write from pinned memory waiting for the previous tile's read, an empty kernel
  * waiting for the write, a read waiting for the kernel, on three queues, each with its event;
  * the host time of the enqueue calls alone per command (sync.enqueue), or with the three queues
  * flushed after each tile, less the commands, per flush (sync.flush).  A kernel without an
  * event (the executor's steps between a tile's first and last) costs less: 5-7 us against
- * 13-15 on the H100 (tools/gpu/enqueue_diag.c): 96 such launches back to back
- * (sync.enqueue_plain). */
+ * 13-15 on the H100 (doc/pipeline.md): 96 such launches back to back (sync.enqueue_plain). */
 #define ENQUEUE_TILES 32
 
 typedef struct enqueue_pattern {
@@ -513,12 +512,12 @@ static cls_status sample_cube(probe *pr, void *arg, double *gbs)
     double s = 0;
     cls_status st = run_timed(pr, c->k, 2, c->global, c->use_local ? c->local : NULL, c->kname,
                               &s);
-    /* 001 Eq. 3, with 10^9 bytes per GB as everywhere in the models (doc/devices.md). */
+    /* Mo & Li, Eq. 3, with 10^9 bytes per GB as everywhere in the models (doc/devices.md). */
     *gbs = c->points * c->bytes_per_point / s / 1e9;
     return st;
 }
 
-/* 001 Sect. 6.1 and 6.2: cube_transit (8 bytes per point) and cube_ghost_transit (12 bytes per
+/* Mo & Li, Sect. 6.1 and 6.2: cube_transit (8 bytes per point) and cube_ghost_transit (12 bytes per
  * point) over cubes of 192^3, 256^3 and 512^3 floats (the sizes of Table 2) where they fit.
  * The model keeps the highest of the sizes' medians: the sustained rate of the device. */
 static cls_status probe_cubes(probe *pr, const size_t *sizes, size_t nsizes)
@@ -678,11 +677,12 @@ static size_t barrier_points(const probe *pr, cl_int *t)
     return n;
 }
 
-/* 000 Sect. 4.5: "measuring the execution time of a kernel function that performs nothing but
- * global synchronization with memory fences, and by varying the number of thread blocks, we
- * obtain the empirical function using linear curve fitting: GlbSync_MemFence = 210.3 x T + delta".
- * At most one work-group per compute unit is launched, so all are co-resident and the spinning
- * cannot deadlock; a runtime that still serialises them trips the kernel's bounded spin. */
+/* Meng & Skadron 2010, Sect. 4.5: "measuring the execution time of a kernel function that
+ * performs nothing but global synchronization with memory fences, and by varying the number of
+ * thread blocks, we obtain the empirical function using linear curve fitting:
+ * GlbSync_MemFence = 210.3 x T + delta".  At most one work-group per compute unit is launched, so
+ * all are co-resident and the spinning cannot deadlock; a runtime that still serialises them
+ * trips the kernel's bounded spin. */
 static cls_status probe_barrier(probe *pr)
 {
     const cls_device_info *d = &pr->ctx->info;
@@ -774,11 +774,11 @@ static cls_status sample_stride(probe *pr, void *arg, double *ratio)
     return CLS_SUCCESS;
 }
 
-/* 004 Sect. 5.5: "When threads in a half warp access K different addresses within one bank, the
- * accesses are serialized K times."  Reading local memory at power-of-two strides slows down
- * about twice per doubling until the stride reaches the number of banks, then stays; an odd
- * stride is conflict-free (004 Sect. 3.2's padding).  Only devices with their own local memory
- * are judged; emulated local memory (CPUs) has no banks. */
+/* Kim & Shrivastava, Sect. 5.5: "When threads in a half warp access K different addresses within
+ * one bank, the accesses are serialized K times."  Reading local memory at power-of-two strides
+ * slows down about twice per doubling until the stride reaches the number of banks, then stays; an
+ * odd stride is conflict-free (the padding of Kim & Shrivastava, Sect. 3.2).  Only devices with
+ * their own local memory are judged; emulated local memory (CPUs) has no banks. */
 static cls_status probe_banks(probe *pr, const cl_int *strides, size_t nstrides)
 {
     const cls_device_info *d = &pr->ctx->info;
@@ -886,15 +886,15 @@ static cls_status op_transfer(probe *pr, void *arg)
     return CLS_SUCCESS;
 }
 
-/* 003 Sect. 5.2 mallocFreeHost / mallocFreeDevice: allocate and free one buffer.  A pinned host
- * buffer is created, mapped and unmapped.  A device buffer is created, filled whole on the
- * device (clEnqueueFillBuffer), finished, then released: drivers allocate lazily (NVIDIA's
+/* Visschers 2012, Sect. 5.2 mallocFreeHost / mallocFreeDevice: allocate and free one buffer.  A
+ * pinned host buffer is created, mapped and unmapped.  A device buffer is created, filled whole on
+ * the device (clEnqueueFillBuffer), finished, then released: drivers allocate lazily (NVIDIA's
  * OpenCL backs a buffer at its first use), so a buffer never written costs little to create and
  * release (107 us at 10^8 B on the H100) and the real cost lands in the pipeline's first
- * transfers.  A 4-byte write at the end (the third H100 run) left the basic scheme still ~1.1 ms
- * slower than predicted at every tile count (doc/pipeline.md, "Queued copies"): first writes
- * cost per byte, so the probe now touches every byte, as the pipeline's tiles do (the fill
- * itself, ~0.1 ms per 256 MB, is the price of measuring that). */
+ * transfers.  First writes cost per byte, so writing only the last 4 bytes is not enough (the
+ * basic scheme then stayed ~1.1 ms slower than predicted at every tile count on the H100;
+ * doc/pipeline.md, "Queued copies"): the probe touches every byte, as the pipeline's tiles do
+ * (the fill itself, ~0.1 ms per 256 MB, is the price of measuring that). */
 static cls_status op_alloc(probe *pr, void *arg)
 {
     const xfer *x = arg;
@@ -970,9 +970,9 @@ static cls_status setup_transfers(probe *pr)
     if ((st = touch(pr, pr->d1, pr->xfer_max)) != CLS_SUCCESS ||
         (st = touch(pr, pr->d2, pr->xfer_max)) != CLS_SUCCESS)
         return st;
-    /* The second queue, with profiling as the pipeline's queues: device-to-host copies while
-     * the context's queue copies the other way (the queued pairs and the overlap factor, 003
-     * Sect. 6.4.4) and the cross-queue event chain (sync.queue_wait). */
+    /* The second queue, with profiling as the pipeline's queues: device-to-host copies while the
+     * context's queue copies the other way (the queued pairs and the overlap factor,
+     * Visschers 2012, Sect. 6.4.4) and the cross-queue event chain (sync.queue_wait). */
     pr->q2 = clCreateCommandQueue(pr->ctx->cl, pr->ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS || !pr->q2)
         return cls__fail(pr->ctx, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
@@ -1012,9 +1012,9 @@ static const char *alloc_limit(const probe *pr, size_t bytes)
     return NULL;
 }
 
-/* 003 Sect. 5.2 and 6.3: each table holds the time of one operation for 10, 100, 1000 ...
- * bytes (powers of ten), here up to xfer_max (10^8 in full mode) for transfers and alloc_max
- * for allocations. */
+/* Visschers 2012, Sect. 5.2 and 6.3: each table holds the time of one operation for 10, 100,
+ * 1000 ... bytes (powers of ten), here up to xfer_max (10^8 in full mode) for transfers and
+ * alloc_max for allocations. */
 static cls_status probe_tables(probe *pr)
 {
     static const cls_model_table tables[] = {
@@ -1061,22 +1061,22 @@ static cls_status probe_tables(probe *pr)
     return CLS_SUCCESS;
 }
 
-/* Queued copies (not in 003; refines its Sect. 6.4.3 for an executor that queues its copies):
- * a pipeline enqueues every tile's copy without waiting, so all copies of a direction but the
- * first start when the previous one ends, and cost neither the host's submission nor its
+/* Queued copies (not in Visschers 2012; refines its Sect. 6.4.3 for an executor that queues its
+ * copies): a pipeline enqueues every tile's copy without waiting, so all copies of a direction but
+ * the first start when the previous one ends, and cost neither the host's submission nor its
  * completion wait.  A sample times one copy alone (enqueued, then clFinish) and a stream of
  * QUEUED_STREAM copies of the same size (enqueued back to back on the same queue, then
  * clFinish), and keeps the stream's time beyond the lone copy per further copy:
  * (t_stream - t_one) / (QUEUED_STREAM - 1).  The copies reuse the same bytes at offset 0; the
  * queue is the context's (profiling on, as the pipeline's queues).  On the H100 this gave
  * 149-153 us for 8 MB where the blocking table less its latency plus a kernel restart gave
- * 163 us (doc/pipeline.md, "Sixth run").
+ * 163 us (doc/pipeline.md).
  *
  * The pairs table does the same with one copy each way per element of the stream, host to
  * device on the context's queue and device to host on the second queue, as a pipeline's steady
  * state copies tile j + 1 in while tile j - 1 goes out: its marginal pair time over the two
  * single-direction entries is the overlap per size, which one factor could not give (1.3 at
- * 1 MB, 1.8 at 16 MB on the H100; doc/pipeline.md, "Seventh run"). */
+ * 1 MB, 1.8 at 16 MB on the H100; doc/pipeline.md). */
 #define QUEUED_STREAM 16
 
 typedef enum queued_kind { QUEUED_IN, QUEUED_OUT, QUEUED_PAIR } queued_kind;
@@ -1143,11 +1143,11 @@ static cls_status probe_queued(probe *pr)
     cls_status st;
     for (size_t bytes = 10; bytes <= pr->xfer_max && nsizes < 16; bytes *= 10)
         sizes[nsizes++] = bytes;
-    /* Two passes, up the sizes and down again, keeping the lower median of each size: the
-     * H100's first queued tables had two entries slowed 1.8x and 9x by a transient lasting
-     * a whole measurement (spread 0.1 %), which a second pass seconds later does not share
-     * (doc/pipeline.md, "Sixth run").  The three tables of a size are measured one after
-     * the other, so that the pairs' overlap compares copies of the same moment. */
+    /* Two passes, up the sizes and down again, keeping the lower median of each size: on the
+     * H100 a single pass had two entries slowed 1.8x and 9x by a transient lasting a whole
+     * measurement (spread 0.1 %), which a second pass seconds later does not share
+     * (doc/pipeline.md).  The three tables of a size are measured one after the other, so that
+     * the pairs' overlap compares copies of the same moment. */
     for (size_t pass = 0; pass < 2; pass++)
         for (size_t k = 0; k < nsizes; k++) {
             size_t i = pass ? nsizes - 1 - k : k;
@@ -1173,11 +1173,11 @@ static cls_status probe_queued(probe *pr)
     return CLS_SUCCESS;
 }
 
-/* 003 Sect. 6.4.4: "when both copy engines are working, the total bandwidth is not doubled. In
- * fact it only increases by 26%".  The factor is measured as a pipeline uses the engines: a
- * stream of OVERLAP_CHUNKS queued copies per direction (bytes / OVERLAP_CHUNKS each, tile-sized
- * at 10^8 bytes), the host-to-device stream alone, the device-to-host stream alone, then both
- * at once on two queues; the factor is the sum of the two alone over the time of both at once
+/* Visschers 2012, Sect. 6.4.4: "when both copy engines are working, the total bandwidth is not
+ * doubled. In fact it only increases by 26%".  The factor is measured as a pipeline uses the
+ * engines: a stream of OVERLAP_CHUNKS queued copies per direction (bytes / OVERLAP_CHUNKS each,
+ * tile-sized at 10^8 bytes), the host-to-device stream alone, the device-to-host stream alone, then
+ * both at once on two queues; the factor is the sum of the two alone over the time of both at once
  * (1: no overlap, 2: perfect).  One blocking copy per direction, as the probe did first,
  * measured 1.48 on the H100 where its pipelines ran as if the directions overlapped fully
  * (doc/pipeline.md, "The H100 measurements"): a lone pair pays each copy's submission and
@@ -1252,8 +1252,8 @@ static cls_status probe_overlap(probe *pr)
     if (med <= 0) med = 1;
     if ((st = cls_model_set(pr->m, "transfer.overlap_factor", med)) != CLS_SUCCESS) return st;
     /* OpenCL does not report copy engines: a CPU's transfers are host copies (0, as
-     * doc/devices.md defines it); a GPU whose two directions overlap clearly (003's 1.26x on
-     * two engines) has two, otherwise one (003 Sect. 6.4.4: "on a single engine the two
+     * doc/devices.md defines it); a GPU whose two directions overlap clearly (Visschers' 1.26x on
+     * two engines) has two, otherwise one (Visschers 2012, Sect. 6.4.4: "on a single engine the two
      * transfers add up"). */
     engines = pr->is_cpu ? 0 : med >= 1.15 ? 2 : 1;
     report(pr, "transfer.copy_engines", "inferred from the overlap factor", "count", 0,
@@ -1285,9 +1285,9 @@ static cls_status describe(probe *pr)
     if (gmtime_r(&now, &tmv)) strftime(date, sizeof date, "%Y-%m-%d", &tmv);
     snprintf(text, sizeof text,
              "measured by clstencil probe (libclstencil %s, %s mode) on %s UTC: cube_transit and "
-             "cube_ghost_transit (001_405c9e1d5e6c3c1a.txt Listings 4-5, Eq. 3), kernel restart "
-             "and atomic global barrier (000_c422610359a92120.txt Sect. 4.4-4.5), transfer and "
-             "allocation tables and the overlap factor (003_9039035f5da401ab.txt Sect. 5.2, "
+             "cube_ghost_transit (Mo & Li, Listings 4-5, Eq. 3), kernel restart "
+             "and atomic global barrier (Meng & Skadron 2010, Sect. 4.4-4.5), transfer and "
+             "allocation tables and the overlap factor (Visschers 2012, Sect. 5.2, "
              "6.3, 6.4.4); values marked assumed are %s family defaults",
              cls_version(), pr->quick ? "quick" : "full", date, cls_model_family(pr->m));
     if ((st = cls_model_set_source(pr->m, text)) != CLS_SUCCESS) return st;

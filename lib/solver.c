@@ -1,5 +1,5 @@
 /* solver.c: the convergent solvers' options, names and checks, and the generation and build of
- * their kernels (cl/chaotic.cl) for the schedules of 002_a5724ce8c3a8ee6c.txt Sect. IV-V. */
+ * their kernels (cl/chaotic.cl) for the schedules of Chen et al., Sect. IV-V. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>

@@ -2,13 +2,14 @@
 #ifndef CLS_ACCESS_H
 #define CLS_ACCESS_H
 
-/* Source: 004_3bb0fc5541bb7adb.txt ("Memory Performance Estimation of CUDA Programs", CuMAPz),
+/* Source: Kim & Shrivastava ("Memory Performance Estimation of CUDA Programs", CuMAPz),
  * Sect. 5 and Fig. 4: "programmer gives information about the program: thread and grid
  * dimension; memory references in the program; loops and branches that have memory
  * references; and shared memory references".  A description holds exactly that:
  *
  *   - the work-group (thread-block) and grid dimensions, and the order blocks are numbered in
- *     (row order, or the diagonal reordering of 004 Sect. 6.1 / Ruetsch and Micikevicius);
+ *     (row order, or the diagonal reordering of Kim & Shrivastava, Sect. 6.1 / Ruetsch and
+ *     Micikevicius);
  *   - global arrays and local (shared) buffers, each with its element size and extent;
  *   - a body of statements in program order: global reads and writes, data fetches
  *     (global -> local, the "data fetch reference" paired with its "access reference"),
@@ -17,9 +18,9 @@
  *
  * Every index is an affine function of the block index (bx, by, bz), the work-item index
  * (tx, ty, tz) and the indices of the enclosing loops, with integer coefficients.  A statement
- * may view the work-group under another shape ("view": the same work-items, numbered in the
- * same linear order, with other tx, ty, tz: the 48x4 loader of 001_405c9e1d5e6c3c1a.txt
- * Listing 3 over a 32x6 work-group).  doc/memory-analysis.md describes the JSON form.
+ * may view the work-group under another shape ("view": the same work-items, numbered in the same
+ * linear order, with other tx, ty, tz: the 48x4 loader of Mo & Li, Listing 3 over a 32x6
+ * work-group).  doc/memory-analysis.md describes the JSON form.
  *
  * Pure C, no OpenCL.  Failures return a cls_status (the parsers -1) with one sentence, starting
  * with the JSON path of the bad field, as the thread's last error (model/error.h). */
@@ -104,7 +105,7 @@ struct cls_access {
     char path[CLS_ACC_PATH_MAX];       /* "$.variants[2]" or "$.kernel" */
     unsigned block[CLS_ACC_MAX_DIMS];  /* work-items per work-group, x fastest */
     unsigned grid[CLS_ACC_MAX_DIMS];   /* work-groups */
-    int diagonal;                      /* 1: diagonal block order (004 Sect. 6.1) */
+    int diagonal;                      /* 1: diagonal block order (Kim & Shrivastava, Sect. 6.1) */
     unsigned registers;                /* 32-bit registers per work-item (0: unknown) */
     cls_acc_space arrays[CLS_ACC_MAX_ARRAYS];
     size_t n_arrays;

@@ -1,4 +1,4 @@
-/* cumapz.c: CuMAPz (004_3bb0fc5541bb7adb.txt Sect. 5): warp emulation and the six factors. */
+/* cumapz.c: CuMAPz (Kim & Shrivastava, Sect. 5): warp emulation and the six factors. */
 #include "cumapz.h"
 #include "device_model.h" /* the family rules Eqs. 1, 3 and 6 take their inputs from */
 #include "error.h"
@@ -19,9 +19,9 @@
 /* ------------------------------------------------------------------ buffer contents */
 
 /* What one local buffer holds in the current work-group: global (array, element) keys mapped
- * to local elements (004 Sect. 5: "This pair creates a mapping between global memory addresses
- * and shared memory addresses").  Open addressing with linear probing; rev[] says which key
- * each local element holds, so that overwriting an element forgets the old key. */
+ * to local elements (Kim & Shrivastava, Sect. 5: "This pair creates a mapping between global memory
+ * addresses and shared memory addresses").  Open addressing with linear probing; rev[] says which
+ * key each local element holds, so that overwriting an element forgets the old key. */
 typedef struct table {
     uint64_t *keys;
     uint32_t *vals;
@@ -380,8 +380,8 @@ static void use_buffer(emu *e, int b)
     for (size_t i = 0; i < e->W; i++) e->laddr[(size_t)b * e->W + i] = CLS_MODEL_NO_ACCESS;
 }
 
-/* Starts a fill episode on the first fetch after anything else (004 Sect. 5.2: the loads of a
- * run of data fetches are independent of each other); a buffer fetched again in a later
+/* Starts a fill episode on the first fetch after anything else (Kim & Shrivastava, Sect. 5.2: the
+ * loads of a run of data fetches are independent of each other); a buffer fetched again in a later
  * episode starts empty (a loop that refills its tile). */
 static void begin_fetch(emu *e, int b)
 {
@@ -398,8 +398,8 @@ static void begin_fetch(emu *e, int b)
 
 /* Eq. 3's bytes_access: the distinct bytes a warp's work-items ask for, per group of
  * coalesce_width work-items (the group the transactions rule serves together).  A word read by
- * many work-items counts once: 004 Sect. 6.1 calls a half-warp reading one element "not
- * coalesced at all". */
+ * many work-items counts once: Kim & Shrivastava, Sect. 6.1 calls a half-warp reading one element
+ * "not coalesced at all". */
 static uint64_t distinct_bytes(emu *e, const uint64_t *addrs, size_t elem)
 {
     uint64_t total = 0;
@@ -862,7 +862,7 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
             CLS_ERR_INVALID_SPEC,
             "%s: the emulation needs %" PRIu64 " work-item references, more than the bound "
             "of %" PRIu64 " (most of them at %s); analyse a reduced grid or fewer loop "
-            "iterations: the ranking holds on a reduced input (004 Sect. 7)",
+            "iterations: the ranking holds on a reduced input (Kim & Shrivastava, Sect. 7)",
             a->path, chk.work, max_work, chk.work_path);
 
     /* Eq. 4: n_blk_to_check = n_channels * MIN(max_blks, channel_width / (bDim.X * elem_size)),
@@ -914,8 +914,8 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
         if (!e.l1s.keys || !e.l1s.slots) st = CLS_ERR_OUT_OF_HOST_MEMORY;
     }
     /* Eq. 1's shared cache: one last-loader entry per element of each loaded array, for arrays
-     * of at most SHARED_MAX_ELEMS elements (a reduced input, 004 Sect. 7; larger ones keep the
-     * work-group's L1 as their only cache). */
+     * of at most SHARED_MAX_ELEMS elements (a reduced input, Kim & Shrivastava, Sect. 7; larger
+     * ones keep the work-group's L1 as their only cache). */
     e.window = e.cached && nblocks < UINT32_MAX ? cls__rule_cache_window(m, occ.groups_per_cu) : 0;
     for (size_t i = 0; e.window && i < a->n_stmts; i++) {
         const cls_acc_stmt *s = &a->stmts[i];
@@ -941,7 +941,8 @@ cls_status cls_cumapz_analyze(const cls_model *m, const cls_access *a,
         uint64_t gx = a->grid[0], gy = a->grid[1];
         uint64_t hx = L % gx, hy = (L / gx) % gy, hz = L / (gx * gy);
         if (a->diagonal) {
-            /* 004 Sect. 6.1 (Ruetsch and Micikevicius): blockIdx_y = bid % gridDim.y,
+            /* Kim & Shrivastava, Sect. 6.1 (Ruetsch and Micikevicius):
+             * blockIdx_y = bid % gridDim.y,
              * blockIdx_x = (bid / gridDim.y + blockIdx_y) % gridDim.x, bid = x + gridDim.x * y
              * (for a square grid: blockIdx_x = (x + y) % gridDim.x, blockIdx_y = x). */
             uint64_t bid = hx + gx * hy, by = bid % gy;

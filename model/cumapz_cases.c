@@ -1,4 +1,5 @@
-/* cumapz_cases.c: built-in access descriptions: 004's examples, transpose, stencil loaders. */
+/* cumapz_cases.c: built-in access descriptions: Kim & Shrivastava's examples, transpose,
+ * stencil loaders. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,10 @@
 
 /* The texts are the JSON form of doc/memory-analysis.md with ' for " (the descriptions use no
  * apostrophes); cls_cumapz_case_json turns them into JSON.  Sizes are reduced from the
- * documents' (004 Sect. 7: the ranking holds on a reduced input) and chosen so that row pitches
- * keep the documents' channel pattern where it matters. */
+ * documents' (Kim & Shrivastava, Sect. 7: the ranking holds on a reduced input) and chosen so that
+ * row pitches keep the documents' channel pattern where it matters. */
 
-/* ---------------------------------------------------------------- 004 Fig. 1 and 2, Sect. 3 */
+/* --------------------------------------------------- Kim & Shrivastava, Fig. 1 and 2, Sect. 3 */
 
 /* Fig. 2: out[row*MAX+col] = in[row*MAX+col] * in[row*MAX+col+1] * in[row*MAX+col+2] with
  * s_in[S1][S2] = in[row*MAX+col+F] fetched by every work-item before the boundary check of
@@ -46,14 +47,14 @@
     "  {'read': 'in[row*MAX+col+2]'}, {'write': 'out[OUT]'}]}]"
 
 #define FIG2_SOURCE                                                                               \
-    "'source': '004_3bb0fc5541bb7adb.txt Fig. 1, Fig. 2, Sect. 3 (Tesla C1060, 16384 x 16384; "   \
+    "'source': 'Kim & Shrivastava, Fig. 1, Fig. 2, Sect. 3 (Tesla C1060, 16384 x 16384; "         \
     "here 256 rows of 1024: 4096-byte rows keep the pattern of 8 channels x 256 bytes)',"
 
 static const char fig2_fetch[] =
     "{'name': 'fig2-fetch',"
-    " 'description': 'Which reference of Fig. 1 to fetch into shared memory (004 Sect. 3.1, "
-    "Table I): s_in[tx][ty] = in[row*MAX+col+F] for F = 0, 1, 2, read column-wise as in Fig. 2; "
-    "none is Fig. 1 without shared memory.',"
+    " 'description': 'Which reference of Fig. 1 to fetch into shared memory (Kim & Shrivastava, "
+    "Sect. 3.1, Table I): s_in[tx][ty] = in[row*MAX+col+F] for F = 0, 1, 2, read column-wise as "
+    "in Fig. 2; none is Fig. 1 without shared memory.',"
     FIG2_SOURCE FIG2_KERNEL ","
     " 'variants': ["
     "  {'name': 'none', 'description': 'Fig. 1: no shared memory', " FIG1_BODY "},"
@@ -69,9 +70,9 @@ static const char fig2_fetch[] =
 
 static const char fig2_layout[] =
     "{'name': 'fig2-layout',"
-    " 'description': 'How to access shared memory (004 Sect. 3.2, Table II): each fetch choice "
-    "of Sect. 3.1 with the buffer written and read column-wise (cw, s_in[tx][ty]), row-wise (rw, "
-    "s_in[ty][tx]) or column-wise into a 16x17 array (pad).',"
+    " 'description': 'How to access shared memory (Kim & Shrivastava, Sect. 3.2, Table II): each "
+    "fetch choice of Sect. 3.1 with the buffer written and read column-wise (cw, s_in[tx][ty]), "
+    "row-wise (rw, s_in[ty][tx]) or column-wise into a 16x17 array (pad).',"
     FIG2_SOURCE FIG2_KERNEL ","
     " 'variants': ["
     LAYOUT_VARIANT("col-cw", 0, "column-wise", "tx", "ty", 0) ","
@@ -92,9 +93,9 @@ static const char fig2_layout[] =
 
 static const char fig2_write[] =
     "{'name': 'fig2-write',"
-    " 'description': 'How to access global memory (004 Sect. 3.3, Table III): the write of Fig. "
-    "2 row-wise (rw, out[row*MAX+col]) or column-wise (cw, out[col*MAX+row]); shared memory is "
-    "read row-wise.',"
+    " 'description': 'How to access global memory (Kim & Shrivastava, Sect. 3.3, Table III): the "
+    "write of Fig. 2 row-wise (rw, out[row*MAX+col]) or column-wise (cw, out[col*MAX+row]); "
+    "shared memory is read row-wise.',"
     FIG2_SOURCE FIG2_KERNEL ","
     " 'variants': ["
     "  {'name': 'none-rw', 'description': 'Fig. 1, row-wise write', 'let': {'OUT': 'row*MAX+col'}, "
@@ -118,10 +119,10 @@ static const char fig2_write[] =
 static const char transpose[] =
     "{'name': 'transpose',"
     " 'description': 'Transpose of an N x N float matrix in 32x32 tiles by 32x8 work-groups, "
-    "four elements per work-item (004 Sect. 6.1, Fig. 8(b),(d)): naive (coalesced reads, strided "
-    "writes), tiled through shared memory (bank conflicts on the column read), tiles padded to "
-    "32x33, and the diagonal block order against channel skew.',"
-    " 'source': '004_3bb0fc5541bb7adb.txt Sect. 6.1, Table IV (2048x2048 there, 1024 here); "
+    "four elements per work-item (Kim & Shrivastava, Sect. 6.1, Fig. 8(b),(d)): naive (coalesced "
+    "reads, strided writes), tiled through shared memory (bank conflicts on the column read), "
+    "tiles padded to 32x33, and the diagonal block order against channel skew.',"
+    " 'source': 'Kim & Shrivastava, Sect. 6.1, Table IV (2048x2048 there, 1024 here); "
     "Ruetsch and Micikevicius, Optimizing matrix transpose in CUDA (2009)',"
     " 'kernel': {"
     "  'params': {'N': 1024, 'PAD': 0},"
@@ -151,16 +152,16 @@ static const char transpose[] =
 /* ---------------------------------------------------------------- stencils with local memory */
 
 /* Grids with a one-point halo and rows padded by 32 elements on each side, so that the interior
- * of every row starts 128-byte aligned (001 Sect. 4.3) and the aligned loader's 8-element ghost
- * columns stay inside the array.  The local tile of the classic loader is (BX+2) x (BY+2) with
- * strides SX (along x) and SY (along y): row-major (CM 0) or column-major (CM 1), PAD extra
+ * of every row starts 128-byte aligned (Mo & Li, Sect. 4.3) and the aligned loader's 8-element
+ * ghost columns stay inside the array.  The local tile of the classic loader is (BX+2) x (BY+2)
+ * with strides SX (along x) and SY (along y): row-major (CM 0) or column-major (CM 1), PAD extra
  * elements in the fast dimension. */
 #define STENCIL_TILE_PARAMS                                                                       \
     "'PAD': 0, 'CM': 0,"                                                                          \
     " 'TW': '(BX+2)+PAD*(1-CM)', 'TH': '(BY+2)+PAD*CM',"                                          \
     " 'SX': 'CM*TH+(1-CM)', 'SY': '(1-CM)*TW+CM'"
 
-/* 001 Listing 3: a 32x6 work-group seen as 48x4 loads a 48x8 tile in two rows of fetches. */
+/* Mo & Li, Listing 3: a 32x6 work-group seen as 48x4 loads a 48x8 tile in two rows of fetches. */
 #define ALIGNED_TILE_PARAMS                                                                       \
     "'TW': '48+PAD*(1-CM)', 'TH': '8+PAD*CM', 'SX': 'CM*TH+(1-CM)', 'SY': '(1-CM)*TW+CM'"
 
@@ -169,7 +170,7 @@ static const char transpose[] =
     " {'read': 'in[C-P]'}, {'read': 'in[C+P]'}, {'write': 'out[C]'}"
 
 #define ALIGNED2D(nm, what, cm, pad)                                                              \
-    "{'name': '" nm "', 'description': '001 Listing 3 aligned loader, 32x6, " what "',"           \
+    "{'name': '" nm "', 'description': 'aligned loader (Mo & Li, Listing 3), 32x6, " what "',"    \
     " 'params': {'BX': 32, 'BY': 6, 'CM': " #cm ", 'PAD': " #pad ", " ALIGNED_TILE_PARAMS "},"    \
     " 'buffers': {'sh': {'elem_size': 4, 'elements': 'TW*TH'}},"                                  \
     " 'body': ["                                                                                  \
@@ -178,15 +179,15 @@ static const char transpose[] =
     "  " STENCIL2D_READS "]}"
 
 #define CLASSIC2D(nm, what, bx, by, cm, pad)                                                      \
-    "{'name': '" nm "', 'description': 'classic loader (001 Listing 2), " what "',"               \
+    "{'name': '" nm "', 'description': 'classic loader (Mo & Li, Listing 2), " what "',"          \
     " 'params': {'BX': " #bx ", 'BY': " #by ", 'CM': " #cm ", 'PAD': " #pad "}}"
 
 static const char stencil2d[] =
     "{'name': 'stencil2d',"
     " 'description': '2D 5-point stencil through a local tile: the classic ghost-zone loader with "
-    "conditional edge loads (001 Listing 2) against the aligned loader without branches (001 "
-    "Listing 3), row- and column-major tiles, padding, work-group shapes.',"
-    " 'source': '001_405c9e1d5e6c3c1a.txt Sect. 4.1-4.3, Listings 2 and 3 (in one plane)',"
+    "conditional edge loads (Mo & Li, Listing 2) against the aligned loader without branches "
+    "(Mo & Li, Listing 3), row- and column-major tiles, padding, work-group shapes.',"
+    " 'source': 'Mo & Li, Sect. 4.1-4.3, Listings 2 and 3 (in one plane)',"
     " 'kernel': {"
     "  'params': {'NX': 512, 'NY': 480, 'P': 'NX+64', 'O': 'P+32', 'BX': 16, 'BY': 16, "
     STENCIL_TILE_PARAMS "},"
@@ -214,7 +215,7 @@ static const char stencil2d[] =
     ALIGNED2D("aligned-32x6-cm", "column-major tile", 1, 0) ","
     ALIGNED2D("aligned-32x6-cmp", "column-major tile padded", 1, 1) "]}";
 
-/* 3D: 001 Sect. 4 marches a 2D work-group along z and loads one XY-tile per plane; the
+/* 3D: a 2D work-group marches along z and loads one XY-tile per plane (Mo & Li, Sect. 4); the
  * plane behind comes from a register (Listing 1: the previous centre), the plane in front is one
  * global read per point; the kernel is cl/mapping_bench.cl's cls_mb_stencil3d. */
 #define STENCIL3D_READS                                                                           \
@@ -223,7 +224,7 @@ static const char stencil2d[] =
     " {'read': 'in[C-P]'}, {'read': 'in[C+P]'}, {'write': 'out[C]'}"
 
 #define ALIGNED3D(nm, what, cm, pad)                                                              \
-    "{'name': '" nm "', 'description': '001 Listing 3 aligned loader, 32x6, " what "',"           \
+    "{'name': '" nm "', 'description': 'aligned loader (Mo & Li, Listing 3), 32x6, " what "',"    \
     " 'params': {'BX': 32, 'BY': 6, 'CM': " #cm ", 'PAD': " #pad ", " ALIGNED_TILE_PARAMS "},"    \
     " 'buffers': {'sh': {'elem_size': 4, 'elements': 'TW*TH'}},"                                  \
     " 'body': [{'read': 'in[O-PL+(by*bdy+ty)*P+bx*bdx+tx]', 'note': 'first plane behind'},"     \
@@ -234,18 +235,18 @@ static const char stencil2d[] =
     "  " STENCIL3D_READS "]}]}"
 
 #define CLASSIC3D(nm, what, bx, by, cm, pad)                                                      \
-    "{'name': '" nm "', 'description': 'classic loader (001 Listing 2), " what "',"               \
+    "{'name': '" nm "', 'description': 'classic loader (Mo & Li, Listing 2), " what "',"          \
     " 'params': {'BX': " #bx ", 'BY': " #by ", 'CM': " #cm ", 'PAD': " #pad "}}"
 
 static const char stencil3d[] =
     "{'name': 'stencil3d',"
     " 'description': '3D 7-point stencil marching a 2D work-group along z with one XY-tile in "
-    "local memory per plane (001 Sect. 4): the classic loader with edge loads in "
+    "local memory per plane (Mo & Li, Sect. 4): the classic loader with edge loads in "
     "branches (Listing 2; a 7-point stencil needs no corners) against the aligned 48x8 loader "
     "(Listing 3), tile layouts, padding and "
     "work-group shapes.  The plane behind lives in a register, the plane in front is read per "
     "point (cl/mapping_bench.cl cls_mb_stencil3d).',"
-    " 'source': '001_405c9e1d5e6c3c1a.txt Sect. 4.1-4.3, Listings 1-3 (Tesla C2050; NZ reduced "
+    " 'source': 'Mo & Li, Sect. 4.1-4.3, Listings 1-3 (Tesla C2050; NZ reduced "
     "to 4 planes, each plane repeats the pattern)',"
     " 'kernel': {"
     "  'params': {'NX': 256, 'NY': 240, 'NZ': 4, 'P': 'NX+64', 'PL': '(NY+2)*P', 'O': 'PL+P+32',"
@@ -282,14 +283,18 @@ typedef struct cumapz_case {
 } cumapz_case;
 
 static const cumapz_case cases[] = {
-    {"fig2-fetch", "004 Sect. 3.1: which reference to fetch (Table I)", fig2_fetch},
-    {"fig2-layout", "004 Sect. 3.2: column-wise, row-wise, padded shared access (Table II)",
+    {"fig2-fetch", "Kim & Shrivastava, Sect. 3.1: which reference to fetch (Table I)", fig2_fetch},
+    {"fig2-layout",
+     "Kim & Shrivastava, Sect. 3.2: column-wise, row-wise, padded shared access (Table II)",
      fig2_layout},
-    {"fig2-write", "004 Sect. 3.3: row- vs column-wise global writes (Table III)", fig2_write},
-    {"transpose", "matrix transpose: naive, tiled, padded, diagonal (004 Sect. 6.1)", transpose},
-    {"stencil2d", "2D 5-point: classic vs aligned loaders, layouts, shapes (001 Sect. 4)",
+    {"fig2-write", "Kim & Shrivastava, Sect. 3.3: row- vs column-wise global writes (Table III)",
+     fig2_write},
+    {"transpose", "matrix transpose: naive, tiled, padded, diagonal (Kim & Shrivastava, Sect. 6.1)",
+     transpose},
+    {"stencil2d", "2D 5-point: classic vs aligned loaders, layouts, shapes (Mo & Li, Sect. 4)",
      stencil2d},
-    {"stencil3d", "3D 7-point march: classic vs aligned loaders, layouts, shapes (001 Sect. 4)",
+    {"stencil3d",
+     "3D 7-point march: classic vs aligned loaders, layouts, shapes (Mo & Li, Sect. 4)",
      stencil3d},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])

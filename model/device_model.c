@@ -26,12 +26,11 @@ static int block_seen(const uint64_t *addrs, size_t j, size_t elem_size, uint64_
     return 0;
 }
 
-/* Shared default of the transactions rule: each group of `group` consecutive work-items costs
- * one transaction per distinct aligned block it touches.  This is the Fermi rule (a warp's
- * request is served by 128-byte L1 lines: 001_405c9e1d5e6c3c1a.txt Sect. 5, "one 128-byte
- * access on ... Compute Capability 2.0"; 004_3bb0fc5541bb7adb.txt Sect. 5.3 footnote 4, "cache
- * line maps to 128-byte aligned segment"), and the same counting with 32-byte sectors or 64-byte
- * cache lines on later GPUs and CPUs. */
+/* Shared default of the transactions rule: each group of `group` consecutive work-items costs one
+ * transaction per distinct aligned block it touches.  This is the Fermi rule (a warp's request is
+ * served by 128-byte L1 lines: Mo & Li, Sect. 5, "one 128-byte access on ... Compute Capability
+ * 2.0"; Kim & Shrivastava, Sect. 5.3 footnote 4, "cache line maps to 128-byte aligned segment"),
+ * and the same counting with 32-byte sectors or 64-byte cache lines on later GPUs and CPUs. */
 void cls__txn_distinct_blocks(const uint64_t *addrs, size_t n, size_t elem_size, size_t group,
                               uint64_t block, cls_model_txn *out)
 {
@@ -53,7 +52,7 @@ void cls__txn_distinct_blocks(const uint64_t *addrs, size_t n, size_t elem_size,
     }
 }
 
-/* Bank conflicts per group (004_3bb0fc5541bb7adb.txt Sect. 5.5): successive bank-width words
+/* Bank conflicts per group (Kim & Shrivastava, Sect. 5.5): successive bank-width words
  * go to successive banks; "when threads in a half warp access K different addresses within
  * one bank, the accesses are serialized K times".  A group's degree is the largest number of
  * distinct words in one bank; the same word read by several work-items counts once. */
@@ -88,7 +87,7 @@ void cls__banks_grouped(const cls_model_params *p, const uint64_t *addrs, size_t
     }
 }
 
-/* 004_3bb0fc5541bb7adb.txt Sect. 5.4: "When the channel width is X-byte, successive X-byte
+/* Kim & Shrivastava, Sect. 5.4: "When the channel width is X-byte, successive X-byte
  * regions of global memory are mapped to successive channels." */
 unsigned cls__channel_default(const cls_model_params *p, uint64_t addr)
 {
@@ -104,10 +103,10 @@ static void occ_take(uint64_t by, cls_model_limit why, uint64_t *best, cls_model
 }
 
 /* Shared default of the occupancy rule: work-groups per compute unit are the least of the
- * resident-group limit (000_c422610359a92120.txt Table 1 BlksPerSM; 002_a5724ce8c3a8ee6c.txt
- * Table I), the warp and work-item limits, the register file and local memory (002 Table I),
- * as NVIDIA's occupancy calculator counts them (004_3bb0fc5541bb7adb.txt Sect. 2.1: occupancy is
- * active over maximum threads).  Registers are counted per whole warp. */
+ * resident-group limit (Meng & Skadron 2010, Table 1 BlksPerSM; Chen et al., Table I), the warp and
+ * work-item limits, the register file and local memory (Chen et al., Table I), as NVIDIA's
+ * occupancy calculator counts them (Kim & Shrivastava, Sect. 2.1: occupancy is active over maximum
+ * threads).  Registers are counted per whole warp. */
 void cls__occupancy_default(const cls_model_params *p, size_t work_group_size,
                             unsigned registers_per_item, size_t local_bytes,
                             cls_model_occupancy_info *out)

@@ -263,8 +263,8 @@ typedef struct cls_model_rules {
     void (*bank_conflicts)(const cls_model_params *p, const uint64_t *addrs, size_t n,
                            size_t elem_size, cls_model_banks *out);
 
-    /* Memory channel of a global byte address.  May be NULL: the shared default maps
-     * successive channel_width_bytes regions to successive channels (004 Sect. 5.4). */
+    /* Memory channel of a global byte address.  May be NULL: the shared default maps successive
+     * channel_width_bytes regions to successive channels (Kim & Shrivastava, Sect. 5.4). */
     unsigned (*channel)(const cls_model_params *p, uint64_t addr);
 
     /* Resident work-groups and warps per compute unit for a kernel using work_group_size
@@ -278,7 +278,7 @@ typedef struct cls_model_rules {
 
     /* Eq. 2's n_shm_load as the family's warps experience it: of n_loads independent fetch
      * instructions a warp issues per buffer fill, how many count towards hiding latency.  May
-     * be NULL: all of them (004 Sect. 5.2, a GT200 warp overlaps its own loads). */
+     * be NULL: all of them (Kim & Shrivastava, Sect. 5.2, a GT200 warp overlaps its own loads). */
     double (*latency_loads)(const cls_model_params *p, double n_loads);
 
     /* 1 when an on-chip cache serves a work-group's repeated global reads, so that Eq. 1 counts
@@ -287,7 +287,8 @@ typedef struct cls_model_rules {
     int (*global_reads_cached)(const cls_model_params *p);
 
     /* Eq. 6's cost, in conflict-free passes, of one group's access with a degree-way bank
-     * conflict.  May be NULL: degree (004 Sect. 5.5, "the accesses are serialized K times"). */
+     * conflict.  May be NULL: degree (Kim & Shrivastava, Sect. 5.5, "the accesses are serialized K
+     * times"). */
     double (*conflict_passes)(const cls_model_params *p, double degree);
 
     /* Work-groups, counted in launch order, whose global loads share a cache in front of

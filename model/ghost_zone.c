@@ -1,4 +1,4 @@
-/* ghost_zone.c: the formulas of the ghost-zone cost model (000_c422610359a92120.txt Eqs. 1-30). */
+/* ghost_zone.c: the formulas of the ghost-zone cost model (Meng & Skadron 2010, Eqs. 1-30). */
 #include "error.h"
 #include "ghost_zone.h"
 
@@ -196,8 +196,8 @@ double cls_gz_passes(const cls_gz_device *d, double T)
 double cls_gz_wave_factor(const cls_gz_device *d, double T)
 {
     double passes = cls_gz_passes(d, T);
-    /* Not in 000 (its passes stay real): whole waves of ConcurBlks trapezoids; the last,
-     * partial one takes as long as a full one.  Below one wave the stage scales with T. */
+    /* Not in Meng & Skadron 2010 (its passes stay real): whole waves of ConcurBlks trapezoids; the
+     * last, partial one takes as long as a full one.  Below one wave the stage scales with T. */
     if (!d->waves || !(passes > 1) || !isfinite(passes)) return 1;
     return ceil(passes - 1e-9) / passes;
 }

@@ -1,8 +1,8 @@
-/* ghost_zone.h: the ghost-zone (trapezoid) cost model of Meng & Skadron and its optimizer. */
+/* ghost_zone.h: the ghost-zone (trapezoid) cost model of Meng & Skadron 2010 and its optimizer. */
 #ifndef CLS_GHOST_ZONE_H
 #define CLS_GHOST_ZONE_H
 
-/* Source: 000_c422610359a92120.txt ("A Performance Study for Iterative Stencil Loops on GPUs
+/* Source: Meng & Skadron 2010 ("A Performance Study for Iterative Stencil Loops on GPUs
  * with Ghost Zone Optimizations"), Sect. 4 (Eqs. 1-18), Sect. 5.4-5.5 (Eqs. 19-23) and
  * Sect. 6.1 (Eqs. 24-30).  Every function carries the document's symbol in its name
  * (cls_gz_<Symbol>) and its equation number in its comment; doc/ghost-zones.md lists them.

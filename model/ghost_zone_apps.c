@@ -1,9 +1,10 @@
-/* ghost_zone_apps.c: the document's four applications as ghost-zone profiles (000 Table 2). */
+/* ghost_zone_apps.c: the four applications of Meng & Skadron 2010 as ghost-zone profiles
+ * (Table 2). */
 #include <ctype.h>
 
 #include "ghost_zone.h"
 
-/* 000_c422610359a92120.txt Table 2, "Benchmark parameters used in our performance modeling",
+/* Meng & Skadron 2010, Table 2, "Benchmark parameters used in our performance modeling",
  * read as:
  *
  *                        PathFinder  HotSpot   Poisson   Cell

@@ -1,4 +1,5 @@
-/* ghost_zone_opt.c: the h, sync mode and block that minimise CPL (000 Sect. 5.4-5.5). */
+/* ghost_zone_opt.c: the h, sync mode and block that minimise CPL (Meng & Skadron 2010,
+ * Sect. 5.4-5.5). */
 #include "error.h"
 #include "ghost_zone.h"
 

@@ -8,26 +8,26 @@ libcls_model_la_SOURCES += $(MODEL_CORE_SOURCES)
 libcls_model_la_SOURCES += model/error.h model/error.c model/hash.h model/hash.c model/fit.h \
 	model/fit.c model/json_strict.h model/json_strict.c
 
-# The ghost-zone (trapezoid) cost model and optimizer (000_c422610359a92120.txt).
+# The ghost-zone (trapezoid) cost model and optimizer (Meng & Skadron 2010).
 GHOST_ZONE_SOURCES = model/ghost_zone.h model/ghost_zone.c model/ghost_zone_opt.c \
 	model/ghost_zone_apps.c
 libcls_model_la_SOURCES += $(GHOST_ZONE_SOURCES)
 # Its equations, choices and reproduction of the document.
 EXTRA_DIST += doc/ghost-zones.md
 
-# The bytes-per-point traffic model of 2.5D-streamed tiles (001_405c9e1d5e6c3c1a.txt Eq. 2).
+# The bytes-per-point traffic model of 2.5D-streamed tiles (Mo & Li, Eq. 2).
 TRAFFIC_SOURCES = model/traffic.h model/traffic.c
 libcls_model_la_SOURCES += $(TRAFFIC_SOURCES)
 # The stream25d schedule it serves: design, H100 and PoCL measurements.
 EXTRA_DIST += doc/stream25d.md
 
-# The tiled transfer/compute pipeline model and planner (003_9039035f5da401ab.txt Sect. 6).
+# The tiled transfer/compute pipeline model and planner (Visschers 2012, Sect. 6).
 PIPELINE_SOURCES = model/pipeline.h model/pipeline.c
 libcls_model_la_SOURCES += $(PIPELINE_SOURCES)
 # Its equations, the reproduction of the document and the executor plan.
 EXTRA_DIST += doc/pipeline.md
 
-# The memory-access analysis (CuMAPz, 004_3bb0fc5541bb7adb.txt): access descriptions, their
+# The memory-access analysis (CuMAPz, Kim & Shrivastava): access descriptions, their
 # JSON form, the warp emulation with the six factors and MPE, and the built-in cases.
 CUMAPZ_SOURCES = model/access.h model/access.c model/access_json.c model/cumapz.h \
 	model/cumapz.c model/cumapz_cases.c

@@ -1,4 +1,4 @@
-/* pipeline.c: Visschers' transfer/compute pipeline model (003 Sect. 6.1-6.4) and planner. */
+/* pipeline.c: the transfer/compute pipeline model (Visschers 2012, Sect. 6.1-6.4) and planner. */
 #include "error.h"
 #include "pipeline.h"
 
@@ -45,7 +45,7 @@ const char *cls_pipe_stage_name(cls_pipe_stage s)
 
 /* ------------------------------------------------------------------ device (Sect. 5.2) */
 
-/* What cls_pipe_device_from_model reads and the name 003 gives it (Sect. 5.2, 6.4.4). */
+/* What cls_pipe_device_from_model reads and the name Visschers 2012 gives it (Sect. 5.2, 6.4.4). */
 static const struct {
     const char *key;
     const char *symbol;
@@ -54,28 +54,33 @@ static const struct {
     {"transfer.overlap_factor", "the 0.57 of Sect. 6.4.4, as 2 / factor - 1"},
     {"transfer.host_to_device_pinned", "pinnedHostToDevice (transferIn)"},
     {"transfer.device_to_host_pinned", "deviceToPinnedHost (transferOut)"},
-    {"transfer.host_to_device_pageable", "transferIn from pageable host arrays (no 003 name)"},
-    {"transfer.device_to_host_pageable", "transferOut to pageable host arrays (no 003 name)"},
+    {"transfer.host_to_device_pageable",
+     "transferIn from pageable host arrays (no name in Visschers 2012)"},
+    {"transfer.device_to_host_pageable",
+     "transferOut to pageable host arrays (no name in Visschers 2012)"},
     {"transfer.host_to_host", "pinnedHostToPinnedHost (bufferIn, bufferOut)"},
     {"alloc.device", "mallocFreeDevice (Sect. 6.4.1)"},
     {"alloc.host", "mallocFreeHost (Sect. 6.4.1, buffered scheme)"},
     {"memory.global_bytes", "the device-memory cap of the planner"},
-    {"transfer.host_to_device_queued", "a queued transferIn after the first (not in 003)"},
-    {"transfer.device_to_host_queued", "a queued transferOut after the first (not in 003)"},
+    {"transfer.host_to_device_queued",
+     "a queued transferIn after the first (not in Visschers 2012)"},
+    {"transfer.device_to_host_queued",
+     "a queued transferOut after the first (not in Visschers 2012)"},
     {"transfer.pair_queued", "a queued transferIn and transferOut at once: the 0.57 of "
                              "Sect. 6.4.4 per size"},
     {"sync.queue_wait_cycles", "the start delay of a transferOut released by the kernel's "
-                               "queue (not in 003)"},
+                               "queue (not in Visschers 2012)"},
     {"sync.enqueue_cycles", "the host's time per enqueued command: a pipeline step starts once "
-                            "its commands are enqueued (not in 003)"},
+                            "its commands are enqueued (not in Visschers 2012)"},
     {"sync.enqueue_plain_cycles", "the host's time per kernel enqueued without an event: a "
-                                  "tile's middle steps (not in 003)"},
-    {"sync.flush_cycles", "the host's time per clFlush, three per pipeline step (not in 003)"},
+                                  "tile's middle steps (not in Visschers 2012)"},
+    {"sync.flush_cycles",
+     "the host's time per clFlush, three per pipeline step (not in Visschers 2012)"},
     {"sync.kernel_restart_cycles", "turnaround of a queued copy without the queued tables "
-                                   "(queued_ns; not in 003)"},
+                                   "(queued_ns; not in Visschers 2012)"},
     {"compute.clock_mhz", "converts the restart cycles to ns"},
     {"memory.bandwidth_measured_gbs", "device-to-device copy of the halo overlap (scalable "
-                                      "scheme; not in 003)"},
+                                      "scheme; not in Visschers 2012)"},
 };
 #define PIPE_NPARAMS (sizeof pipe_params / sizeof pipe_params[0])
 
@@ -157,7 +162,7 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
         isfinite(v))
         d->copy_gbs = v;
     d->host_pinned = host_pinned ? 1 : 0;
-    /* Queued copies (see cls_pipe_queued_ns): only with a measured restart, so that 003's
+    /* Queued copies (see cls_pipe_queued_ns): only with a measured restart, so that Visschers'
      * C2050 (no such measurement) keeps its tables as the document used them. */
     double restart = 0, clock = 0;
     if (cls_model_get(m, "sync.kernel_restart_cycles", &restart) == CLS_SUCCESS &&
@@ -167,7 +172,7 @@ cls_status cls_pipe_device_from_model(const cls_model *m, int host_pinned, cls_p
         d->queued_copies = 1;
         d->queued_ns = restart / clock * 1e3;
     }
-    /* The measured waits and host costs (not in 003), 0 where the model lacks them. */
+    /* The measured waits and host costs (not in Visschers 2012), 0 where the model lacks them. */
     if (!(clock > 0)) cls_model_get(m, "compute.clock_mhz", &clock);
     d->queue_wait_ns = cycles_ns(m, "sync.queue_wait_cycles", clock);
     d->enqueue_ns = cycles_ns(m, "sync.enqueue_cycles", clock);
@@ -238,14 +243,14 @@ double cls_pipe_curve_ns(const cls_pipe_curve *c, double bytes)
     return c->ns[lo] + f * (c->ns[hi] - c->ns[lo]);
 }
 
-/* Refines 003 Sect. 6.4.3 ("we use the data provided by the platform analysis to determine how
- * long each of these transfers takes"): the platform analysis (Sect. 6.3; lib/probe.c) times one
- * blocking copy at a time, so every entry holds the submission and completion latency of a
- * blocking call (16-17 us at 10 bytes on the H100).  The executor enqueues the whole pipeline
- * asynchronously on in-order queues joined by events (003 Sect. 6.5 does the same with CUDA
- * streams), so a copy queued behind the previous one of its direction starts when that one ends.
- * The probe's queued tables time exactly that: a copy's marginal cost in a stream of queued
- * copies (doc/pipeline.md, "Sixth run").  Models without them (a file from an older probe)
+/* Refines Visschers 2012, Sect. 6.4.3 ("we use the data provided by the platform analysis to
+ * determine how long each of these transfers takes"): the platform analysis (Sect. 6.3;
+ * lib/probe.c) times one blocking copy at a time, so every entry holds the submission and
+ * completion latency of a blocking call (16-17 us at 10 bytes on the H100).  The executor enqueues
+ * the whole pipeline asynchronously on in-order queues joined by events (as Visschers 2012,
+ * Sect. 6.5, does with CUDA streams), so a copy queued behind the previous one of its direction
+ * starts when that one ends.  The probe's queued tables time exactly that: a copy's marginal cost
+ * in a stream of queued copies (doc/pipeline.md).  Models without them (a file from an older probe)
  * estimate it as the table's streaming part (its time less the first entry) plus the device's
  * turnaround of a queued command, the back-to-back launch time (doc/pipeline.md, "Queued
  * copies"), which the H100 data showed about 9 % high at 8 MB copies. */
@@ -379,8 +384,7 @@ static void box_xfer(const cls_pipe_grid *g, const cls_pipe_config *c,
      * transfer when it spans y too.  The document decides by the tile's width (its padding
      * then dropped); the exact count by the box's.  Rect: one rectangular command per box,
      * timed as one transfer of its bytes (on the H100 a rect command moved a tile as fast as
-     * a plain copy, doc/pipeline.md "Run 23"); the buffered scheme's host packing stays per
-     * row. */
+     * a plain copy, doc/pipeline.md); the buffered scheme's host packing stays per row. */
     int one_command = c->layout == CLS_PIPE_RECT && c->scheme != CLS_PIPE_BUFFERED;
     int full_x, full_y;
     if (c->scheme == CLS_PIPE_NAIVE || one_command) {
@@ -424,7 +428,7 @@ double cls_pipe_overlap_coeff_at(const cls_pipe_device *d, double bytes)
         return d->overlap_coeff;
     /* Sect. 6.4.4's "max(transferIn, transferOut) + 0.57 * min(...)" at this size, solved for
      * the coefficient; the H100 gave 1.3x at 1 MB and 1.8x at 16 MB for both directions at
-     * once over one (doc/pipeline.md, "Seventh run"), where one factor gave 1.70 for all. */
+     * once over one (doc/pipeline.md), where one factor gave 1.70 for all. */
     double a = cls_pipe_curve_ns(&d->h2d_queued, bytes);
     double b = cls_pipe_curve_ns(&d->d2h_queued, bytes);
     double pair = cls_pipe_curve_ns(&d->pair_queued, bytes);
@@ -441,7 +445,7 @@ double cls_pipe_copies_ns(const cls_pipe_device *d, const cls_pipe_stages *a)
     double A = a->in, B = a->out, w = a->out_wait;
     if (!(w > 0) || !(A > 0) || !(B > 0)) return dmax(A, B) + c * dmin(A, B);
     /* transferIn alone for w, then both at once (each 1 + c slower), then the rest of the
-     * longer alone (doc/pipeline.md, "Eighth run"). */
+     * longer alone (doc/pipeline.md). */
     if (A <= w) return w + B;
     if (A - w >= B) return A + c * B;
     return B + w + c * (A - w);
@@ -504,14 +508,14 @@ double cls_pipe_run_steps(const cls_pipe_device *d, int buffered, size_t n,
             set_stage(&a, buffered, s, &ring[(j - (size_t)s) % (size_t)S]);
         }
         double step = cls_pipe_step_ns(d, &a);
-        /* The host (not in 003): the executor enqueues step j's commands (the write of tile j,
-         * the kernels of tile j - 1, the read of tile j - 2) and flushes its three queues.  The
-         * step starts once its first command is enqueued, and its last command, the read,
-         * runs after the host has enqueued it; with the host ahead, 003's sum of the steps. */
+        /* The host (not in Visschers 2012): the executor enqueues step j's commands (the write of
+         * tile j, the kernels of tile j - 1, the read of tile j - 2) and flushes its three queues.
+         * The step starts once its first command is enqueued, and its last command, the read,
+         * runs after the host has enqueued it; with the host ahead, Visschers' sum of the steps. */
         double all = a.host_in + a.host_kernel + a.host_out;
         double first = a.host_in > 0 ? a.host_in : a.host_kernel > 0 ? a.host_kernel : a.host_out;
         /* The buffered scheme's packing and unpacking run on the thread that enqueues
-         * (lib/exec_pipeline.c), so they add to its time rather than overlap it. */
+         * (lib/schedules/pipeline/exec.c), so they add to its time rather than overlap it. */
         if (all > 0) all += 3.0 * d->flush_ns + (buffered ? a.buf_in + a.buf_out : 0.0);
         double start = dmax(end, host + first);
         end = start + step;
@@ -614,16 +618,17 @@ static double kernel_ns(pipe_eval *ev, const size_t out[CLS_PIPE_MAX_DIMS],
 /* Whether the copies are costed as queued (cls_pipe_queued_ns): what the executor runs (EXACT
  * padding), the basic and scalable schemes, whose copies the executor enqueues without waiting
  * on the host.  The buffered scheme's device copies follow the host's packing (the executor
- * waits for it tile by tile) and keep their table time, as does 003's DOCUMENT counting. */
+ * waits for it tile by tile) and keep their table time, as does Visschers' DOCUMENT counting. */
 static int queued_applies(const pipe_eval *ev)
 {
     return ev->d->queued_copies && ev->c->padding == CLS_PIPE_EXACT &&
            (ev->c->scheme == CLS_PIPE_BASIC || ev->c->scheme == CLS_PIPE_SCALABLE);
 }
 
-/* The host's enqueues of a tile (not in 003): one command per array and box (a contiguous or
- * a rectangular copy, or the buffered scheme's copy of a packed box), one kernel per step; the
- * first and the last kernel with an event, those between without (lib/exec_pipeline.c). */
+/* The host's enqueues of a tile (not in Visschers 2012): one command per array and box (a
+ * contiguous or a rectangular copy, or the buffered scheme's copy of a packed box), one kernel per
+ * step; the first and the last kernel with an event, those between without
+ * (lib/schedules/pipeline/exec.c). */
 static void host_enqueues(const pipe_eval *ev, double nin, double nout, cls_pipe_stages *s)
 {
     const cls_pipe_device *d = ev->d;
@@ -666,7 +671,7 @@ static void tile_stages(pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_
             s->in = nin * (double)xi->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_DEVICE, xi->bytes);
             s->out = nout * (double)xo->count * cls_pipe_queued_ns(d, CLS_PIPE_TO_HOST, xo->bytes);
             /* Queued copies overlap as the probe's queued pairs of their size; the read waits
-             * for the kernel's event (lib/exec_pipeline.c). */
+             * for the kernel's event (lib/schedules/pipeline/exec.c). */
             s->in_bytes = xi->bytes;
             s->out_bytes = xo->bytes;
             s->out_wait = d->queue_wait_ns;
@@ -697,10 +702,10 @@ static void in_range(const cls_pipe_grid *g, const cls_pipe_config *c, int dim, 
     *hi = N - end >= g->pad_hi[dim] ? end + g->pad_hi[dim] : N;
 }
 
-/* Halo reuse (not in 003; lib/exec_pipeline.c): the part of tile idx's input box that comes
- * from the host (*xh, per array: the planes beyond the previous tile's box) and the overlap's
- * bytes per array (*ov).  0 when nothing is reused: no reuse, the first tile along the axis,
- * or boxes that do not meet.  Per tile, not per class: near the grid's ends the clipped
+/* Halo reuse (not in Visschers 2012; lib/schedules/pipeline/exec.c): the part of tile idx's input
+ * box that comes from the host (*xh, per array: the planes beyond the previous tile's box) and the
+ * overlap's bytes per array (*ov).  0 when nothing is reused: no reuse, the first tile along the
+ * axis, or boxes that do not meet.  Per tile, not per class: near the grid's ends the clipped
  * boxes make middle tiles differ. */
 static int reuse_part(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], cls_pipe_xfer *xh,
                       double *ov)
@@ -727,8 +732,8 @@ static int reuse_part(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS], 
 
 /* transferIn of tile idx with halo reuse: its new part from the host (queued when copies
  * queue).  Scalable: one device copy per input array on the kernel queue before the tile's
- * kernels (lib/exec_pipeline.c halo_copy), a queued command plus the overlap read and written
- * at the device's copy bandwidth, added to the kernel stage. */
+ * kernels (lib/schedules/pipeline/exec.c halo_copy), a queued command plus the overlap read and
+ * written at the device's copy bandwidth, added to the kernel stage. */
 static void reuse_stage(const pipe_eval *ev, const size_t idx[CLS_PIPE_MAX_DIMS],
                         cls_pipe_stages *s)
 {

@@ -1,8 +1,8 @@
-/* pipeline.h: the tiled transfer/compute pipeline model of Visschers (003) and its planner. */
+/* pipeline.h: the tiled transfer/compute pipeline model of Visschers 2012 and its planner. */
 #ifndef CLS_PIPELINE_H
 #define CLS_PIPELINE_H
 
-/* Source: 003_9039035f5da401ab.txt ("Reducing the overhead of data transfer in data-parallel
+/* Source: Visschers 2012 ("Reducing the overhead of data transfer in data-parallel
  * programs"), Sect. 2.6-2.7 (tiles, padding), 5.2 (platform tables), 6.1 (tile shape),
  * 6.2 (the naive approach and the basic, scalable and buffered schemes; the contiguous merge
  * of Sect. 6.2.3), 6.3 (linear interpolation in 10^k-byte tables), 6.4.1 (allocation),
@@ -45,7 +45,7 @@ typedef struct cls_pipe_device {
                                2 / overlap_factor - 1 (the time of both at once over one alone,
                                "157%", minus one; 0.587 for 1.26), clamped to [0, 1].  Callers
                                may set the document's 0.57 to reproduce its tables. */
-    int host_pinned;        /* the user's host arrays are page-locked (Sect. 2.5.2; 003's runs
+    int host_pinned;        /* the user's host arrays are page-locked (Sect. 2.5.2; Visschers' runs
                                are, Sect. 7): direct transfers use the pinned tables */
     cls_pipe_curve h2d;     /* direct host-to-device copies     pinnedHostToDevice, or the
                                pageable table when host_pinned is 0 */
@@ -63,8 +63,8 @@ typedef struct cls_pipe_device {
                                previous one on an in-order queue (the executor enqueues the whole
                                pipeline with events): each costs cls_pipe_queued_ns.  EXACT
                                padding, basic and scalable schemes only; 0: every copy costs its
-                               table time, as 003 Sect. 6.4.3 counts it (the reproduction of
-                               its tables) */
+                               table time, as Visschers 2012, Sect. 6.4.3 counts it (the
+                               reproduction of its tables) */
     cls_pipe_curve h2d_queued; /* a queued copy's measured marginal time in a stream, pinned
                                   host arrays (transfer.host_to_device_queued; n == 0: not
                                   measured, or pageable host arrays) */
@@ -83,7 +83,7 @@ typedef struct cls_pipe_device {
                                queue (sync.enqueue_cycles / compute.clock_mhz; 0: unknown, the
                                host is not modelled): the executor enqueues every tile's
                                commands ahead of the device, and at many small tiles the host
-                               sets the pace (not in 003) */
+                               sets the pace (not in Visschers 2012) */
     double enqueue_plain_ns; /* a kernel enqueued without an event (sync.enqueue_plain_cycles;
                                0: enqueue_ns): a tile's steps between its first and last */
     double flush_ns;        /* one clFlush of a queue with new commands (sync.flush_cycles);
@@ -91,7 +91,7 @@ typedef struct cls_pipe_device {
     double copy_gbs;        /* device-to-device copy bandwidth, bytes read plus written per
                                ns (memory.bandwidth_measured_gbs; 0: unknown, a copy then costs
                                its command, queued_ns, alone): the scalable scheme's halo
-                               reuse (not in 003) */
+                               reuse (not in Visschers 2012) */
 } cls_pipe_device;
 
 /* The direction of a copy. */
@@ -141,7 +141,7 @@ typedef struct cls_pipe_grid {
     unsigned n_in, n_out;             /* input and output arrays, all of the grid's size */
     size_t steps_per_tile;            /* the steps a tile computes (0: one); with halo reuse
                                          and more than one, each scalable set holds a
-                                         ping-pong box of its own (lib/exec_pipeline.c) */
+                                         ping-pong box of its own (lib/schedules/pipeline/exec.c) */
 } cls_pipe_grid;
 
 /* The schemes of Sect. 6.2. */
@@ -156,12 +156,12 @@ typedef enum cls_pipe_scheme {
 /* How a tile's box becomes transfers (Sect. 6.2.3, 6.4.3). */
 typedef enum cls_pipe_layout {
     CLS_PIPE_ROWS = 0,   /* "normal": one transfer per row of the box (Y x Z transfers of X
-                            elements), 003's per-row copies */
+                            elements), Visschers' per-row copies */
     CLS_PIPE_MERGED = 1, /* "contiguous": a box as wide as the array in x is Z transfers of
                             X x Y elements, and one transfer when it also spans y */
     CLS_PIPE_RECT = 2    /* one rectangular copy command per box (clEnqueueWriteBufferRect,
-                            lib/exec_pipeline.c with pipeline_rect): one transfer of the whole
-                            box; the buffered scheme still packs it row by row on the host */
+                            lib/schedules/pipeline/exec.c with pipeline_rect): one transfer of the
+                            whole box; the buffered scheme still packs it row by row on the host */
 } cls_pipe_layout;
 
 /* How padding and edge tiles are counted. */
@@ -221,11 +221,11 @@ typedef struct cls_pipe_stages {
     double in_bytes, out_bytes;
     /* How long after the step's transferIn starts its transferOut can start: the executor's
      * read waits for an event of the kernel's queue (cls_pipe_device queue_wait_ns); 0: the
-     * two start together, as in 003's lock-step pipeline. */
+     * two start together, as in Visschers' lock-step pipeline. */
     double out_wait;
     /* Host time enqueueing the tile's commands of transferIn, the kernel stage and transferOut
-     * (cls_pipe_device enqueue_ns per command; not in 003).  A step runs once the host has
-     * enqueued its commands: see cls_pipe_run_steps.  0: the host keeps ahead. */
+     * (cls_pipe_device enqueue_ns per command; not in Visschers 2012).  A step runs once the host
+     * has enqueued its commands: see cls_pipe_run_steps.  0: the host keeps ahead. */
     double host_in, host_kernel, host_out;
 } cls_pipe_stages;
 
@@ -240,9 +240,10 @@ typedef enum cls_pipe_stage {
 /* Sect. 6.4.4: transferIn and transferOut at once.  Dual engines:
  * max(in, out) + overlap_coeff x min(in, out); one engine (or none): in + out. */
 double cls_pipe_overlap_ns(const cls_pipe_device *d, double in, double out);
-/* Halo reuse (not in 003; lib/exec_pipeline.c): the axis along which consecutive tiles'
- * input boxes overlap in whole planes, the grid's slowest (dims - 1), when it has two tiles or
- * more and every other dimension one; -1 otherwise.  Which schemes reuse is the caller's. */
+/* Halo reuse (not in Visschers 2012; lib/schedules/pipeline/exec.c): the axis along which
+ * consecutive tiles' input boxes overlap in whole planes, the grid's slowest (dims - 1), when it
+ * has two tiles or more and every other dimension one; -1 otherwise.  Which schemes reuse is the
+ * caller's. */
 int cls_pipe_reuse_axis(int dims, const size_t tiles_per_dim[CLS_PIPE_MAX_DIMS]);
 /* The overlap coefficient for copies of this size: from the queued pairs (pair_queued, with
  * a = h2d_queued, b = d2h_queued at that size, the document's X = max + c min solved for c:
@@ -362,7 +363,8 @@ typedef struct cls_pipe_plan_options {
     void *user;
     int buffers_kept;     /* the buffers outlive the run (a libclstencil plan keeps them for its
                              next run): candidates are ranked by pipeline_ns, the allocation being
-                             paid once.  0: by total_ns, every run allocating (003 Sect. 6.4.5) */
+                             paid once.  0: by total_ns, every run allocating (Visschers 2012,
+                             Sect. 6.4.5) */
 } cls_pipe_plan_options;
 
 typedef struct cls_pipe_plan_result {

@@ -1,4 +1,4 @@
-/* traffic.c: the memory traffic of 2.5D-streamed XY tiles (001_405c9e1d5e6c3c1a.txt Eq. 2). */
+/* traffic.c: the memory traffic of 2.5D-streamed XY tiles (Mo & Li, Eq. 2). */
 #include <math.h>
 
 #include "traffic.h"

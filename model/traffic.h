@@ -1,12 +1,12 @@
-/* traffic.h: bytes moved per grid point by a 2.5D-streamed XY tile (001_405c9e1d5e6c3c1a.txt). */
+/* traffic.h: bytes moved per grid point by a 2.5D-streamed XY tile (Mo & Li). */
 #ifndef CLS_TRAFFIC_H
 #define CLS_TRAFFIC_H
 
-/* Source: 001_405c9e1d5e6c3c1a.txt (Mo & Li, "Accelerating stencil computation on GPGPU by novel
- * mapping method between the global memory and the shared memory"), Sect. 4.2-4.3 (Eq. 2, the
- * 48x8 loaded tile, 12 bytes per point), Sect. 6.1-6.2 (Eq. 3, the 8 and 12 bytes per point of
- * cube_transit and cube_ghost_transit, the effective 8.4 bytes per point derived from their
- * throughputs) and Sect. 7 (8.9 bytes per point for the 7-point stencil).
+/* Source: Mo & Li, "Accelerating stencil computation on GPGPU by novel mapping method between the
+ * global memory and the shared memory", Sect. 4.2-4.3 (Eq. 2, the 48x8 loaded tile, 12 bytes per
+ * point), Sect. 6.1-6.2 (Eq. 3, the 8 and 12 bytes per point of cube_transit and
+ * cube_ghost_transit, the effective 8.4 bytes per point derived from their throughputs) and Sect. 7
+ * (8.9 bytes per point for the 7-point stencil).
  *
  * A work-group of bx x by work-items streams its XY tile along z: per plane it loads the tile
  * and a ghost zone of hy rows above and below and hx columns left and right, and writes its

@@ -10,3 +10,7 @@ tests_test_schedule_plugin_SOURCES = tests/test_schedule_plugin.c
 tests_test_schedule_plugin_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_schedule_plugin_LDADD = libcls_runtime.la libcls_devices.la libcls_model.la \
 	$(OPENCL_LIBS) $(CJSON_LIBS) -lm
+# House rules of the developers' guide: the research documents cited by author and year, no
+# history of runs or issues in comments.
+TESTS += tests/check_house.sh
+EXTRA_DIST += tests/check_house.sh

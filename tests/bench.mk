@@ -1,4 +1,4 @@
-# tests/bench.mk: the smoke test of `clstencil bench suite` (issue 9) and its output checker.
+# tests/bench.mk: the smoke test of `clstencil bench suite` and its output checker.
 check_PROGRAMS += tests/check_bench_output
 tests_check_bench_output_SOURCES = tests/check_bench_output.c
 tests_check_bench_output_CPPFLAGS = $(TEST_CPPFLAGS)

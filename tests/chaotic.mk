@@ -1,4 +1,4 @@
-# tests/chaotic.mk: the convergent solvers (002_a5724ce8c3a8ee6c.txt) on the test device: every
+# tests/chaotic.mk: the convergent solvers (Chen et al.) on the test device: every
 # schedule against a tight host solution, divergence, non-convergence and bad input.
 check_PROGRAMS += tests/test_chaotic
 TESTS += tests/test_chaotic

@@ -1,4 +1,4 @@
-# tests/pipeline.mk: the pipeline model and planner against hand values and 003's tables.
+# tests/pipeline.mk: the pipeline model and planner against hand values and Visschers' tables.
 # The model's functions are hidden by the library, so the test compiles the sources itself.
 check_PROGRAMS += tests/test_pipeline
 TESTS += tests/test_pipeline

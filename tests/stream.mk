@@ -1,4 +1,4 @@
-# tests/stream.mk: the traffic model against 001_405c9e1d5e6c3c1a.txt's numbers (its functions are
+# tests/stream.mk: the traffic model against Mo & Li's numbers (its functions are
 # hidden by the library, so the test links model/'s convenience library) and the stream25d
 # schedule against the host reference on the test device.
 check_PROGRAMS += tests/test_traffic tests/test_stream25d

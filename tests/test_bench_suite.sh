@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_bench_suite.sh: `clstencil bench suite` (issue 9): options, and a --quick run that must
-# complete and write well-formed CSV and JSON (checked by tests/check_bench_output, a cJSON and
+# test_bench_suite.sh: `clstencil bench suite` (doc/results.md): options, and a --quick run that
+# must complete and write well-formed CSV and JSON (checked by tests/check_bench_output, a cJSON and
 # CSV parser).  Speed is not checked.
 CLI=${builddir:-.}/clstencil
 CHECK=${builddir:-.}/tests/check_bench_output

@@ -130,8 +130,9 @@ static int corrupt(const char *path, int how)
     case TRUNC_PAYLOAD: return truncate(path, HDR + (size - HDR) / 2);
     case EMPTY: return truncate(path, 0);
     case FNV_REHASH: {
-        /* The attack on the old format: alter the payload, write the FNV-1a of the altered
-         * payload where the old format kept its hash (and its length unchanged). */
+        /* The forgery a non-cryptographic digest would let through: alter the payload and write
+         * the FNV-1a of the altered payload over the digest's first 8 bytes (its length
+         * unchanged); the SHA-256 check must refuse it. */
         unsigned char *all = malloc((size_t)size);
         f = all ? fopen(path, "rb") : NULL;
         if (!f) {

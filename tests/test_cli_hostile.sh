@@ -76,7 +76,8 @@ src=${CLS_SRCDIR:-.}
 sed 's/"channel_hash": 1,/"channels": 1, "channel_hash": 1,/; s/"name": "h100"/"name": "h100-one-channel"/' \
     "$src/devices/h100_probe.json" >"$tmp/onechannel.json"
 if grep -q '"channels": 1,' "$tmp/onechannel.json" && grep -q '"channel_hash": 1' "$tmp/onechannel.json"; then
-    # It used to loop for ever in the gpu family's channel hash; now the schema refuses it.
+    # The gpu family's channel hash cannot fold over one channel (it would never end): the
+    # schema refuses such a model.
     timeout 60 "$CLI" analyze transpose --param N=256 --device "$tmp/onechannel.json" \
         >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -88,7 +89,7 @@ fi
 
 # ---------------------------------------------------------------- sizes, image bombs, outputs
 # Host arrays beyond the memory of any machine: refused before anything is allocated or
-# planned (the run used to fill them until the OOM killer ended it, without a message).
+# planned (filling them would run until the OOM killer ended it, without a message).
 cli run hotspot --size 1048576x1048576 --steps 2
 [ $rc -eq 1 ] && err_has "host arrays" && err_has "smaller --size"
 verdict $? "run --size 1048576x1048576 fails at once, saying the host arrays do not fit"
@@ -97,7 +98,7 @@ cli run pathfinder --size 1048576 --steps 10000000
 verdict $? "a per-step array of a million steps is refused the same way"
 cli sfs --synthetic 4294967296 --output "$tmp/h.png"
 [ $rc -eq 2 ] && err_has "synthetic"
-verdict $? "sfs refuses a synthetic side past 2^20 (its square used to overflow)"
+verdict $? "sfs refuses a synthetic side past 2^20 (its square would overflow)"
 # An image bomb: a PGM header of 22 bytes claiming 10^16 pixels.
 printf 'P5\n100000000 100000000\n255\n' >"$tmp/bomb.pgm"
 cli poisson-edit "$tmp/bomb.pgm" "$tmp/source.pgm" "$tmp/mask.pgm" --output "$tmp/out.png"

@@ -1,4 +1,5 @@
-/* test_cumapz.c: CuMAPz factors on the GT200 model against 004's worked examples, rankings. */
+/* test_cumapz.c: CuMAPz factors on the GT200 model against Kim & Shrivastava's worked examples,
+ * rankings. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,8 +132,8 @@ static void test_sect31(const cls_model *m)
     const cls_cumapz_result *none, *c0, *c1, *c2;
     if (!tap_ok(analyse(m, "fig2-fetch", rows64, 1, &x), "fig2-fetch analyses on the GT200 model"))
         return;
-    table(&x, "004 Sect. 3.1 (Table I) on c1060: s_in[tx][ty] = in[row*MAX+col+F], MAX 1024, "
-              "32 rows");
+    table(&x, "Kim & Shrivastava, Sect. 3.1 (Table I) on c1060: s_in[tx][ty] = in[row*MAX+col+F], "
+              "MAX 1024, 32 rows");
     none = get(&x, "none");
     c0 = get(&x, "col");
     c1 = get(&x, "col+1");
@@ -204,7 +205,8 @@ static void test_sect32(const cls_model *m)
     if (!tap_ok(analyse(m, "fig2-layout", rows64, 1, &x),
                 "fig2-layout analyses on the GT200 model"))
         return;
-    table(&x, "004 Sect. 3.2 (Table II) on c1060: column-wise (cw), row-wise (rw), 16x17 (pad)");
+    table(&x, "Kim & Shrivastava, Sect. 3.2 (Table II) on c1060: column-wise (cw), row-wise (rw), "
+              "16x17 (pad)");
     for (int f = 0; f < 3; f++) {
         char n[3][32];
         const cls_cumapz_result *cw, *rw, *pad;
@@ -243,7 +245,8 @@ static void test_sect33(const cls_model *m)
     double rho;
     if (!tap_ok(analyse(m, "fig2-write", rows64, 1, &x), "fig2-write analyses on the GT200 model"))
         return;
-    table(&x, "004 Sect. 3.3 (Table III) on c1060: row-wise (rw) and column-wise (cw) writes");
+    table(&x, "Kim & Shrivastava, Sect. 3.3 (Table III) on c1060: row-wise (rw) and column-wise "
+              "(cw) writes");
     for (int f = 0; f < 4; f++) {
         char n[2][32];
         const cls_cumapz_result *rw, *cw;
@@ -279,7 +282,7 @@ static void test_transpose(const cls_model *m)
     const cls_cumapz_result *naive, *nd, *tiled, *padded, *diag, *dc;
     if (!tap_ok(analyse(m, "transpose", n512, 1, &x), "transpose analyses on the GT200 model"))
         return;
-    table(&x, "transpose 512 x 512 on c1060 (004 Sect. 6.1, Fig. 8)");
+    table(&x, "transpose 512 x 512 on c1060 (Kim & Shrivastava, Sect. 6.1, Fig. 8)");
     naive = get(&x, "naive");
     nd = get(&x, "naive-diag");
     tiled = get(&x, "tiled");
@@ -308,9 +311,9 @@ static void test_stencils(const cls_model *m)
         const cls_cumapz_result *acm = get(&x, "aligned-32x6-cm");
         const cls_cumapz_result *acp = get(&x, "aligned-32x6-cmp");
         const cls_cumapz_result *ccm = get(&x, "classic-16x16-cm");
-        table(&x, "stencil2d 512 x 96 on c1060 (001 Sect. 4 loaders)");
+        table(&x, "stencil2d 512 x 96 on c1060 (Mo & Li, Sect. 4 loaders)");
         tap_ok(a->branch_eff == 1 && c16->branch_eff < 0.9 && a->n_shm_load == 2,
-               "001 Listing 3 has no divergent branch and two independent fetches; Listing 2 "
+               "Mo & Li, Listing 3 has no divergent branch and two independent fetches; Listing 2 "
                "diverges [branch_eff %.3f vs %.3f]",
                a->branch_eff, c16->branch_eff);
         tap_ok(acm->worst_degree == 8 && acp->shm_eff == 1 && ccm->worst_degree == 2,
@@ -335,7 +338,7 @@ static void test_stencils(const cls_model *m)
     }
     static const char *const nz1[] = {"NZ=1", "NY=120"};
     if (analyse(m, "stencil3d", nz1, 2, &y)) {
-        table(&y, "stencil3d 256 x 120 x 1 on c1060 (001 Sect. 4 loaders)");
+        table(&y, "stencil3d 256 x 120 x 1 on c1060 (Mo & Li, Sect. 4 loaders)");
         tap_ok(get(&y, "aligned-32x6")->branch_eff == 1 &&
                    get(&y, "classic-32x6")->branch_eff < 0.9,
                "3D: the aligned loader keeps every warp converged, the classic one does not");

@@ -95,8 +95,8 @@ static void test_exact(const cls_model *m)
     cls_access_set *set;
 
     /* Misaligned reads by 16-item work-groups: half-warps alternate one 128-byte transaction
-     * with a 64- and a 32-byte one (004 Fig. 5(a)); 16 items per work-group and 8 resident
-     * work-groups make 8 of 32 warps: occupancy 25 %. */
+     * with a 64- and a 32-byte one (Kim & Shrivastava, Fig. 5(a)); 16 items per work-group and 8
+     * resident work-groups make 8 of 32 warps: occupancy 25 %. */
     set = parse("{\"name\": \"shift\", \"kernel\": {\"block\": [16], \"grid\": [64],"
                 " \"arrays\": {\"in\": {\"elem_size\": 4, \"elements\": 1040},"
                 "             \"out\": {\"elem_size\": 4, \"elements\": 1024}},"
@@ -148,7 +148,8 @@ static void test_exact(const cls_model *m)
     }
     cls_access_set_free(set);
 
-    /* Every work-item of every work-group writes 2 KB apart: one channel (004 Fig. 5(b)). */
+    /* Every work-item of every work-group writes 2 KB apart: one channel (Kim & Shrivastava,
+     * Fig. 5(b)). */
     set = parse("{\"name\": \"camp\", \"kernel\": {\"block\": [16], \"grid\": [64],"
                 " \"arrays\": {\"out\": {\"elem_size\": 4, \"elements\": 524288}},"
                 " \"body\": [{\"write\": \"out[(bx*16+tx)*512]\"}]}}");

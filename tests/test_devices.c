@@ -31,7 +31,7 @@ static double get(const cls_model *m, const char *key)
 
 /* ------------------------------------------------------------------ bank conflicts */
 
-/* 004_3bb0fc5541bb7adb.txt Sect. 3.2 and 5.5: a 16x16 thread block reads a float buffer
+/* Kim & Shrivastava, Sect. 3.2 and 5.5: a 16x16 thread block reads a float buffer
  * __shared__ float s_in[16][pitch] as s_in[tx][ty] (column-wise) or s_in[ty][tx] (row-wise).
  * Work-items are numbered tx fastest; the block is passed warp by warp.  Returns the worst
  * degree and adds the passes. */
@@ -66,19 +66,22 @@ static void test_banks(const cls_model *gt200, const cls_model *fermi, const cls
     d = block_banks(gt200, 1, 16, &passes);
     tap_ok(d == 16 && passes == 16 * 16,
            "GT200: 16x16 floats read column-wise: 16-way conflicts, 16 passes per half-warp "
-           "(004 Sect. 3.2, 5.5) [degree %u, passes %u]", d, passes);
+           "(Kim & Shrivastava, Sect. 3.2, 5.5) [degree %u, passes %u]", d, passes);
     d = block_banks(gt200, 1, 17, &passes);
-    tap_ok(d == 1 && passes == 16, "GT200: padded to 16x17, column-wise: conflict-free (004 Sect. "
-           "5.5) [degree %u, passes %u]", d, passes);
+    tap_ok(d == 1 && passes == 16,
+           "GT200: padded to 16x17, column-wise: conflict-free (Kim & Shrivastava, Sect. 5.5) "
+           "[degree %u, passes %u]", d, passes);
     d = block_banks(gt200, 0, 16, &passes);
-    tap_ok(d == 1 && passes == 16, "GT200: 16x16 read row-wise: conflict-free (004 Sect. 3.2) "
+    tap_ok(d == 1 && passes == 16,
+           "GT200: 16x16 read row-wise: conflict-free (Kim & Shrivastava, Sect. 3.2) "
            "[degree %u, passes %u]", d, passes);
 
-    /* 004 Sect. 6.1 (MatrixMul): with blockDim.x 8, threads 0 and 8 of a half-warp hit the
-     * same bank: two rows of 8 floats 16 words apart. */
+    /* Kim & Shrivastava, Sect. 6.1 (MatrixMul): with blockDim.x 8, threads 0 and 8 of a half-warp
+     * hit the same bank: two rows of 8 floats 16 words apart. */
     for (int i = 0; i < 16; i++) a[i] = (uint64_t)((i / 8) * 16 + i % 8) * 4;
     cls_model_bank_conflicts(gt200, a, 16, 4, &b);
-    tap_ok(b.degree == 2, "GT200: blockDim.x 8 over a 16-word row pitch: 2-way (004 Sect. 6.1) "
+    tap_ok(b.degree == 2,
+           "GT200: blockDim.x 8 over a 16-word row pitch: 2-way (Kim & Shrivastava, Sect. 6.1) "
            "[degree %u]", b.degree);
 
     /* Broadcast: every work-item reads the same word. */
@@ -118,7 +121,7 @@ static void test_coalescing(const cls_model *gt200, const cls_model *fermi,
     cls_model_txn t;
     uint64_t a[16];
 
-    /* 004 Sect. 5.3, Fig. 5(a), compute capability 1.3, one half-warp of floats. */
+    /* Kim & Shrivastava, Sect. 5.3, Fig. 5(a), compute capability 1.3, one half-warp of floats. */
     t = txn(gt200, 0, 16, 4, 4);
     tap_ok(t.count == 1 && t.bytes == 64 && t.requested == 64,
            "GT200 Fig. 5(a) upper: 16 floats aligned to a 64-byte segment: one 64-byte "
@@ -137,7 +140,7 @@ static void test_coalescing(const cls_model *gt200, const cls_model *fermi,
            "[%u, %llu bytes]", t.count, (unsigned long long)t.bytes);
     t = txn(gt200, 0, 32, 4, 4);
     tap_ok(t.count == 2 && t.bytes == 128,
-           "GT200: a warp of 32 aligned floats: two 64-byte accesses, one per half-warp (001 "
+           "GT200: a warp of 32 aligned floats: two 64-byte accesses, one per half-warp (Mo & Li, "
            "Sect. 5) [%u, %llu bytes]", t.count, (unsigned long long)t.bytes);
     t = txn(gt200, 0, 16, 8, 4);
     tap_ok(t.count == 1 && t.bytes == 128 && t.requested == 64,
@@ -149,13 +152,14 @@ static void test_coalescing(const cls_model *gt200, const cls_model *fermi,
     t = txn(gt200, 0, 16, 1, 1);
     tap_ok(t.count == 1 && t.bytes == 32, "GT200: 16 bytes: one 32-byte segment [%u, %llu bytes]",
            t.count, (unsigned long long)t.bytes);
-    /* 004 Sect. 6.1 (Gaussian, 4_x): "only four consecutive memory addresses are requested at
-     * a time, which is utilizing only half of the minimal transaction size of 32-byte". */
+    /* Kim & Shrivastava, Sect. 6.1 (Gaussian, 4_x): "only four consecutive memory addresses are
+     * requested at a time, which is utilizing only half of the minimal transaction size of
+     * 32-byte". */
     for (int i = 0; i < 16; i++) a[i] = (uint64_t)(i / 4) * 8192 + (uint64_t)(i % 4) * 4;
     cls_model_transactions(gt200, a, 16, 4, &t);
     tap_ok(t.count == 4 && t.bytes == 128 && t.requested == 64,
-           "GT200: blockDim.x 4: four 32-byte transactions, half of each used (004 Sect. 6.1) "
-           "[%u, %llu bytes]", t.count, (unsigned long long)t.bytes);
+           "GT200: blockDim.x 4: four 32-byte transactions, half of each used "
+           "(Kim & Shrivastava, Sect. 6.1) [%u, %llu bytes]", t.count, (unsigned long long)t.bytes);
     for (int i = 0; i < 16; i++) a[i] = i == 5 ? 20 : CLS_MODEL_NO_ACCESS;
     cls_model_transactions(gt200, a, 16, 4, &t);
     tap_ok(t.count == 1 && t.bytes == 32 && t.requested == 4,
@@ -164,7 +168,7 @@ static void test_coalescing(const cls_model *gt200, const cls_model *fermi,
 
     t = txn(fermi, 128, 32, 4, 4);
     tap_ok(t.count == 1 && t.bytes == 128,
-           "Fermi: a warp of 32 floats aligned to 128 bytes: one 128-byte transaction (001 "
+           "Fermi: a warp of 32 floats aligned to 128 bytes: one 128-byte transaction (Mo & Li, "
            "Sect. 5) [%u, %llu bytes]", t.count, (unsigned long long)t.bytes);
     t = txn(fermi, 132, 32, 4, 4);
     tap_ok(t.count == 2 && t.bytes == 256, "Fermi: misaligned by one word: two 128-byte lines "
@@ -195,8 +199,8 @@ static void test_channels(const cls_model *c1060)
 {
     unsigned ch, counts[8] = {0};
     int spread = 1, camped = 1;
-    /* 004 Sect. 5.4: 256-byte channel width on C1060; blocks of 16 floats are 64 bytes apart,
-     * Eq. 4 checks 8 x min(8, 256/64) = 32 blocks. */
+    /* Kim & Shrivastava, Sect. 5.4: 256-byte channel width on C1060; blocks of 16 floats are 64
+     * bytes apart, Eq. 4 checks 8 x min(8, 256/64) = 32 blocks. */
     for (unsigned b = 0; b < 32; b++) {
         cls_model_channel(c1060, (uint64_t)b * 64, &ch);
         if (ch != (b / 4) % 8) spread = 0;
@@ -204,7 +208,7 @@ static void test_channels(const cls_model *c1060)
     }
     for (int c = 0; c < 8; c++) spread &= counts[c] == 4;
     tap_ok(spread, "C1060 Fig. 5(b) left: 32 consecutive 64-byte blocks cover the 8 channels "
-           "four blocks each (004 Sect. 5.4, Eq. 4)");
+           "four blocks each (Kim & Shrivastava, Sect. 5.4, Eq. 4)");
     /* Fig. 5(b) right / Sect. 3.3: column-wise out[col*MAX+row] with MAX = 16384: blocks 16
      * columns apart are 16*16384*4 bytes apart, all on one channel. */
     for (unsigned b = 0; b < 32; b++) {
@@ -224,8 +228,8 @@ static void test_occupancy(const cls_model *c1060, const cls_model *cpu)
     cls_model_occupancy(c1060, 512, 0, 0, &o);
     tap_ok(o.groups_per_cu == 2 && o.warps_per_cu == 32 && o.occupancy == 1.0 &&
                o.limit == CLS_LIMIT_WARPS,
-           "C1060: 512 work-items: 2 groups, 32 warps, bound by warps (002 Table I) [%u, %u, %s]",
-           o.groups_per_cu, o.warps_per_cu, cls_model_limit_name(o.limit));
+           "C1060: 512 work-items: 2 groups, 32 warps, bound by warps (Chen et al., Table I) "
+           "[%u, %u, %s]", o.groups_per_cu, o.warps_per_cu, cls_model_limit_name(o.limit));
     cls_model_occupancy(c1060, 64, 0, 0, &o);
     tap_ok(o.groups_per_cu == 8 && o.warps_per_cu == 16 && o.limit == CLS_LIMIT_GROUPS,
            "C1060: 64 work-items: 8 groups, bound by 8 blocks per SM [%u, %s]", o.groups_per_cu,
@@ -234,13 +238,13 @@ static void test_occupancy(const cls_model *c1060, const cls_model *cpu)
     tap_ok(o.groups_per_cu == 2 && o.limit == CLS_LIMIT_REGISTERS,
            "C1060: 256 work-items x 32 registers: 2 groups, bound by 16384 registers [%u, %s]",
            o.groups_per_cu, cls_model_limit_name(o.limit));
-    /* 002 Sect. IV.1 and IV.3: 320 + 32 threads per block and five 32x20 float data blocks
+    /* Chen et al., Sect. IV.1 and IV.3: 320 + 32 threads per block and five 32x20 float data blocks
      * in shared memory leave one active block per SM: 30 active blocks on the C1060. */
     cls_model_occupancy(c1060, 352, 0, 5 * 32 * 20 * 4, &o);
     tap_ok(o.groups_per_cu == 1 && o.limit == CLS_LIMIT_LOCAL_MEMORY &&
                o.groups_per_cu * get(c1060, "compute.compute_units") == 30,
            "C1060: 352 work-items with 12800 bytes of local memory: 1 group per SM, 30 on the "
-           "GPU (002 Sect. IV) [%u, %s]", o.groups_per_cu, cls_model_limit_name(o.limit));
+           "GPU (Chen et al., Sect. IV) [%u, %s]", o.groups_per_cu, cls_model_limit_name(o.limit));
     cls_model_occupancy(c1060, 1024, 0, 0, &o);
     tap_ok(o.groups_per_cu == 0 && o.limit == CLS_LIMIT_WORK_GROUP_SIZE,
            "C1060: 1024 work-items exceed the 512 limit");
@@ -324,14 +328,15 @@ static void test_values(const cls_model *gtx280, const cls_model *c1060, const c
     const cls_model_point *pts;
     size_t n = 0;
     cls_model *gtx460 = load("gtx460");
-    /* 000_c422610359a92120.txt Table 1, Eq. 17, Eq. 18. */
+    /* Meng & Skadron 2010, Table 1, Eq. 17, Eq. 18. */
     tap_ok(get(gtx280, "compute.clock_mhz") == 1300 && get(gtx280, "compute.compute_units") == 30 &&
                get(gtx280, "memory.bandwidth_peak_gbs") == 141.7 &&
                get(gtx280, "memory.latency_cycles") == 300 && get(gtx280, "compute.cpi") == 4 &&
                get(gtx280, "compute.blocks_per_cu") == 8 &&
                get(gtx280, "sync.kernel_restart_cycles") == 3350 &&
                get(gtx280, "sync.barrier_cycles_per_group") == 210.3,
-           "GTX 280 carries 000's Table 1, 3350-cycle restart and 210.3 cycles per block");
+           "GTX 280 carries Table 1 of Meng & Skadron 2010, 3350-cycle restart and 210.3 cycles "
+           "per block");
     tap_ok(!cls_model_is_assumed(gtx280, "compute.clock_mhz") &&
                cls_model_is_assumed(gtx280, "memory.channel_width_bytes") &&
                cls_model_is_assumed(gtx280, "$.compute.registers_per_cu"),
@@ -340,14 +345,15 @@ static void test_values(const cls_model *gtx280, const cls_model *c1060, const c
                get(c1060, "compute.max_threads_per_cu") == 1024 &&
                get(c1060, "memory.channel_width_bytes") == 256 &&
                get(c1060, "memory.global_bytes") == 4294967296.0,
-           "C1060 carries 002's Table I and 004's 256-byte channels");
+           "C1060 carries Chen et al.'s Table I and Kim & Shrivastava's 256-byte channels");
     cls_model_get_table(c2050, CLS_TABLE_HOST_TO_DEVICE_PINNED, &pts, &n);
     tap_ok(n == 3 && pts[0].bytes == 10 && pts[0].ns == 3184.2771 && pts[2].bytes == 1e7 &&
                get(c2050, "transfer.copy_engines") == 2 &&
                get(c2050, "transfer.overlap_factor") == 1.26 &&
                get(c2050, "memory.bandwidth_measured_gbs") == 112.7 &&
                get(c2050, "compute.clock_mhz") == 1115,
-           "C2050 carries 003's Sect. 5.2 tables, two copy engines, 1.26x, 001's Tables 1-2");
+           "C2050 carries the tables of Visschers 2012, Sect. 5.2, two copy engines, 1.26x, and "
+           "Mo & Li, Tables 1-2");
     tap_ok(cls_model_is_assumed(c2050, "compute.compute_units") &&
                cls_model_is_assumed(c2050, "local_memory.banks") &&
                !cls_model_is_assumed(c2050, "local_memory.bytes"),

@@ -1,4 +1,5 @@
-/* test_ghost_zone.c: the ghost-zone cost model and optimizer against hand values and 000. */
+/* test_ghost_zone.c: the ghost-zone cost model and optimizer against hand values and
+ * Meng & Skadron 2010. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -354,7 +355,7 @@ static void test_acceptance(const cls_gz_device *d)
             tap_ok(fabs(dl - r->delta_doc) <= DELTA_TOL,
                    "ACCEPTANCE %s delta %.2f within %.0f cycles of the document's %.0f",
                    a->profile.name, dl, DELTA_TOL, r->delta_doc);
-        else /* Cell: see doc/ghost-zones.md, "delta of Cell" */
+        else /* Cell: see doc/ghost-zones.md, "delta (Sect. 5.5, Eq. 23)" */
             tap_ok(dl < 0 && r->delta_doc < 0 && dl < -400,
                    "ACCEPTANCE %s delta %.2f has the document's sign and class (document %.0f; "
                    "Eq. 22 with Table 2 gives %.2f, a %.0f%% gap explained in "

@@ -1,4 +1,5 @@
-/* test_pipeline.c: the transfer/compute pipeline model against hand values and 003's tables. */
+/* test_pipeline.c: the transfer/compute pipeline model against hand values and Visschers'
+ * tables. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +71,8 @@ static void test_curve(void)
         cls_model_release(m);
         return;
     }
-    /* 003 Sect. 6.2.3: "0.20 ns/B" at 100,000 bytes (Fig. 6.5).  The file holds 10, 100 and
-     * 10^7 bytes (the document prints only those); between 100 B and 10^7 B:
+    /* Visschers 2012, Sect. 6.2.3: "0.20 ns/B" at 100,000 bytes (Fig. 6.5).  The file holds 10, 100
+     * and 10^7 bytes (the document prints only those); between 100 B and 10^7 B:
      * 3259.644043 + (1697684.75 - 3259.644043) x (10^5 - 100) / (10^7 - 100) = 20186.6 ns. */
     double t = cls_pipe_curve_ns(&d.h2d, 1e5);
     NEAR(t, 3259.644043 + (1697684.75 - 3259.644043) * (1e5 - 100) / (1e7 - 100),
@@ -82,7 +83,8 @@ static void test_curve(void)
     t = cls_pipe_curve_ns(&d.h2d, 256e6);
     NEAR(t, 1697684.75 + (1697684.75 - 3259.644043) / (1e7 - 100) * (256e6 - 1e7),
          "C2050 host-to-device 256 MB by extrapolation");
-    NEAR(d.overlap_coeff, 2.0 / 1.26 - 1.0, "C2050 overlap coefficient 2 / 1.26 - 1 (003: 0.57)");
+    NEAR(d.overlap_coeff, 2.0 / 1.26 - 1.0,
+         "C2050 overlap coefficient 2 / 1.26 - 1 (Visschers 2012: 0.57)");
     tap_ok(d.copy_engines == 2 && d.h2d.n == 3 && d.alloc_host.n == 3 && d.h2h.n == 3,
            "C2050: dual copy engines, 3-entry tables (10, 100, 10^7 B)");
     cls_model_release(m);
@@ -109,7 +111,7 @@ static void test_device_from_model(void)
     if (cls_model_from_name("gtx460", &m) == CLS_SUCCESS) {
         st = cls_pipe_device_from_model(m, 1, &d);
         tap_ok(st == CLS_ERR_INVALID_MODEL && strstr(cls__error_message(), "host_to_device_pinned"),
-               "GTX 460 (003 prints no tables for it): refused with a message (%s)",
+               "GTX 460 (Visschers 2012 prints no tables for it): refused with a message (%s)",
                cls__error_message());
         cls_model_release(m);
         m = NULL;
@@ -117,8 +119,8 @@ static void test_device_from_model(void)
     if (tap_ok(cls_model_from_name("h100", &m) == CLS_SUCCESS &&
                    cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS,
                "the probed H100 model gives a pipeline device (%s)", cls__error_message())) {
-        /* 2 / 1.652468842 - 1 = 0.21031: the 0.57 of 003 becomes 0.210 on the H100 (queued
-         * copy streams, the probe of pipeline run 24a, 2026-11-22; doc/pipeline.md). */
+        /* 2 / 1.652468842 - 1 = 0.21031: the 0.57 of Visschers 2012 becomes 0.210 on the H100
+         * (queued copy streams, as the shipped probe measured them; doc/pipeline.md). */
         NEAR(d.overlap_coeff, 2.0 / 1.652468842366909 - 1.0, "H100 overlap coefficient");
         tap_ok(d.copy_engines == 2 && d.h2d.n == 8 && d.global_bytes == 85017493504.0,
                "H100: dual engines, 8-entry tables, 85017493504 bytes of memory");
@@ -133,8 +135,8 @@ static void test_device_from_model(void)
     }
     cls_model_release(m);
     m = NULL;
-    /* 003's C2050 has no measured restart (a family assumption): its tables stay as 003 used
-     * them, every copy at its table time. */
+    /* Visschers' C2050 has no measured restart (a family assumption): its tables stay as
+     * Visschers 2012 used them, every copy at its table time. */
     if (cls_model_from_name("c2050", &m) == CLS_SUCCESS &&
         cls_pipe_device_from_model(m, 1, &d) == CLS_SUCCESS)
         tap_ok(d.queued_copies == 0 && d.queued_ns == 0,
@@ -147,7 +149,7 @@ static void test_device_from_model(void)
     const char *sym = NULL;
     size_t n = 0;
     while (cls_pipe_device_param(n, &sym)) n++;
-    /* 20: the 10 of 003's platform properties and the cap, plus the queued tables and pairs,
+    /* 20: the 10 of Visschers' platform properties and the cap, plus the queued tables and pairs,
      * the cross-queue wait, the host's enqueues (with and without an event) and flush, the restart and clock that give a
      * queued copy's turnaround without the tables (cls_pipe_queued_ns), and the device's copy
      * bandwidth (halo reuse). */
@@ -378,7 +380,7 @@ static void test_counting(void)
     cls_pipe_xfer x;
     /* Sect. 6.1: "a 25x1 tile with one element of padding on each side has 54 elements of
      * padding, while a 5x5 tile has only 22".  The full padded boxes are 27x3 = 81 and
-     * 7x7 = 49 elements: 56 and 24 elements of padding.  003's 54 and 22 are each two less:
+     * 7x7 = 49 elements: 56 and 24 elements of padding.  Visschers' 54 and 22 are each two less:
      * they count emboss's stencil (Sect. 5.1), which reads the corners (-1,-1) and (1,1) but
      * not (1,-1) and (-1,1).  Transfers move boxes, so the model counts 56 and 24. */
     cls_pipe_grid g = grid2(100, 100, 1);
@@ -387,7 +389,7 @@ static void test_counting(void)
     cls_pipe_count(&g, &c, mid, 1, &x);
     XFER(&x, 27, 3, 1, 3, 108, "25x1 interior tile, input, rows");
     tap_ok(x.ext[0] * x.ext[1] - 25 == 56 && 56 - 2 == 54,
-           "25x1: 81 - 25 = 56 elements of padding (003's 54: emboss's 2 unread corners out)");
+           "25x1: 81 - 25 = 56 elements of padding (Visschers' 54: emboss's 2 unread corners out)");
     cls_pipe_count(&g, &c, mid, 0, &x);
     XFER(&x, 25, 1, 1, 1, 100, "25x1 interior tile, output");
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_ROWS, CLS_PIPE_EXACT, 5, 5, 1);
@@ -395,7 +397,8 @@ static void test_counting(void)
     cls_pipe_count(&g, &c, mid5, 1, &x);
     XFER(&x, 7, 7, 1, 7, 28, "5x5 interior tile, input, rows");
     tap_ok(x.ext[0] * x.ext[1] - 25 == 24 && 24 - 2 == 22,
-           "5x5: 49 - 25 = 24 elements of padding (003: 22), so less padding than 25x1 ...");
+           "5x5: 49 - 25 = 24 elements of padding (Visschers 2012: 22), so less padding than "
+           "25x1 ...");
     cls_pipe_count(&g, &c, mid5, 0, &x);
     XFER(&x, 5, 5, 1, 5, 20, "5x5 interior tile, output: ... but 5 transfers, not 1");
     /* The executor's rectangular command moves the same boxes in one transfer each; the
@@ -442,7 +445,7 @@ static void test_counting(void)
     cls_pipe_count(&g, &c, last, 1, &x);
     XFER(&x, 6, 12, 1, 12, 24, "2D partial last tile, input");
 
-    /* 3D, 003's Jacobi: 400^3, padding 1, tile 400x400x25 (Sect. 7.1.1). */
+    /* 3D, Visschers' Jacobi: 400^3, padding 1, tile 400x400x25 (Sect. 7.1.1). */
     g = grid3(400, 1);
     size_t z3[3] = {0, 0, 3};
     c = cfg(CLS_PIPE_SCALABLE, CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT, 400, 400, 25);
@@ -475,7 +478,7 @@ static void test_counting(void)
     size_t in3[3] = {1, 1, 1};
     cls_pipe_count(&g, &c, in3, 1, &x);
     XFER(&x, 102, 102, 27, 2754, 408, "3D 100x100x25 interior tile: 102 x 27 rows of 102");
-    /* 1D: 003's moving average, 64M floats, radius 4, tile 1M: 1M + 8, edges 1M + 4. */
+    /* 1D: Visschers' moving average, 64M floats, radius 4, tile 1M: 1M + 8, edges 1M + 4. */
     cls_pipe_grid m;
     memset(&m, 0, sizeof m);
     m.dims = 1;
@@ -641,7 +644,8 @@ static const char toy_alloc_json[] =
  * smaller allocations.  16 MB in and out: naive runs 2 x (10 us + 1.6 ms) = 3.22 ms and
  * allocates 2 x (50 us + 0.8 ms) = 1.7 ms; n scalable tiles run about 3.2 + 0.02 n ms and
  * allocate about 6 x (50 us + 0.8 ms / n): at 8 tiles 4.26 ms in all against naive's 4.92.
- * Ranked by the whole run (003 Sect. 6.4.5) the tiles win, by the run alone naive does. */
+ * Ranked by the whole run (Visschers 2012, Sect. 6.4.5) the tiles win, by the run alone naive
+ * does. */
 static void test_buffers_kept(void)
 {
     cls_model *m = NULL;
@@ -778,9 +782,9 @@ static void test_planner(const cls_pipe_device *c2050)
            "a 100 MB largest-buffer limit: %s", cls_pipe_scheme_name(r.best.config.scheme));
 }
 
-/* ------------------------------------------------------------------ 003's predictions */
+/* ------------------------------------------------------------------ Visschers' predictions */
 
-/* A row of 003's prediction tables: normal (ROWS) basic, scalable; contiguous (MERGED)
+/* A row of Visschers' prediction tables: normal (ROWS) basic, scalable; contiguous (MERGED)
  * basic, scalable, in ms. */
 typedef struct doc_row {
     size_t t;
@@ -823,8 +827,8 @@ static const doc_row a19[] = {
     {100, {1033, 1032, 84, 83}}, {200, {1150, 1154, 93, 97}}, {400, {1390, 1405, 111, 125}},
 };
 
-/* The kernel times 003 measured and the shipped C2050 file lacks (Sect. 6.4.2: measured, not
- * modelled): the naive column of Tables A.4, A.9 and A.20 grows by one kernel run per
+/* The kernel times Visschers 2012 measured and the shipped C2050 file lacks (Sect. 6.4.2: measured,
+ * not modelled): the naive column of Tables A.4, A.9 and A.20 grows by one kernel run per
  * repetition; from 1 to 5 repetitions (Sect. 7.1.2's range), per 64M points:
  *   moving average (220 - 121) / 4 = 24.75 ms   (Table A.4)
  *   emboss         (198 - 117) / 4 = 20.25 ms   (Table A.9)
@@ -871,7 +875,7 @@ static void reproduce(const char *table, const cls_pipe_device *d, const cls_pip
                 return;
             }
             one = e.n_tiles == 1;
-            /* One tile: 003's numbers are its formula taken literally (see formal_one_tile);
+            /* One tile: Visschers' numbers are its formula taken literally (see formal_one_tile);
              * the model's own value, in + kernel + out, is printed beside it. */
             got[j] = (one ? formal_one_tile(d, &e) : e.total_ns) / 1e6;
             double dev = fabs(got[j] - rows[i].v[j]) / rows[i].v[j];
@@ -893,13 +897,13 @@ static void reproduce(const char *table, const cls_pipe_device *d, const cls_pip
                  got[3], one ? "  (1 tile: the formula taken literally)" : "");
         rs->rows++;
     }
-    tap_ok(bad == 0, "%s: every prediction within %.1f %% (rows) / %.1f %% (merged) of 003's",
+    tap_ok(bad == 0, "%s: every prediction within %.1f %% (rows) / %.1f %% (merged) of Visschers'",
            table, tol_rows * 100, tol_merged * 100);
 }
 
 static void test_reproduction(const cls_pipe_device *c2050_model)
 {
-    /* 003 used 0.57 for the C2050 (Sect. 6.4.4); the file's 1.26 gives 0.587. */
+    /* Visschers 2012 used 0.57 for the C2050 (Sect. 6.4.4); the file's 1.26 gives 0.587. */
     cls_pipe_device d = *c2050_model;
     d.overlap_coeff = 0.57;
     repro_stats rs = {{0, 0}, 0};
@@ -913,35 +917,40 @@ static void test_reproduction(const cls_pipe_device *c2050_model)
     /* Sect. 7.2.1: "the model predicts that the optimal tile size is any of 250,000, 500,000
      * or 1,000,000 elements that all have a run time of 69 ms". */
     tap_ok((arg == 250000 || arg == 500000 || arg == 1000000) && fabs(best - 69) < 1,
-           "moving average: predicted optimum %zu at %.1f ms (003: 250k-1M, 69 ms)", arg, best);
+           "moving average: predicted optimum %zu at %.1f ms (Visschers 2012: 250k-1M, 69 ms)",
+           arg, best);
 
     cls_pipe_grid em = grid2(8000, 8000, 1);
     size_t f2[3] = {8000, 1, 1};
     reproduce("A.8 ", &d, &em, 1, f2, KERNEL_EMBOSS, a8, sizeof a8 / sizeof a8[0], 0.03, 0.03,
               &rs, &arg, &best);
     tap_ok((arg == 100 || arg == 200) && fabs(best - 70) < 1,
-           "emboss: predicted optimum 8000x%zu at %.1f ms (003: 100 and 200, 70 ms)", arg, best);
+           "emboss: predicted optimum 8000x%zu at %.1f ms (Visschers 2012: 100 and 200, 70 ms)",
+           arg, best);
 
     cls_pipe_grid ja = grid3(400, 1);
     size_t f13[3] = {400, 1, 25}, f16[3] = {400, 1, 400}, f19[3] = {400, 400, 1};
     reproduce("A.13", &d, &ja, 1, f13, KERNEL_JACOBI, a13, sizeof a13 / sizeof a13[0], 0.03,
               0.03, &rs, &arg, &best);
     tap_ok(arg == 400 && fabs(best - 75) < 1,
-           "Jacobi 400xYx25: predicted optimum Y = %zu at %.1f ms (003: 400, 75 ms)", arg, best);
+           "Jacobi 400xYx25: predicted optimum Y = %zu at %.1f ms (Visschers 2012: 400, 75 ms)",
+           arg, best);
     reproduce("A.16", &d, &ja, 1, f16, KERNEL_JACOBI, a16, sizeof a16 / sizeof a16[0], 0.03,
               0.03, &rs, &arg, &best);
     tap_ok(arg == 100 && fabs(best - 92) < 1.5,
-           "Jacobi 400xYx400: predicted optimum Y = %zu at %.1f ms (003: 100, 92 ms)", arg, best);
+           "Jacobi 400xYx400: predicted optimum Y = %zu at %.1f ms (Visschers 2012: 100, 92 ms)",
+           arg, best);
     reproduce("A.19", &d, &ja, 2, f19, KERNEL_JACOBI, a19, sizeof a19 / sizeof a19[0], 0.03,
               0.03, &rs, &arg, &best);
     /* Sect. 7.2.2: "it predicts that 400x400x25 is the optimal tile size with a run time of
      * 75 ms". */
     tap_ok(arg == 25 && fabs(best - 75) < 1,
-           "Jacobi 400x400xZ: predicted optimum Z = %zu at %.1f ms (003: 25, 75 ms)", arg, best);
-    tap_diag("largest deviation from 003's predictions over %d rows: rows %.1f %%, merged %.1f %%",
-             rs.rows, rs.worst[0] * 100, rs.worst[1] * 100);
+           "Jacobi 400x400xZ: predicted optimum Z = %zu at %.1f ms (Visschers 2012: 25, 75 ms)",
+           arg, best);
+    tap_diag("largest deviation from the predictions of Visschers 2012 over %d rows: rows %.1f %%, "
+             "merged %.1f %%", rs.rows, rs.worst[0] * 100, rs.worst[1] * 100);
 
-    /* The model's own one-tile value and its naive time against 003's measurements: one
+    /* The model's own one-tile value and its naive time against Visschers' measurements: one
      * tile is in + kernel + out (Table A.1 measured 120/135-136 ms at 64M). */
     cls_pipe_kernel k = {KERNEL_MA, 0, NULL, NULL};
     cls_pipe_config c = cfg(CLS_PIPE_BASIC, CLS_PIPE_MERGED, CLS_PIPE_DOCUMENT, 64000000, 1, 1);
@@ -964,12 +973,12 @@ static void test_reproduction(const cls_pipe_device *c2050_model)
         cls_pipe_kernel kk = {nvs[i].nspp, 0, NULL, NULL};
         cls_pipe_estimate_config(&d, nvs[i].g, &kk, &c, &nv);
         tap_ok(fabs(nv.total_ns / 1e6 - nvs[i].measured) / nvs[i].measured < 0.06,
-               "naive %s: model %.1f ms, 003 measured %.0f ms (Tables A.1, A.6, A.11)",
+               "naive %s: model %.1f ms, Visschers 2012 measured %.0f ms (Tables A.1, A.6, A.11)",
                nvs[i].name, nv.total_ns / 1e6, nvs[i].measured);
     }
 }
 
-/* The planner on the C2050 (exact edges, its own 0.587), against 003's picks. */
+/* The planner on the C2050 (exact edges, its own 0.587), against Visschers' picks. */
 static void test_planner_document(const cls_pipe_device *d)
 {
     cls_pipe_plan_result r;
@@ -984,14 +993,14 @@ static void test_planner_document(const cls_pipe_device *d)
     for (int i = 0; i < 3; i++) {
         cls_pipe_kernel k = {p[i].nspp, 0, NULL, NULL};
         cls_status st = cls_pipe_plan(d, &p[i].g, &k, NULL, &r);
-        /* 003's executor moved every tile's whole box; with halo reuse (not in 003) the
-         * model may be below its optimum by what the reused planes save: for Jacobi's tiles
+        /* Visschers' executor moved every tile's whole box; with halo reuse (not in Visschers 2012)
+         * the model may be below its optimum by what the reused planes save: for Jacobi's tiles
          * of 10 planes 2 of 12 input planes (71 ms against 75), for the other two little. */
         double rel = (r.best.total_ns / 1e6 - p[i].doc_ms) / p[i].doc_ms;
         double below = r.best.reused_bytes > 0 ? 0.10 : 0.03;
         tap_ok(st == CLS_SUCCESS && r.best.config.scheme == CLS_PIPE_SCALABLE && rel < 0.03 &&
                    rel > -below && r.speedup > 1.35,
-               "planner, %s on the C2050: %s %zux%zux%zu (%zu tiles), %.1f ms (003's optimum "
+               "planner, %s on the C2050: %s %zux%zux%zu (%zu tiles), %.1f ms (Visschers' optimum "
                "%.0f; %.0f MB reused), naive %.1f ms, %.2fx%s%s",
                p[i].name, cls_pipe_scheme_name(r.best.config.scheme), r.best.config.tile[0],
                r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles, r.best.total_ns / 1e6,
@@ -1030,8 +1039,8 @@ static cls_pipe_device toy_queued(void)
 /* The buffered scheme packs and unpacks on the thread that enqueues (the pipeline executor):
  * with enqueue costs the host line carries the packing too.  100 tiles, packing 10 + 10 per
  * tile, 1 per enqueue stage, copies and kernel 1: the host's 2300 serial time bounds the run
- * (003's lock step alone: about 20 per step, 2080); without enqueue costs 003's closed form
- * is unchanged. */
+ * (Visschers' lock step alone: about 20 per step, 2080); without enqueue costs Visschers' closed
+ * form is unchanged. */
 static void test_buffered_host(void)
 {
     cls_pipe_device d;
@@ -1092,12 +1101,13 @@ static void test_queued(void)
     c.tile[0] = 750000;
     if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 2129993, "queued copies, 4 tiles, basic: by hand");
-    /* The buffered scheme and 003's DOCUMENT counting keep the tables: 5.5 x 409999. */
+    /* The buffered scheme and Visschers' DOCUMENT counting keep the tables: 5.5 x 409999. */
     c.scheme = CLS_PIPE_SCALABLE;
     c.tile[0] = 1000000;
     c.padding = CLS_PIPE_DOCUMENT;
     if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
-        NEAR(e.pipeline_ns, 5.5 * 409999, "DOCUMENT padding: table copies (003 as written)");
+        NEAR(e.pipeline_ns, 5.5 * 409999,
+             "DOCUMENT padding: table copies (Visschers 2012 as written)");
     /* A kernel-dominant pipeline does not notice: 3 tiles of 1 ms kernels: in0 + 3 ms + out2
      * = 409999 + 3e6 + 401999. */
     c.padding = CLS_PIPE_EXACT;
@@ -1105,9 +1115,9 @@ static void test_queued(void)
     if (cls_pipe_estimate_config(&d, &g, &k1, &c, &e) == CLS_SUCCESS)
         NEAR(e.pipeline_ns, 409999 + 3e6 + 401999, "queued copies, kernel dominant: by hand");
 
-    /* The host's enqueues (sync.enqueue_cycles; not in 003): 3 tiles as above, one write, one
-     * kernel and one read each, E = 500 us per command, beyond every copy: the host sets the
-     * pace.  Steps (write t, kernel t - 1, read t - 2; a step starts once its first command is
+    /* The host's enqueues (sync.enqueue_cycles; not in Visschers 2012): 3 tiles as above, one
+     * write, one kernel and one read each, E = 500 us per command, beyond every copy: the host sets
+     * the pace.  Steps (write t, kernel t - 1, read t - 2; a step starts once its first command is
      * enqueued, its read ends a read's time after the host enqueued it):
      *   j0 host 0.5 ms, in0 409999: ends 909999;  j1 host 1.5 ms, ends 1.5 ms;
      *   j2 host 3 ms, read 0 (409999): ends 3409999;  j3 host 4 ms: 4401999;
@@ -1144,7 +1154,7 @@ static void test_queued(void)
     c.padding = CLS_PIPE_DOCUMENT;
     if (cls_pipe_estimate_config(&d, &g, &k0, &c, &e) == CLS_SUCCESS)
         NEAR(e.tile.host_in + e.tile.host_kernel + e.tile.host_out, 0,
-             "DOCUMENT padding: no host stage (003 as written)");
+             "DOCUMENT padding: no host stage (Visschers 2012 as written)");
     c.padding = CLS_PIPE_EXACT;
     d.enqueue_ns = 0;
 
@@ -1291,7 +1301,7 @@ static void test_halo_reuse(void)
         NEAR(e.bytes_moved, 800, "halo reuse, 1D basic: each element once");
         NEAR(e.tile.in, 1100, "halo reuse, 1D basic: transferIn is the new part alone");
     }
-    /* DOCUMENT padding (003's counting) is unchanged: every tile 29 in (116 B, 1116), 25 out
+    /* DOCUMENT padding (Visschers' counting) is unchanged: every tile 29 in (116 B, 1116), 25 out
      * (1100); n = 4, one engine: 1116 + 1116 + 2 x 2216 + 1100 + 1100 = 8864. */
     c.scheme = CLS_PIPE_SCALABLE;
     c.padding = CLS_PIPE_DOCUMENT;
@@ -1420,7 +1430,7 @@ static void test_queued_tables_from_model(void)
     cls_model_release(m);
 }
 
-/* What the model says the H100 will do with 003's programs (doc/pipeline.md).  Two kernel
+/* What the model says the H100 will do with Visschers' programs (doc/pipeline.md).  Two kernel
  * guesses: a memory-bound pass of 8 bytes per point at the probed bandwidth, and that bound
  * times the C2050's own ratio of measured kernel to its bound (64M x 8 B at 112.7 GB/s =
  * 4.54 ms against 24.75, 20.25 and 14.0 ms: 5.4x, 4.5x, 3.1x); each plus one launch. */
@@ -1463,9 +1473,9 @@ static void test_h100_outlook(void)
                          r.best.config.tile[1], r.best.config.tile[2], r.best.n_tiles,
                          r.best.total_ns / 1e6, r.speedup);
                 /* A negligible kernel bounds the gain by (in + out) / max(in, out): the two
-                 * directions overlapped at best (the queued pairs overlap per size, so the
-                 * single overlap factor no longer bounds it: run 24 measured 1.77-1.82x
-                 * against its 1.65); a kernel as long as the overlapped transfers by
+                 * directions overlapped at best (the queued pairs overlap per size, so the single
+                 * overlap factor does not bound it: the H100 measured 1.77-1.82x against its 1.65,
+                 * doc/pipeline.md); a kernel as long as the overlapped transfers by
                  * (in + k + out) / k, about 2.5. */
                 if (!(r.speedup > 1.0 && r.speedup < 2.6)) ok = 0;
                 if (guess == 0 && !(r.speedup < 2.0)) ok = 0;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_results_tables.sh: tools/plots/results.py --markdown (doc/results.md's tables, issue 9):
+# test_results_tables.sh: tools/plots/results.py --markdown (doc/results.md's tables):
 # the committed PoCL and H100 data give one row per app, and a hand-made interleaved.csv gives
 # the medians, ratio and rounds won computed by hand.  Skipped without python3.
 src=${CLS_SRCDIR:-$(dirname "$0")/..}

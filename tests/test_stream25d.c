@@ -168,7 +168,7 @@ static void refuse(cls_context *ctx, const char *what, cls_stencil *st, cls_dims
 
 int main(void)
 {
-    /* Common sub-expression elimination of point stencils (001 Sect. 6.3): the symmetric
+    /* Common sub-expression elimination of point stencils (Mo & Li, Sect. 6.3): the symmetric
      * 27-point stencil needs 4 multiplications and 26 additions, not 27 and 26. */
     cls_stencil *st = points27();
     size_t flops = 0;

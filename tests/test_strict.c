@@ -1,6 +1,6 @@
-/* test_strict.c: what the readers used to let through quietly: keys given twice (the first
- * won), strings cut at an escaped NUL, and cls_raw_read writing into the caller's buffer before
- * failing. */
+/* test_strict.c: what the readers must not let through quietly: keys given twice (where the
+ * first would win), strings cut at an escaped NUL, and cls_raw_read writing into the caller's
+ * buffer before failing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_traffic.c: the traffic model against 001_405c9e1d5e6c3c1a.txt's own numbers (Eq. 2, the
+/* test_traffic.c: the traffic model against Mo & Li's own numbers (Eq. 2, the
  * 48x8 tile, 8 and 12 bytes per point, the 8.4 and 8.9 bytes per point derived from rates). */
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* test_tune_replay.c: the tuner's model replayed offline on the exhaustive searches measured on
  * the H100 (doc/data/h100-2026-11-21-ghost-zones-*.csv, written by `clstencil tune --exhaustive
  * --csv`).  For each table: the model without occupancy and waves reproduces the table's
- * predicted column (the replay is faithful), and the model the tuner uses now (CLS_GHOST_WAVES)
+ * predicted column (the replay is faithful), and the model the tuner uses (CLS_GHOST_WAVES)
  * picks, among every h up to the steps of the measured tiles, a configuration that was measured
- * within 95 % of the table's best (the acceptance of issue 4).  No device: the profiles are
- * those the H100 run printed (doc/data/h100-2026-11-21-ghost-zones.txt). */
+ * within 95 % of the table's best (the tuner's acceptance bound, doc/ghost-zones.md).  No device:
+ * the profiles are those the H100 run printed (doc/data/h100-2026-11-21-ghost-zones.txt). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +136,7 @@ static void replay(const cls_model *m, const app *a)
     tap_ok(worst < 0.005, "%s: the replay reproduces the table's predictions (worst %.2g)",
            a->name, worst);
 
-    /* 2. The tuner's model now: every h up to the steps for every measured (tile, sync), as
+    /* 2. The tuner's model: every h up to the steps for every measured (tile, sync), as
      * cls__trapezoid_choose searches; the pick must be a measured row. */
     size_t pick_tile = 0, pick_h = 0;
     cls_sync pick_sync = CLS_SYNC_RESTART;

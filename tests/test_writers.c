@@ -1,8 +1,8 @@
 /* test_writers.c: every file writer of the library (.npy, raw, images, cls_file_write, device
- * models) against a planted symlink at the temporary names writers used to pick, and against a
- * full disk (a file-size limit, RLIMIT_FSIZE, makes every write past it fail as a full disk
- * would, without root): each reports a clear error, leaves the destination as it was and no
- * temporary behind, and never writes through the link. */
+ * models) against a planted symlink at a predictable temporary name, and against a full disk (a
+ * file-size limit, RLIMIT_FSIZE, makes every write past it fail as a full disk would, without
+ * root): each reports a clear error, leaves the destination as it was and no temporary behind, and
+ * never writes through the link. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -130,8 +130,8 @@ static const struct {
 };
 #define N_WRITERS (sizeof writers / sizeof writers[0])
 
-/* Symlinks at OUT.tmp.<pid> and OUT.tmp.<pid>.1 (the names the .npy and image writers used)
- * pointing at a victim: the write succeeds, the victim keeps its text. */
+/* Symlinks at OUT.tmp.<pid> and OUT.tmp.<pid>.1 (names anyone can predict from the destination
+ * and the process id) pointing at a victim: the write succeeds, the victim keeps its text. */
 static void planted_links(void)
 {
     for (size_t w = 0; w < N_WRITERS; w++) {
@@ -149,8 +149,8 @@ static void planted_links(void)
         tap_ok(planted && st == CLS_SUCCESS && v && !strcmp(v, "precious") &&
                    lstat(at(writers[w].file), &sb) == 0 && S_ISREG(sb.st_mode) &&
                    strays(writers[w].file, "victim") == 0,
-               "%s writes past symlinks planted at its old temporary names: %s", writers[w].name,
-               st == CLS_SUCCESS ? "ok" : cls_last_error());
+               "%s writes past symlinks planted at predictable temporary names: %s",
+               writers[w].name, st == CLS_SUCCESS ? "ok" : cls_last_error());
         /* A symlink at the destination itself is replaced, not written through. */
         unlink(at(writers[w].file));
         symlink(at("victim"), at(writers[w].file));

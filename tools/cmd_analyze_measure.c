@@ -1,6 +1,6 @@
 /* cmd_analyze_measure.c: `clstencil analyze --measure`: every mapping variant of four kernels is
  * analysed (CuMAPz MPE on a device model) and timed on the live device (cl/mapping_bench.cl),
- * and the two are correlated per kernel as 004_3bb0fc5541bb7adb.txt Sect. 6 / Figs. 7-10 do. */
+ * and the two are correlated per kernel as Kim & Shrivastava, Sect. 6 / Figs. 7-10 do. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +14,8 @@
 
 /* The kernels (families of variants).  Sizes: the measured one fills an H100 for a fraction of
  * a millisecond to milliseconds; the analysed one keeps the measured row pitch and shrinks the
- * rest (004 Sect. 7: the ranking holds on such a reduced input; doc/memory-analysis.md). */
+ * rest (Kim & Shrivastava, Sect. 7: the ranking holds on such a reduced input;
+ * doc/memory-analysis.md). */
 typedef enum { FAM_FIG = 0, FAM_TRANSPOSE, FAM_STENCIL2D, FAM_LOADERS, N_FAM } fam_id;
 
 typedef struct family {
@@ -23,13 +24,13 @@ typedef struct family {
 } family;
 
 static const family families[N_FAM] = {
-    {"fig", "004 Fig. 1/2: what to fetch, local layout, write order", "cls_mb_fig",
+    {"fig", "Kim & Shrivastava, Fig. 1/2: what to fetch, local layout, write order", "cls_mb_fig",
      {8192, 8192, 1}, {256, 64, 1}},
-    {"transpose", "matrix transpose (004 Sect. 6.1)", "cls_mb_transpose", {8192, 1, 1},
-     {256, 1, 1}},
-    {"stencil2d", "2D 5-point with a local tile: loaders, layouts, shapes (001 Sect. 4)",
+    {"transpose", "matrix transpose (Kim & Shrivastava, Sect. 6.1)", "cls_mb_transpose",
+     {8192, 1, 1}, {256, 1, 1}},
+    {"stencil2d", "2D 5-point with a local tile: loaders, layouts, shapes (Mo & Li, Sect. 4)",
      "cls_mb_stencil2d", {8192, 8160, 1}, {256, 96, 1}},
-    {"loaders", "3D 7-point z-march: classic/aligned loaders x tile shapes (001 Sect. 4)",
+    {"loaders", "3D 7-point z-march: classic/aligned loaders x tile shapes (Mo & Li, Sect. 4)",
      "cls_mb_stencil3d", {512, 480, 256}, {64, 48, 4}},
 };
 

@@ -1,5 +1,5 @@
 /* cmd_bench_transit.c: `clstencil bench transit`, the cube transit benchmarks of
- * 001_405c9e1d5e6c3c1a.txt and stencils stated as a fraction of them (its Tables 2, 3 and 5). */
+ * Mo & Li and stencils stated as a fraction of them (its Tables 2, 3 and 5). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -376,7 +376,7 @@ const cli_command cli_cmd_bench_transit = {
     "           [--rows-per-item N] [--steps-per-pass K] [--max-registers N]\n"
     "           [--boundary B] [--device SEL]\n"
     "           [--format text|csv|json]",
-    "Times the bandwidth benchmarks of 001_405c9e1d5e6c3c1a.txt on a cube: cube_transit\n"
+    "Times the bandwidth benchmarks of Mo & Li on a cube: cube_transit\n"
     "(Listing 4: every work-item copies its column along z, 2 x element size bytes per point;\n"
     "32x8 work-groups on GPUs, as clstencil probe measures it)\n"
     "and cube_ghost_transit (Listing 5 with Listing 3's mapping: BXxBY work-groups load their\n"

@@ -216,7 +216,7 @@ static void print_params_text(const cls_model *m, const model_choice *c)
         size_t n = 0;
         if (cls_model_get_table(m, (cls_model_table)t, &pts, &n) != CLS_SUCCESS || n == 0)
             continue;
-        printf("\n%s (time of one operation, 003 Sect. 5.2)\n", cls_model_table_key(t));
+        printf("\n%s (time of one operation, Visschers 2012, Sect. 5.2)\n", cls_model_table_key(t));
         printf("  %14s  %12s  %12s  %10s\n", "BYTES", "TIME", "SPREAD", "GB/s");
         for (size_t i = 0; i < n; i++) {
             char tm[32], sp[32] = "-";
@@ -340,7 +340,7 @@ static int show_list(const model_args *a)
 
 /* ---------------------------------------------------------------- predictions */
 /* `clstencil model --device M STENCIL --size ... --block ...` asks what model M predicts for a
- * stencil: the ghost-zone model (000_c422610359a92120.txt) gives CPL against h in both sync
+ * stencil: the ghost-zone model (Meng & Skadron 2010) gives CPL against h in both sync
  * modes, the optimal h, delta and the component breakdown.  A device model without a live
  * device uses the document's profile of its applications (Table 2); a live device uses the
  * stencil's measured profile and this library's executors. */
@@ -363,8 +363,8 @@ static int load_profile(const model_args *a, const model_choice *c, cls_stencil 
         if (cls_ghost_profile_document(cls_stencil_name(st), &pr->prof) != CLS_SUCCESS) {
             cli_failf(CLS_ERR_UNSUPPORTED,
                       "model \"%s\" has no live device to measure a profile of '%s' on; the "
-                      "document's profiles (000 Table 2) cover pathfinder, hotspot, poisson2d "
-                      "and cell3d (or name an OpenCL device with --device)",
+                      "profiles of Meng & Skadron 2010, Table 2, cover pathfinder, hotspot, "
+                      "poisson2d and cell3d (or name an OpenCL device with --device)",
                       cls_model_name(c->m), cls_stencil_name(st));
             return CLS_ERR_UNSUPPORTED;
         }
@@ -607,7 +607,7 @@ const cli_command cli_cmd_model = {
     "chosen: a probe result cached for the device and driver, a shipped file matching its name,\n"
     "or the family defaults.\n"
     "\n"
-    "With a STENCIL the ghost-zone model (000_c422610359a92120.txt) predicts its trapezoid\n"
+    "With a STENCIL the ghost-zone model (Meng & Skadron 2010) predicts its trapezoid\n"
     "schedule: CPL (cycles per loop) against the trapezoid height h for both sync modes\n"
     "(kernel restart, in-kernel barrier), each mode's optimal h, Eq. 23's delta, the chosen h\n"
     "and mode, and the breakdown of Eqs. 24-30.  A model without a live device uses the\n"

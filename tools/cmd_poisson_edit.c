@@ -1,5 +1,5 @@
 /* cmd_poisson_edit.c: `clstencil poisson-edit`, seamless cloning (Poisson image editing,
- * 002_a5724ce8c3a8ee6c.txt Eqs. 1-2) of image files or of the synthetic scene, one run or a
+ * Chen et al., Eqs. 1-2) of image files or of the synthetic scene, one run or a
  * comparison of the solver's schedules. */
 #include <errno.h>
 #include <stdlib.h>

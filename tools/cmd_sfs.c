@@ -1,4 +1,4 @@
-/* cmd_sfs.c: `clstencil sfs`, shape from shading (Horn, 002_a5724ce8c3a8ee6c.txt Eqs. 3-4) of an
+/* cmd_sfs.c: `clstencil sfs`, shape from shading (Horn, Chen et al., Eqs. 3-4) of an
  * image file or of a rendered sphere, one run or a comparison of the solver's schedules. */
 #include <errno.h>
 #include <math.h>

@@ -49,7 +49,7 @@ enum {
 
 /* The help text of the shared options (a string literal, appended to a command's help). */
 #define CLI_SOLVER_OPTIONS_HELP \
-    "Solver (002_a5724ce8c3a8ee6c.txt Sect. IV-V; doc/chaotic.md):\n" \
+    "Solver (Chen et al., Sect. IV-V; doc/chaotic.md):\n" \
     "  --schedule S            base, coarse, ud-stripe, ud-square, 4w-stripe, 4w-square,\n" \
     "                          4w-combine-stripe or 4w-combine-square (default)\n" \
     "  --check-interval N      steps between host synchronisations and convergence checks\n" \

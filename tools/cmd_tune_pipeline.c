@@ -1,6 +1,6 @@
 /* cmd_tune_pipeline.c: `clstencil tune --pipeline`: predicted and measured run time of a
  * host-resident run against the tile size, per scheme and copy layout, beside copy-compute-copy
- * and the model's pick (003_9039035f5da401ab.txt Figs. 7.1-7.9, Tables A.1-A.21).  Every run
+ * and the model's pick (Visschers 2012, Figs. 7.1-7.9, Tables A.1-A.21).  Every run
  * includes allocation and transfers, as the document timed them. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +53,7 @@ typedef struct ctx_t {
     size_t reps, confirm, confirm_top;
     double confirm_gap; /* seconds between two rounds */
     int pinned;
-    int release; /* --release-buffers: every run allocates (003's protocol) */
+    int release; /* --release-buffers: every run allocates (Visschers' protocol) */
     double cap;
     void *expect; /* copy-compute-copy's result, for --check */
     FILE *csv;
@@ -207,9 +207,9 @@ static void consider(cand *top, size_t *n, size_t k, const cand *pick, const con
 /* The confirmation of one step count: every candidate's plan is created and warmed up once,
  * then c->confirm rounds run each candidate once, in a shuffled order; each row's minimum and
  * median are over its rounds alone.  The sweep's runs chose the K fastest rows, so counting
- * them favours those rows over the pick by the luck that chose them: in the H100 runs 13-17
- * the fastest row's minimum came from its 3 sweep runs, not its 8 rounds, in 82 of 120 cases
- * (27 % expected without that luck; doc/pipeline.md, "Run 18"). */
+ * them favours those rows over the pick by the luck that chose them: on the H100 the fastest
+ * row's minimum came from its 3 sweep runs, not its 8 rounds, in 82 of 120 cases (27 % expected
+ * without that luck; doc/pipeline.md). */
 /* One run of a candidate's plan; on failure the plan is dropped with a line saying why. */
 static int confirm_run(ctx_t *c, cand *cd, cls_plan **plan, cls_report *rep)
 {
@@ -238,9 +238,9 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
     }
     /* Each round runs the candidates in its own shuffled order, so that no candidate always
      * runs right after the same one.  Copy-compute-copy frees two whole-grid buffers, and the
-     * run after it is slower: in the fifth H100 run the picks always followed it, and merely
-     * rotating the order (runs 7-11) kept that adjacency in every round but one in n
-     * (doc/pipeline.md, "Runs 8-15"). */
+     * run after it is slower: on the H100 a fixed order made the picks always follow it, and
+     * merely rotating the order kept that adjacency in every round but one in n
+     * (doc/pipeline.md). */
     unsigned long long lcg = 0x2545F4914F6CDD1DULL;
     size_t order[MAX_CONFIRM_TOP + 2];
     for (size_t i = 0; i < n; i++) cs[i].m.n = 0; /* the rounds' runs alone */
@@ -251,8 +251,8 @@ static void confirm(ctx_t *c, cand *cs, size_t n, int dims)
             size_t k = (size_t)(lcg >> 33) % j, x = order[j - 1];
             order[j - 1] = order[k], order[k] = x;
         }
-        /* The H100's slow spells last seconds (doc/pipeline.md, "Seventh run"): rounds run
-         * back to back (a few tens of ms) can all fall into one; a gap spreads them. */
+        /* The H100's slow spells last seconds (doc/pipeline.md): rounds run back to back (a few
+         * tens of ms) can all fall into one; a gap spreads them. */
         if (r > 0 && c->confirm_gap > 0) {
             struct timespec ts = {(time_t)c->confirm_gap,
                                   (long)((c->confirm_gap - (double)(time_t)c->confirm_gap) * 1e9)};
@@ -434,7 +434,7 @@ int cli_tune_pipeline_main(const cli_command *self, int argc, char **argv)
         goto done;
     }
     if (!n_tiles) {
-        /* 003's lists cover 1 to 12800 tiles; these keep the run short on a fast device */
+        /* Visschers' lists cover 1 to 12800 tiles; these keep the run short on a fast device */
         static const size_t deflt[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
         n_tiles = sizeof deflt / sizeof deflt[0];
         memcpy(tiles, deflt, sizeof deflt);

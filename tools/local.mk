@@ -5,13 +5,13 @@ clstencil_SOURCES = tools/clstencil.c tools/cli.h tools/cli_util.c tools/cli_pla
 	tools/cmd_bench_suite.c \
 	tools/cmd_probe.c tools/cmd_model.c
 clstencil_SOURCES += tools/cmd_tune.c
-# `clstencil tune --pipeline`: host-resident runs against tile size (003_9039035f5da401ab.txt).
+# `clstencil tune --pipeline`: host-resident runs against tile size (Visschers 2012).
 clstencil_SOURCES += tools/cmd_tune_pipeline.c
 # `clstencil analyze`: the memory-access analysis of clstencil_model.h.
 clstencil_SOURCES += tools/cmd_analyze.c
 # Its correlation experiment (--measure) times cl/mapping_bench.cl on the live device.
 clstencil_SOURCES += tools/analyze_measure.h tools/cmd_analyze_measure.c
-# The convergent solver's commands (002_a5724ce8c3a8ee6c.txt).
+# The convergent solver's commands (Chen et al.).
 clstencil_SOURCES += tools/cmd_solve.h tools/cmd_solve_common.c tools/cmd_solve.c
 # The command line sees the public headers (AM_CPPFLAGS) and its own folder only.
 clstencil_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tools
@@ -22,5 +22,5 @@ clstencil_CPPFLAGS += -DCLS_WITH_IMAGES
 endif
 clstencil_LDADD = libclstencil.la -lm
 dist_man_MANS += doc/clstencil.1
-# `make bench` and `make plots` (issue 9), not part of `make`.
+# `make bench` and `make plots` (doc/results.md), not part of `make`.
 include tools/bench/local.mk

@@ -90,12 +90,12 @@ piece sfs-images480 15 - clstencil sfs --synthetic $S480 --light 0.3,-0.2,1 \
   --write-inputs "$stage/h100-sphere-480-" --output "$stage/h100-sphere-480-height.png" \
   --normals "$stage/h100-sphere-480-normals.png" --tolerance $TS --max-seconds 5 $L
 
-# 4096x4096 (doc/chaotic.md, "Large grids"): the scene's patch and mask at 480x480 centred in a
-# 4096x4096 target (a 4096 x 12288 grid, 50 M points), so that the steps stay those of the 480
-# case (a mask growing with the image needs ~70x the steps, ~2 M at this tolerance: 15 minutes
-# of base), while every step sweeps the whole grid: base ~0.35-0.5 ms a step (memory bound,
-# 16 bytes a point, and the two-stage norm reduction), ~31k steps: ~12-15 s; each pass
-# variant ~0.05-0.1 ms a step, ~3-4 s.  n = 60, one run each: ~40 s.
+# 4096x4096 (doc/chaotic.md, "On a GPU: parameters, residency, large grids"): the scene's patch and
+# mask at 480x480 centred in a 4096x4096 target (a 4096 x 12288 grid, 50 M points), so that the
+# steps stay those of the 480 case (a mask growing with the image needs ~70x the steps, ~2 M at this
+# tolerance: 15 minutes of base), while every step sweeps the whole grid: base ~0.35-0.5 ms a step
+# (memory bound, 16 bytes a point, and the two-stage norm reduction), ~31k steps: ~12-15 s; each
+# pass variant ~0.05-0.1 ms a step, ~3-4 s.  n = 60, one run each: ~40 s.
 piece poisson4096 80 "$p-poisson-4096-update.csv" clstencil poisson-edit --synthetic $P4096 \
   --patch $PATCH --compare --tolerance $TP $L --max-seconds 40 --format csv
 

@@ -22,11 +22,11 @@
 # h100_probe.json.  About 4 minutes; every command runs under `timeout` and none starts after
 # BUDGET seconds (default 480).
 #
-# -T: instead, where a run's time goes at many tiles: the scalable scheme with
-# $CLSTENCIL_PIPE_TRACE set (every command's queued, submit, start and end time, lib/pipe_trace.c)
-# for the moving average and Jacobi at three tile sizes each, one and five steps a tile, three
-# runs each (the first warms up).  Writes $OUT/trace-RUN.csv, run-RUN.json and trace-runs.txt;
-# `python3 tools/gpu/trace_summary.py $OUT/trace-*-3.csv` summarises them.  About a minute.
+# -T: instead, where a run's time goes at many tiles: the scalable scheme with $CLSTENCIL_PIPE_TRACE
+# set (every command's queued, submit, start and end time, lib/schedules/pipeline/trace.c) for the
+# moving average and Jacobi at three tile sizes each, one and five steps a tile, three runs each
+# (the first warms up).  Writes $OUT/trace-RUN.csv, run-RUN.json and trace-runs.txt; `python3
+# tools/gpu/trace_summary.py $OUT/trace-*-3.csv` summarises them.  About a minute.
 set -u
 trace=0
 while getopts T opt; do

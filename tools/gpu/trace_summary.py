@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """trace_summary.py: summarises the pipeline traces that $CLSTENCIL_PIPE_TRACE writes.
 
-One line pair per trace file (lib/pipe_trace.c; `tools/gpu/h100_pipeline.sh -T` writes them):
-the first sweep's span, when the host enqueued its last command, the median duration of each
-kind of command, the kernel queue's idle gaps, and the host's median time between consecutive
-enqueues (what the device model's sync.enqueue_cycles stands for).  Standard library only.
+One line pair per trace file (lib/schedules/pipeline/trace.c; `tools/gpu/h100_pipeline.sh -T`
+writes them): the first sweep's span, when the host enqueued its last command, the median
+duration of each kind of command, the kernel queue's idle gaps, and the host's median time between
+consecutive enqueues (what the device model's sync.enqueue_cycles stands for).  Standard library
+only.
 
 Usage: python3 tools/gpu/trace_summary.py TRACE.csv...
 """

@@ -397,7 +397,7 @@ static int reuse_overlap(const run *r, size_t t, const box *inb, box *pinb, box 
  * PoCL mixed them up) and set t - 1's are complete (the write queue is in order).  Set t - 1's
  * input stays intact until then: its kernels ping-pong through r->b.pp, and the write that
  * refills it waits for this copy (ev_d).  On the H100 the same copies on the write queue cost
- * 20-30 us a tile in the host-to-device stream (doc/pipeline.md, "Runs 8-15"). */
+ * 20-30 us a tile in the host-to-device stream (doc/pipeline.md). */
 static cls_status halo_copy(run *r, size_t t)
 {
     cls__pipe *q = r->q;
@@ -420,7 +420,7 @@ static cls_status halo_copy(run *r, size_t t)
     return CLS_SUCCESS;
 }
 
-/* $CLSTENCIL_PIPE_TRACE: the sweep's commands, tile by tile (lib/pipe_trace.c). */
+/* $CLSTENCIL_PIPE_TRACE: the sweep's commands, tile by tile (trace.c). */
 typedef struct trace_list {
     size_t n;
     cl_event *ev;

@@ -95,7 +95,7 @@ static double cls__pipe_device_bytes(const pl_plan *p, cls_pipe_scheme scheme, c
     /* scalable, buffered: up to three sets of input boxes and one output buffer (a box when
      * the tile's steps ping-pong); scalable with halo reuse and h > 1 ping-pongs through a
      * box of its own, since the next tile's halo copy reads the input box
-     * (lib/exec_pipeline.c) */
+     * (exec.c) */
     double sets = nt < 3 ? (double)nt : 3;
     int reuse = scheme == CLS_PIPE_SCALABLE && h > 1 &&
                 cls_pipe_reuse_axis((int)p->st->dims, per_dim) >= 0;

@@ -201,7 +201,8 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     return 1;
 }
 
-/* Cycles per step (CPL, 000 Eq. 1) of a configuration, HUGE_VAL when it cannot run. */
+/* Cycles per step (CPL, Meng & Skadron 2010, Eq. 1) of a configuration, HUGE_VAL when it cannot
+ * run. */
 static double config_cpl(const cls__s25 *p, const tb_model *tm, const tb_config *c)
 {
     cls_gz_device d;
@@ -212,8 +213,8 @@ static double config_cpl(const cls__s25 *p, const tb_model *tm, const tb_config 
 
 /* The fused plan's predicted device time (cls_plan_info.predicted_seconds): the same model's
  * cycles of the whole run, floor(steps / k) passes of k steps and a shorter last one, each
- * paying the kernel restart (000 Eqs. 1-2 through cls_gz_run_cycles), over the clock; 0 when
- * the model has no answer. */
+ * paying the kernel restart (Meng & Skadron 2010, Eqs. 1-2 through cls_gz_run_cycles), over the
+ * clock; 0 when the model has no answer. */
 static double config_seconds(const cls__s25 *p, const tb_model *tm, const tb_config *c)
 {
     cls_gz_device d;

@@ -182,11 +182,11 @@ static double shape_cost(const cls__s25 *p, const s25_reads *rd, const s25_devic
 }
 
 /* The single-pass plan's predicted device time (cls_plan_info.predicted_seconds): one launch
- * per step (000 Eq. 17's restart) and every point moving the bytes the traffic model counts for
- * the tile at the device model's measured bandwidth (001 Eq. 3 solved for the time), slowed by
- * the latency-hiding, barrier and tail factors of shape_cost; auxiliary arrays are read from
- * global memory once per point.  The direct loader leaves the planes to the caches: the
- * minimal traffic and the z halo of its chunks.  0 when the model lacks a number. */
+ * per step (the restart of Meng & Skadron 2010, Eq. 17) and every point moving the bytes the
+ * traffic model counts for the tile at the device model's measured bandwidth (Mo & Li, Eq. 3 solved
+ * for the time), slowed by the latency-hiding, barrier and tail factors of shape_cost; auxiliary
+ * arrays are read from global memory once per point.  The direct loader leaves the planes to the
+ * caches: the minimal traffic and the z halo of its chunks.  0 when the model lacks a number. */
 static double predict_single(cls__s25 *p, const s25_reads *rd, s25_device *dv,
                              const s25_config *c)
 {
@@ -362,7 +362,7 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
     if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
-    /* Several steps per pass (lib/plan_stream25d_tb.c), asked for or chosen by the model. */
+    /* Several steps per pass (plan_fused.c), asked for or chosen by the model. */
     if (opt->steps_per_pass != 1) {
         int fused = 0;
         if ((s = cls__plan_stream25d_tb(p, opt, &rd, &fused)) != CLS_SUCCESS || fused) return s;
@@ -467,10 +467,10 @@ fail:
     return s;
 }
 
-/* CLS_SCHEDULE_AUTO on GPUs (lib/tune.c): CLS__S25_NAIVE, _SINGLE (one step per pass) or
- * _FUSED (steps per pass from the ghost-zone model), by the rule of lib/stream25d_rule.c, whose
- * comment gives the H100 measurements behind it.  Never on CPUs, where neither wins
- * (doc/stream25d.md, PoCL). */
+/* CLS_SCHEDULE_AUTO on GPUs (plan.c): CLS__S25_NAIVE, _SINGLE (one step per pass) or _FUSED
+ * (steps per pass from the ghost-zone model), by the rule of rule.c, whose thresholds are the
+ * device model's (doc/stream25d.md, "AUTO's rule", gives the H100 measurements behind them).
+ * Never on CPUs, where neither wins (doc/stream25d.md, PoCL). */
 int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
 {
     s25_reads rd;

@@ -130,8 +130,8 @@ void cls__gz_tile_occupancy(const cls_model *m, const cls_stencil *st, const siz
     d->waves = 1;
 }
 
-/* The persistent kernel's resident groups for a stage of T tiles (lib/plan_trapezoid.c): one
- * per compute unit. */
+/* The persistent kernel's resident groups for a stage of T tiles (exec.c): one per compute
+ * unit. */
 static double resident_groups_of(double cu, double T)
 {
     double g = cu > 0 ? cu : 1;

@@ -400,10 +400,10 @@ static size_t confirmed_min(const cls_tune_result *r, const size_t *idx, size_t 
     return b;
 }
 
-/* Confirmation (doc/ghost-zones.md, "Measurement protocol"): the CLS_TUNE_CONFIRM_TOP fastest
- * entries overall and among the trapezoids, the model's trapezoid (pick) and AUTO's pick
- * (auto_pick; either may be -1) run once each per round, in turn, so that a slow phase of a
- * shared machine hits all of them alike; each keeps its least time. */
+/* Confirmation (doc/ghost-zones.md, "The tuner"): the CLS_TUNE_CONFIRM_TOP fastest entries
+ * overall and among the trapezoids, the model's trapezoid (pick) and AUTO's pick (auto_pick;
+ * either may be -1) run once each per round, in turn, so that a slow phase of a shared machine
+ * hits all of them alike; each keeps its least time. */
 static cls_status confirm_rounds(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                                  size_t steps, cls_state *g, const cls_tune_options *topt,
                                  cls_tune_result *r, size_t pick, size_t auto_pick)
