@@ -44,3 +44,4 @@ include tests/tune.mk
 include tests/chaotic.mk
 include tests/analyze.mk
 include tests/bench.mk
+include tests/faults.mk
