@@ -13,3 +13,13 @@ tests_test_faults_LDADD = $(TEST_LDADD) -ldl
 TESTS += tests/test_faults_cover.sh
 EXTRA_DIST += tests/test_faults_cover.sh
 
+# The command line with the shim (configured through CLS_SHIM_FAIL and CLS_SHIM_REPORT):
+# failed OpenCL calls under `clstencil run --output` and `clstencil poisson-edit --output`
+# leave an existing output file as it was and every object released.
+check_PROGRAMS += tests/clstencil_shim
+tests_clstencil_shim_SOURCES = $(clstencil_SOURCES) tests/ocl_shim.c
+tests_clstencil_shim_CPPFLAGS = $(clstencil_CPPFLAGS) -I$(srcdir)/tests
+tests_clstencil_shim_LDFLAGS = $(AM_LDFLAGS) -rdynamic
+tests_clstencil_shim_LDADD = $(clstencil_LDADD) -ldl
+TESTS += tests/test_faults_cli.sh
+EXTRA_DIST += tests/test_faults_cli.sh
