@@ -45,3 +45,4 @@ include tests/chaotic.mk
 include tests/analyze.mk
 include tests/bench.mk
 include tests/faults.mk
+include tests/fuzz.mk
