@@ -9,3 +9,10 @@ tests_fuzz_stencil_json_smoke_SOURCES = tests/fuzz_stencil_json.c
 tests_fuzz_stencil_json_smoke_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
 tests_fuzz_stencil_json_smoke_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/fuzz_npy_smoke
+TESTS += tests/fuzz_npy_smoke
+EXTRA_DIST += tests/fuzz_file.h
+tests_fuzz_npy_smoke_SOURCES = tests/fuzz_npy.c
+tests_fuzz_npy_smoke_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
+tests_fuzz_npy_smoke_LDADD = $(TEST_LDADD)
+
