@@ -16,3 +16,9 @@ tests_fuzz_npy_smoke_SOURCES = tests/fuzz_npy.c
 tests_fuzz_npy_smoke_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
 tests_fuzz_npy_smoke_LDADD = $(TEST_LDADD)
 
+check_PROGRAMS += tests/fuzz_image_smoke
+TESTS += tests/fuzz_image_smoke
+tests_fuzz_image_smoke_SOURCES = tests/fuzz_image.c
+tests_fuzz_image_smoke_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_FUZZ_SMOKE
+tests_fuzz_image_smoke_LDADD = $(TEST_LDADD)
+
