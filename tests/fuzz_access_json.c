@@ -100,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #ifdef CLS_FUZZ_SMOKE
 #include "fuzz_mutate.h"
+#include "fuzz_smoke.h"
 #include "tap.h"
 
 #define ITERATIONS 6000
@@ -220,6 +221,22 @@ int main(void)
            runs, secs, accepted, analysed);
     tap_ok(bad_msg == 0, "every refusal names a JSON path or a line (%zu did not)", bad_msg);
     tap_ok(bad_res == 0, "every analysis gives factors in their ranges (%zu did not)", bad_res);
+    {
+        /* the committed seeds (these descriptions and the inputs the fuzzers found) */
+        size_t nd = 0, dir_bad = 0;
+        fuzz_seed *found = fuzz_seeds_load("access_json", &nd);
+        for (size_t i = 0; i < nd; i++) {
+            outcome o = check_one((const uint8_t *)found[i].data, found[i].len);
+            if (o.bad_message || o.bad_result) {
+                dir_bad++;
+                tap_diag("seed %s: %s", found[i].name,
+                         o.bad_message ? "a refusal without a location" : "factors out of range");
+            }
+        }
+        fuzz_seeds_free(found, nd);
+        tap_ok(nd > 0 && dir_bad == 0, "the %zu seeds of tests/fuzz/access_json keep every "
+                                       "property (%zu did not)", nd, dir_bad);
+    }
 done:
     for (size_t i = 0; i < nseeds; i++) free(seeds[i]);
     cls_model_release(models[0]);

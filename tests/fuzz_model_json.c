@@ -85,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 #ifdef CLS_FUZZ_SMOKE
 #include "fuzz_mutate.h"
+#include "fuzz_smoke.h"
 #include "tap.h"
 
 #define ITERATIONS 5000
@@ -152,6 +153,22 @@ int main(void)
     tap_ok(bad_msg == 0, "every rejection names a JSON path or a line (%zu did not)", bad_msg);
     tap_ok(bad_rt == 0, "every accepted input writes JSON that loads back the same (%zu did not)",
            bad_rt);
+    {
+        /* the committed seeds (family defaults and the inputs the fuzzers found) */
+        size_t nd = 0, dir_bad = 0;
+        fuzz_seed *found = fuzz_seeds_load("model_json", &nd);
+        for (size_t i = 0; i < nd; i++) {
+            outcome r = check_one((const uint8_t *)found[i].data, found[i].len);
+            if (r.bad_message || r.bad_roundtrip) {
+                dir_bad++;
+                tap_diag("seed %s: %s", found[i].name,
+                         r.bad_message ? "a message without a location" : "round trip failed");
+            }
+        }
+        fuzz_seeds_free(found, nd);
+        tap_ok(nd > 0 && dir_bad == 0, "the %zu seeds of tests/fuzz/model_json keep every "
+                                       "property (%zu did not)", nd, dir_bad);
+    }
 done:
     for (size_t i = 0; i < nfiles; i++) free(seeds[i]);
     return tap_done();
