@@ -31,8 +31,16 @@ for t in "$@"; do
         -print_final_stats=1 -artifact_prefix="$dir/" $FUZZ_FLAGS "$dir/corpus" "$seeds" \
         $extra >"$dir/log" 2>&1
     rc=$?
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | awk '{s += $1} END {print s + 0}')
-    secs=$(sed -n 's/^stat::.*total_time.*: *//p; s/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$dir/log" | tail -n 1)
+    # executions: the final stats, else (fork mode) the last status line "#N: ..."
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -n 1)
+    [ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9][0-9]*\)[: 	].*/\1/p' "$dir/log" | tail -n 1)
+    execs=${execs:-0}
+    # seconds: "Done N runs in S second(s)", "INFO: exiting: R time: Ss" (fork mode), else
+    # (stopped by a finding) executions over the average rate
+    secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p;
+                   s/^INFO: exiting: .* time: \([0-9]*\)s.*/\1/p' "$dir/log" | tail -n 1)
+    [ -n "$secs" ] || secs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log" |
+        awk -v e="$execs" '$1 > 0 {printf "%d", e / $1}' | tail -n 1)
     secs=${secs:-$seconds}
     found=$(cd "$dir" && ls crash-* timeout-* oom-* leak-* slow-unit-* 2>/dev/null | tr '\n' ' ')
     [ $rc -eq 0 ] || status=1
