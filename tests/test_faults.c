@@ -352,8 +352,9 @@ int main(int argc, char **argv)
     }
     /* A cache of its own, so that the runs do not depend on what other tests left there. */
     const char *base = getenv("CLSTENCIL_CACHE_DIR");
-    char cache[4096];
-    snprintf(cache, sizeof cache, "%s/faults", base && *base ? base : "test-cache");
+    char top[4096], cache[4200];
+    snprintf(top, sizeof top, "%s", base && *base ? base : "test-cache");
+    snprintf(cache, sizeof cache, "%s/faults", top);
     setenv("CLSTENCIL_CACHE_DIR", cache, 1);
 
     {
@@ -404,11 +405,11 @@ int main(int argc, char **argv)
         }
         char dir[4200], trace[4200];
         if (sc->fresh_build) {
-            snprintf(dir, sizeof dir, "%s/faults-fresh", cache);
+            snprintf(dir, sizeof dir, "%s/faults-fresh", top);
             setenv("CLSTENCIL_CACHE_DIR", dir, 1);
         }
         /* The pipeline's trace keeps events of every tile (clRetainEvent). */
-        snprintf(trace, sizeof trace, "%s/faults-pipe-trace.txt", cache);
+        snprintf(trace, sizeof trace, "%s/faults-pipe-trace.txt", top);
         if (sc->id == S_PIPE_BUFFERED) setenv("CLSTENCIL_PIPE_TRACE", trace, 1);
         unsigned char *want = malloc(x.bytes), *out = malloc(x.bytes), *sentinel = malloc(x.bytes);
         memset(sentinel, SENTINEL, x.bytes);
