@@ -28,7 +28,7 @@ tests_fuzz_image_smoke_LDADD = $(TEST_LDADD)
 FUZZ_SECONDS = 60
 FUZZ_PROGS = fuzz-bin/fuzz_expr fuzz-bin/fuzz_model_json fuzz-bin/fuzz_access_json \
 	fuzz-bin/fuzz_stencil_json fuzz-bin/fuzz_npy fuzz-bin/fuzz_image
-EXTRA_DIST += tests/fuzz_cc.sh tests/fuzz_run.sh tests/fuzz
+EXTRA_DIST += tests/fuzz_cc.sh tests/fuzz_run.sh tests/fuzz doc/reliability.md
 if HAVE_LIBFUZZER
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=c11 -D_POSIX_C_SOURCE=200809L -DHAVE_CONFIG_H -DCL_TARGET_OPENCL_VERSION=120 \
