@@ -386,14 +386,19 @@ typedef struct cls_report {
 } cls_report;
 
 /* Progress callback: called between steps with (done, total); return nonzero to cancel
- * (the run then fails with CLS_ERR_CANCELLED and `output` is left untouched). */
+ * (the run then fails with CLS_ERR_CANCELLED; `output` is left untouched except by a run that
+ * pipelines, see cls_plan_run). */
 typedef int (*cls_progress_fn)(size_t done, size_t total, void *user);
 CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, void *user);
 
 /* Runs the plan from host arrays: `input` is the initial state (points elements of the
  * dtype), `aux` the auxiliary arrays in the stencil's order (NULL when there are none),
  * `output` receives the state after the plan's steps (it may equal `input`).  report may be
- * NULL. */
+ * NULL.  A failed or cancelled run leaves `output` untouched, except a run that pipelines
+ * (cls_plan_info.host_schedule CLS_SCHEDULE_PIPELINE): it streams finished tiles and sweeps
+ * into `output` as it goes, rather than hold a second grid-sized host array, so after its
+ * failure `output` holds a mix of states.  `input` and the auxiliary arrays are never written;
+ * keep `output` apart from `input` where a pipelined run must not lose its initial state. */
 CLS_API cls_status cls_plan_run(cls_plan *plan, const void *input, const void *const *aux,
                                 void *output, cls_report *report);
 

@@ -122,7 +122,10 @@ cls_status cls_context_create_from_cl(cl_context context, cl_device_id device, c
     int found = 0;
     for (cl_uint i = 0; err == CL_SUCCESS && i < n; i++) found |= ids[i] == device;
     free(ids);
-    if (err != CL_SUCCESS || !found)
+    if (err != CL_SUCCESS)
+        return cls__fail(NULL, (cls_status)err,
+                         "cls_context_create_from_cl: the context's devices");
+    if (!found)
         return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT,
                          "cls_context_create_from_cl: the device is not one of the context's");
     err = clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);

@@ -183,6 +183,8 @@ cls_status cls__device_enumerate(cls_device_info **infos, cl_device_id **ids,
     cl_device_id *out_ids = NULL;
     cl_platform_id *out_plats = NULL;
     size_t n = 0, cap = 0;
+    /* Why the first device or platform was skipped: the error when none is left. */
+    char skipped[512] = "";
 
     if (infos) *infos = NULL;
     if (ids) *ids = NULL;
@@ -211,6 +213,9 @@ cls_status cls__device_enumerate(cls_device_info **infos, cl_device_id **ids,
             /* A platform without (working) devices is skipped, not fatal. */
             cls__debug("platform %u: clGetDeviceIDs gave %s with %u devices; skipped", pi,
                        cls_status_string(err), nd);
+            if (err != CL_SUCCESS && err != CL_DEVICE_NOT_FOUND && !skipped[0])
+                snprintf(skipped, sizeof skipped, "platform %u skipped: clGetDeviceIDs gave %s",
+                         pi, cls_status_string(err));
             continue;
         }
         cl_device_id *devs = calloc(nd, sizeof *devs);
@@ -218,6 +223,9 @@ cls_status cls__device_enumerate(cls_device_info **infos, cl_device_id **ids,
         err = clGetDeviceIDs(plats[pi], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
         if (err != CL_SUCCESS) {
             cls__debug("platform %u: clGetDeviceIDs gave %s; skipped", pi, cls_status_string(err));
+            if (!skipped[0])
+                snprintf(skipped, sizeof skipped, "platform %u skipped: clGetDeviceIDs gave %s",
+                         pi, cls_status_string(err));
             free(devs);
             continue;
         }
@@ -246,6 +254,9 @@ cls_status cls__device_enumerate(cls_device_info **infos, cl_device_id **ids,
                 /* A device the driver cannot describe is skipped; the others keep their
                  * indices, so "P:D" still names the same device. */
                 cls__debug("device %u:%u skipped: %s", pi, di, cls_last_error());
+                if (!skipped[0])
+                    snprintf(skipped, sizeof skipped, "device %u:%u skipped: %s", pi, di,
+                             cls_last_error());
                 continue;
             }
             out_ids[n] = devs[di];
@@ -255,6 +266,8 @@ cls_status cls__device_enumerate(cls_device_info **infos, cl_device_id **ids,
         free(devs);
     }
 
+    if (n == 0 && skipped[0])
+        CLS__GOTO_FAIL(NULL, st, CLS_ERR_NO_DEVICE, "no usable OpenCL device: %s", skipped);
     *count = n;
     if (infos) {
         *infos = out_infos;

@@ -69,11 +69,12 @@ cls_status cls_stencil_create(const char *name, int dims, cls_dtype dtype, const
     st->dtype = dtype;
     st->boundary = CLS_BOUNDARY_CLAMP;
     if (body) {
-        st->body = cls__strdup(body);
-        if (!st->body) {
+        char *copy = cls__strdup(body);
+        if (!copy) {
             free(st);
             return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "copying the body");
         }
+        atomic_store(&st->body, copy);
     }
     *out = st;
     return CLS_SUCCESS;
@@ -83,7 +84,7 @@ void cls_stencil_release(cls_stencil *st)
 {
     if (!st) return;
     free(st->description);
-    free(st->body);
+    free(atomic_load(&st->body));
     free(st->points);
     free(st->aux);
     free(st->params);
@@ -102,7 +103,12 @@ cls_status cls_stencil_copy(const cls_stencil *st, cls_stencil **copy)
     c->aux = NULL;
     c->params = NULL;
     if (st->description && !(c->description = cls__strdup(st->description))) goto oom;
-    if (st->body && !(c->body = cls__strdup(st->body))) goto oom;
+    char *body = atomic_load(&st->body);
+    if (body) {
+        char *b = cls__strdup(body);
+        if (!b) goto oom;
+        atomic_store(&c->body, b);
+    }
     c->cap_points = st->n_points;
     if (st->n_points) {
         if (!(c->points = malloc(st->n_points * sizeof *c->points))) goto oom;
@@ -219,7 +225,7 @@ const char *cls__stencil_body(const cls_stencil *cst, int *oom)
 cls_status cls_stencil_add_point(cls_stencil *st, int dx, int dy, int dz, double coef)
 {
     if (!st) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_add_point: NULL");
-    if (st->body && !st->body_from_points)
+    if (atomic_load(&st->body) && !st->body_from_points)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                          "points: the stencil already has a body; give a body or points, not both");
     if (!isfinite(coef))
@@ -243,8 +249,7 @@ cls_status cls_stencil_add_point(cls_stencil *st, int dx, int dy, int dz, double
     }
     st->points[st->n_points++] = (cls__point){{dx, dy, dz}, coef};
     /* The body follows the points: rebuilt on its next use, not on every point. */
-    free(st->body);
-    st->body = NULL;
+    free(atomic_exchange(&st->body, NULL));
     st->body_from_points = 1;
     return CLS_SUCCESS;
 }

@@ -49,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef CLS_FUZZ_SMOKE
+#include "fuzz_smoke.h"
 #include "tap.h"
 
 /* Deterministic smoke run: seed bodies, their mutations and random bytes. */
@@ -148,6 +149,13 @@ int main(void)
         runs += 2;
     }
     tap_ok(1, "fuzz smoke: %d inputs without a crash", runs);
+    /* the committed seeds (every failure must carry a location, or the target aborts) */
+    size_t nseeds_dir = 0;
+    fuzz_seed *dir = fuzz_seeds_load("expr", &nseeds_dir);
+    for (size_t i = 0; i < nseeds_dir; i++)
+        LLVMFuzzerTestOneInput((const uint8_t *)dir[i].data, dir[i].len);
+    fuzz_seeds_free(dir, nseeds_dir);
+    tap_ok(nseeds_dir > 0, "the %zu seeds of tests/fuzz/expr run", nseeds_dir);
     return tap_done();
 }
 #endif

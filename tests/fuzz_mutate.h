@@ -88,4 +88,42 @@ static inline void fuzz_mutate(fuzz_mutator *m, char *buf, size_t *len, size_t c
     }
 }
 
+/* One random edit of binary data (file formats with lengths, magic numbers and checksums):
+ * a bit flipped, a byte or a big- or little-endian 16/32-bit word set to a boundary value, or
+ * one of fuzz_mutate's text edits. */
+static inline void fuzz_mutate_bytes(fuzz_mutator *m, char *buf, size_t *len, size_t cap)
+{
+    static const uint32_t words[] = {0,          1,          2,          0x7f,
+                                     0x80,       0xff,       0x100,      0x7fff,
+                                     0x8000,     0xffff,     0x10000,    0x100000,
+                                     0x7fffffff, 0x80000000, 0xffffffff, 0x4000};
+    size_t at = fuzz_pick(m, *len);
+    uint32_t w = words[fuzz_pick(m, sizeof words / sizeof words[0])];
+    switch (fuzz_pick(m, 5)) {
+    case 0:
+        if (*len) buf[at] ^= (char)(1u << fuzz_pick(m, 8));
+        break;
+    case 1:
+        if (*len) buf[at] = (char)(unsigned char)w;
+        break;
+    case 2: /* a 16-bit word */
+        if (at + 2 <= *len) {
+            int be = (int)fuzz_pick(m, 2);
+            buf[at] = (char)(unsigned char)(be ? w >> 8 : w);
+            buf[at + 1] = (char)(unsigned char)(be ? w : w >> 8);
+        }
+        break;
+    case 3: /* a 32-bit word */
+        if (at + 4 <= *len) {
+            int be = (int)fuzz_pick(m, 2);
+            for (int i = 0; i < 4; i++)
+                buf[at + (size_t)i] = (char)(unsigned char)(w >> (be ? 24 - 8 * i : 8 * i));
+        }
+        break;
+    default:
+        fuzz_mutate(m, buf, len, cap);
+        break;
+    }
+}
+
 #endif

@@ -51,3 +51,5 @@ include tests/chaotic.mk
 include tests/analyze.mk
 include tests/bench.mk
 include tests/architecture.mk
+include tests/faults.mk
+include tests/fuzz.mk

@@ -1,4 +1,4 @@
-# tests/robust.mk: hostile and careless input (doc/reliability-fixes.md lists what each covers).
+# tests/robust.mk: hostile and careless input (doc/reliability.md, "Regression tests", lists what each covers).
 check_PROGRAMS += tests/test_injection
 TESTS += tests/test_injection
 tests_test_injection_SOURCES = tests/test_injection.c

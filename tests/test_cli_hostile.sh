@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_cli_hostile.sh: the command line against hostile and careless input: names that shadow
 # built-ins, image and offset limits, outputs that alias inputs, planted symlinks, full disks,
-# huge sizes and image bombs (doc/reliability-fixes.md lists what each covers).
+# huge sizes and image bombs (doc/reliability.md, "Regression tests", lists what each covers).
 CLI=$(cd "${builddir:-.}" && pwd)/clstencil
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/clstencil-hostile.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -216,9 +216,11 @@ static cls_status kernels(run *r, size_t t, const box *tb, size_t step0, cl_uint
         err = clEnqueueNDRangeKernel(q->q[1], k, 3, NULL, global, q->local, j == 1 ? nwait : 0,
                                      j == 1 ? wait : NULL, ev);
         if (err == CL_SUCCESS && r->ev_all && (j == q->h || j == 1)) {
+            /* kept only once retained: both lists release what they hold */
             cl_event *keep = j == q->h ? &r->ev_k[t] : &r->ev_k0[t];
+            if ((err = clRetainEvent(*ev)) != CL_SUCCESS)
+                return cls__fail(ctx, (cls_status)err, "keeping tile %zu's kernel event", t);
             *keep = *ev;
-            clRetainEvent(*ev);
         }
         if (err != CL_SUCCESS)
             return cls__fail(ctx, (cls_status)err,
