@@ -465,9 +465,10 @@ CLS_API cls_status cls_raw_write(const char *path, const void *data, cls_dtype d
 /* ------------------------------------------------------------------------------------------
  * Benchmarks
  * ---------------------------------------------------------------------------------------- */
-/* Times a plain element-wise copy kernel (dst[i] = src[i], elements of the dtype) between two
- * device buffers of `bytes` each: the bandwidth yardstick of `clstencil bench`.  Runs a warm-up
- * and `reps` timed launches (profiling events) and returns the median seconds per copy. */
+/* Times a copy kernel (dst[i] = src[i], elements of the dtype, 16 bytes per work-item) between
+ * two device buffers of `bytes` each: the bandwidth yardstick of `clstencil bench`.  Runs a
+ * warm-up and `reps` timed launches (profiling events), checks both ends of the copy, and
+ * returns the median seconds per copy. */
 CLS_API cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_t reps,
                                   double *seconds);
 

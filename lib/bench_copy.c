@@ -4,6 +4,11 @@
 
 #include "internal.h"
 
+/* Bytes each work-item of cl/copy.cl moves (its CLS_COPY_VEC elements). */
+#define CLS__COPY_VEC_BYTES 16
+/* Elements checked at each end of the copy. */
+#define CLS__COPY_EDGE 4096
+
 cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_t reps,
                           double *seconds)
 {
@@ -15,6 +20,8 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
     cl_mem src = NULL, dst = NULL;
     cl_event ev = NULL;
     double *times = NULL;
+    void *marks = NULL;
+    size_t head = 0, tail = 0, items = 0;
     cl_int err = CL_SUCCESS;
 
     if (seconds) *seconds = 0;
@@ -84,6 +91,28 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
                       clEnqueueFillBuffer(ctx->queue, src, pattern, esize, 0, bytes, 0, NULL, NULL),
                       "clEnqueueFillBuffer (initialising the copy source) failed");
     }
+    /* Distinct values at both ends of the source, where a wrong vector index or a lost tail
+     * element shows; checked after the timed copies.  The ends do not overlap. */
+    head = n < CLS__COPY_EDGE ? n : CLS__COPY_EDGE;
+    tail = n - head < CLS__COPY_EDGE ? n - head : CLS__COPY_EDGE;
+    marks = malloc(2 * (head + tail) * esize);
+    if (!marks) CLS__GOTO_FAIL(ctx, st, CLS_ERR_OUT_OF_HOST_MEMORY, "allocating the copy check");
+    for (size_t i = 0; i < head + tail; i++) {
+        if (dtype == CLS_FLOAT64)
+            ((double *)marks)[i] = (double)i + 2.0;
+        else
+            ((float *)marks)[i] = (float)i + 2.0f;
+    }
+    CLS__CHECK_CL(ctx, st,
+                  clEnqueueWriteBuffer(ctx->queue, src, CL_TRUE, 0, head * esize, marks, 0, NULL,
+                                       NULL),
+                  "clEnqueueWriteBuffer (marking the copy source) failed");
+    if (tail)
+        CLS__CHECK_CL(ctx, st,
+                      clEnqueueWriteBuffer(ctx->queue, src, CL_TRUE, (n - tail) * esize,
+                                           tail * esize, (char *)marks + head * esize, 0, NULL,
+                                           NULL),
+                      "clEnqueueWriteBuffer (marking the copy source) failed");
 
     cl_ulong n_arg = (cl_ulong)n;
     CLS__CHECK_CL(ctx, st, clSetKernelArg(kernel, 0, sizeof src, &src), "clSetKernelArg(src) failed");
@@ -93,7 +122,9 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
 
     /* Work-group size: CPUs let the driver choose; others take a multiple of the preferred
      * size, 256 where the kernel allows it. */
-    size_t local = 0, global = n;
+    const size_t vec = CLS__COPY_VEC_BYTES / esize;
+    items = n / vec + n % vec;
+    size_t local = 0, global = items;
     if (ctx->info.type != CLS_DEVICE_CPU) {
         size_t kwg = 0, pref = 0;
         CLS__CHECK_CL(ctx, st,
@@ -110,9 +141,9 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
         if (local > ctx->info.max_work_item_sizes[0]) local = ctx->info.max_work_item_sizes[0];
         if (pref > 0 && local >= pref) local = local / pref * pref;
         if (local == 0) local = 1;
-        if (n > SIZE_MAX - local)
+        if (items > SIZE_MAX - local)
             CLS__GOTO_FAIL(ctx, st, CLS_ERR_TOO_LARGE, "copy of %zu elements is too large", n);
-        global = (n + local - 1) / local * local;
+        global = (items + local - 1) / local * local;
     }
     cls__debug("bench copy: %zu bytes, global %zu, local %zu%s", bytes, global, local,
                local ? "" : " (driver's choice)");
@@ -135,12 +166,28 @@ cls_status cls_bench_copy(cls_context *ctx, cls_dtype dtype, size_t bytes, size_
         ev = NULL;
     }
 
+    char *got = (char *)marks + (head + tail) * esize;
+    CLS__CHECK_CL(ctx, st,
+                  clEnqueueReadBuffer(ctx->queue, dst, CL_TRUE, 0, head * esize, got, 0, NULL,
+                                      NULL),
+                  "clEnqueueReadBuffer (checking the copy) failed");
+    if (tail)
+        CLS__CHECK_CL(ctx, st,
+                      clEnqueueReadBuffer(ctx->queue, dst, CL_TRUE, (n - tail) * esize,
+                                          tail * esize, got + head * esize, 0, NULL, NULL),
+                      "clEnqueueReadBuffer (checking the copy) failed");
+    if (memcmp(marks, got, (head + tail) * esize) != 0)
+        CLS__GOTO_FAIL(ctx, st, CLS_ERR_INTERNAL,
+                       "the copy kernel (cl/copy.cl) wrote wrong values into a copy of %zu "
+                       "elements on %s", n, ctx->info.name);
+
     *seconds = cls__median(times, reps);
     st = CLS_SUCCESS;
 
 fail:
     if (ev) clReleaseEvent(ev);
     free(times);
+    free(marks);
     if (kernel) clReleaseKernel(kernel);
     if (src) clReleaseMemObject(src);
     if (dst) clReleaseMemObject(dst);

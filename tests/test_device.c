@@ -194,6 +194,21 @@ int main(void)
         tap_diag("%s", cls_last_error());
     st = cls_bench_copy(ctx, CLS_FLOAT32, 1000 * 4 + 3, 2, &secs);
     tap_ok(st == CLS_SUCCESS && secs > 0, "cls_bench_copy with an odd size and even reps");
+    /* The copy moves 16-byte vectors and then the tail element by element; the library checks
+     * both ends of the result, so every tail length, grids shorter than one vector and grids
+     * longer than the checked ends must pass that check. */
+    {
+        static const size_t counts[] = {1, 2, 3, 5, 6, 7, 4099, 8195, ((size_t)1 << 20) + 3};
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            for (int d = 0; d < (cinfo.double_support ? 2 : 1); d++) {
+                cls_dtype dt = d ? CLS_FLOAT64 : CLS_FLOAT32;
+                st = cls_bench_copy(ctx, dt, counts[i] * cls_dtype_size(dt), 1, &secs);
+                if (!tap_ok(st == CLS_SUCCESS && secs > 0,
+                            "cls_bench_copy of %zu %s elements copies both ends right", counts[i],
+                            d ? "double" : "float"))
+                    tap_diag("%s", cls_last_error());
+            }
+    }
     if (cinfo.double_support) {
         st = cls_bench_copy(ctx, CLS_FLOAT64, (size_t)1 << 20, 3, &secs);
         if (!tap_ok(st == CLS_SUCCESS && secs > 0, "cls_bench_copy float64: %.3g s", secs))

@@ -1,4 +1,4 @@
-/* cmd_bench.c: `clstencil bench`, stencil throughput against a plain copy kernel's bandwidth. */
+/* cmd_bench.c: `clstencil bench`, stencil throughput against a copy kernel's bandwidth. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,7 +319,7 @@ done:
 
 const cli_command cli_cmd_bench = {
     "bench",
-    "measure a stencil's throughput against a plain copy kernel",
+    "measure a stencil's throughput against a vectorised copy kernel",
     "usage: clstencil bench STENCIL [--size NXxNYxNZ] [--steps N] [--dtype float|double]\n"
     "           [--boundary B] [--param NAME=VALUE]... [--reps R]\n"
     "           [--schedule auto|naive|trapezoid|stream25d] [--height H] [--sync restart|barrier]\n"
@@ -329,8 +329,9 @@ const cli_command cli_cmd_bench = {
     "Runs the plan for STENCIL (no verification) once untimed and then R times, and prints the\n"
     "median time per step (device time of the kernels), GPoints/s and the effective GB/s at\n"
     "the minimal traffic (the state read and written once and each auxiliary array read once\n"
-    "per point).  It then times a plain copy kernel over the same number of bytes (points x\n"
-    "element size), launched as often as the timed steps (STEPS x R, at most 1000), and\n"
+    "per point).  It then times a copy kernel (a 16-byte vector per work-item, what the\n"
+    "device's memory sustains) over the same number of bytes (points x element size),\n"
+    "launched as often as the timed steps (STEPS x R, at most 1000), and\n"
     "prints its median time, its GB/s counted as read + write, the GPoints/s it would allow\n"
     "at the stencil's bytes per point, and the ratio of the stencil's GB/s to the copy's in\n"
     "percent.  Steps are measured device-resident: one upload before and one download after\n"
