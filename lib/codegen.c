@@ -25,7 +25,7 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
     for (size_t i = 0; i < st->n_aux && i < 16; i++) aux_names[i] = st->aux[i].name;
     for (size_t i = 0; i < st->n_params && i < 256; i++) param_names[i] = st->params[i].name;
     cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
-                        st->n_params, param_names};
+                        st->n_params, param_names, 0, NULL, 0};
     char err[512];
     int oom;
     const char *body = cls__stencil_body(st, &oom);
