@@ -163,7 +163,8 @@ typedef struct cls_stencil cls_stencil;
 CLS_API cls_status cls_stencil_from_json(const char *json, cls_stencil **st);
 CLS_API cls_status cls_stencil_from_file(const char *path, cls_stencil **st);
 /* A built-in stencil by name (hotspot, pathfinder, poisson2d, cell3d, heat3d7, heat3d27,
- * moving_average, emboss, jacobi3d). */
+ * moving_average, emboss, jacobi3d; the systems wave2d, wave3d, acoustic3d_r4, gray_scott,
+ * fdtd2d, fdtd3d). */
 CLS_API cls_status cls_stencil_builtin(const char *name, cls_stencil **st);
 /* The i-th built-in name, NULL past the end. */
 CLS_API const char *cls_stencil_builtin_name(size_t i);
@@ -441,6 +442,13 @@ CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, voi
 CLS_API cls_status cls_plan_run(cls_plan *plan, const void *input, const void *const *aux,
                                 void *output, cls_report *report);
 
+/* Runs a system (or a single-field stencil) from host arrays: input[f] and output[f] are
+ * field f's (declaration order, cls_stencil_field_name); otherwise as cls_plan_run, which
+ * refuses a system.  An output may be its input. */
+CLS_API cls_status cls_plan_run_fields(cls_plan *plan, const void *const *input,
+                                       const void *const *aux, void *const *output,
+                                       cls_report *report);
+
 /* States: a run's field and auxiliary arrays kept on the device between calls (in pinned
  * host memory when the grid is above the device's memory: the plan's host schedule runs
  * them).  A plan advances a state by any number of steps; advancing by a, then b steps gives
@@ -460,6 +468,11 @@ CLS_API cls_status cls_state_write_aux(cls_state *state, size_t k, const void *d
                                        size_t slices);
 /* Reads the field into host memory. */
 CLS_API cls_status cls_state_read(const cls_state *state, void *field);
+/* A system's fields one by one (f in declaration order; also field 0 of a single-field
+ * stencil): writing one sets the step to 0, and a state advances once every field was
+ * written.  cls_state_write and cls_state_read refuse a state of several fields. */
+CLS_API cls_status cls_state_write_field(cls_state *state, size_t f, const void *data);
+CLS_API cls_status cls_state_read_field(const cls_state *state, size_t f, void *data);
 /* Steps advanced since the field was written: the STEP of the next step. */
 CLS_API size_t cls_state_step(const cls_state *state);
 CLS_API cls_status cls_state_set_step(cls_state *state, size_t step);

@@ -186,6 +186,15 @@ cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);
 /* Index of a parameter / aux array by name, -1 if absent. */
 int cls__stencil_param_index(const cls_stencil *st, const char *name);
 int cls__stencil_aux_index(const cls_stencil *st, const char *name);
+/* The built-in systems' makers (lib/builtin_systems.c): fields, stages and parameters on a
+ * stencil created without a body. */
+cls_status cls__make_wave2d(cls_stencil *st);
+cls_status cls__make_wave3d(cls_stencil *st);
+cls_status cls__make_acoustic3d_r4(cls_stencil *st);
+cls_status cls__make_gray_scott(cls_stencil *st);
+cls_status cls__make_fdtd2d(cls_stencil *st);
+cls_status cls__make_fdtd3d(cls_stencil *st);
+
 /* Systems (lib/stencil_system.c).  Whether the stencil declares fields (a one-field stencil
  * with a body is not a system: every schedule runs it). */
 int cls__stencil_is_system(const cls_stencil *st);
@@ -315,5 +324,15 @@ const char *cls__kernel_source(const char *file, int *owned);
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                         const char *template_file, const char *extra_defines, unsigned variants,
                         char **source, char **options);
+/* The same for one stage of a system: the prelude, CLS_FIELD_PARAMS / CLS_FIELD_ARGS (every
+ * field, read-only, in declaration order), CLS_STAGE_OUT_PARAMS / CLS_STAGE_OUT_ARGS (one
+ * output per update of the stage, in its order, each with a leading comma, as the aux
+ * arrays'), the update functions cls_update_<k> and cls_update_<k>_interior, and
+ * cls_stage_point(fields, outputs, aux, X, Y, Z, STEP, inside), which computes every update
+ * of the stage at one point from the stage's start and stores them (inside: the stencil lies
+ * in the grid, reads need no boundary rule).  cls__codegen refuses a system. */
+cls_status cls__codegen_stage(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                              size_t stage, const char *template_file,
+                              const char *extra_defines, char **source, char **options);
 
 #endif /* CLS_INTERNAL_H */
