@@ -134,7 +134,8 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 static cls_status check_local(const cls__facts *f, cls__naive *c)
 {
     const cls_device_info *d = f->dev;
-    size_t wgmax = cls__kernel_wg_limit(f->ctx, c->kernel), prod = 1;
+    size_t wgmax = cls__kernel_wg_limit(f->ctx, c->n_stages ? c->stage_kernel[0] : c->kernel),
+           prod = 1;
     if (!wgmax) wgmax = d->max_work_group_size;
     for (int i = 0; i < 3; i++) {
         if (d->max_work_item_sizes[i] && c->local[i] > d->max_work_item_sizes[i])
@@ -165,7 +166,8 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
     else
         snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu", c->per_item);
     if (c->n_stages) {
-        /* one program per stage; the first stage's kernel stands for the work-group limits */
+        /* one program per stage; the first stage's kernel stands for the work-group limits
+         * (its stages differ only in their bodies) */
         s = CLS_SUCCESS;
         for (size_t g = 0; g < c->n_stages && s == CLS_SUCCESS; g++) {
             cls__built bs = {0};
@@ -178,8 +180,7 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
                 b.build_seconds += bs.build_seconds;
             }
         }
-        if (c->stage_kernel[0] && clRetainKernel(c->stage_kernel[0]) != CL_SUCCESS)
-            b.kernel = NULL;
+        b.kernel = NULL; /* owned by stage_kernel[0] */
     } else {
         s = cls__build_kernel(f, c->rows ? "naive_rows.cl" : "naive.cl", defines,
                               c->rows ? CLS__UPDATE_ROW : 0, "cls_naive", f->max_registers, &b);
@@ -202,7 +203,7 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
         c->local[0] = c->local[1] = c->local[2] = 1;
         if (c->item_rows <= 1) c->local[rows_axis] = n < 8 ? n : 8;
     } else {
-        cls__choose_local_size(f, c->kernel, c->local);
+        cls__choose_local_size(f, c->n_stages ? c->stage_kernel[0] : c->kernel, c->local);
     }
     for (int i = 0; i < 3; i++) {
         size_t n = i == axis ? (f->dims.n[i] + c->per_item - 1) / c->per_item : f->dims.n[i];
