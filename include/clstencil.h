@@ -163,7 +163,8 @@ typedef struct cls_stencil cls_stencil;
 CLS_API cls_status cls_stencil_from_json(const char *json, cls_stencil **st);
 CLS_API cls_status cls_stencil_from_file(const char *path, cls_stencil **st);
 /* A built-in stencil by name (hotspot, pathfinder, poisson2d, cell3d, heat3d7, heat3d27,
- * moving_average, emboss, jacobi3d). */
+ * moving_average, emboss, jacobi3d; the systems wave2d, wave3d, acoustic3d_r4, gray_scott,
+ * fdtd2d, fdtd3d). */
 CLS_API cls_status cls_stencil_builtin(const char *name, cls_stencil **st);
 /* The i-th built-in name, NULL past the end. */
 CLS_API const char *cls_stencil_builtin_name(size_t i);
@@ -181,6 +182,44 @@ CLS_API cls_status cls_stencil_get_param(const cls_stencil *st, const char *name
 CLS_API cls_status cls_stencil_set_dtype(cls_stencil *st, cls_dtype dtype);
 /* value is used by CLS_BOUNDARY_CONSTANT only. */
 CLS_API cls_status cls_stencil_set_boundary(cls_stencil *st, cls_boundary b, double value);
+/* Systems of fields (doc/guide.md, "Systems of fields").  A stencil made with a NULL body
+ * becomes a system when it declares fields: each is updated by the stages or is a time level
+ * of another field.  One time step runs the stages in order; within a stage every update reads
+ * the fields as they were at the stage's start, and the next stage reads them as updated.  A
+ * time level ("u_prev" of "u") has no update: during a step it holds u's value of the
+ * previous step, after the step u's value at the step's start.  Update bodies read field f at
+ * a constant offset as IN(f, dx[, dy[, dz]]); IN(dx, ...) without a name is allowed where the
+ * stages update one field only, and means that field.  Auxiliary arrays and parameters work
+ * as for one field.  Field names follow the rules of auxiliary array names; at most 16
+ * fields and 16 stages.  Stages and fields are numbered from 0 in declaration order, which is
+ * also the order of the host arrays of runs and states. */
+CLS_API cls_status cls_stencil_add_field(cls_stencil *st, const char *name);
+/* A field that holds the previous step's value of field `previous` (which may be declared
+ * later; the spec's check refuses a missing one and time levels in a cycle). */
+CLS_API cls_status cls_stencil_add_time_level(cls_stencil *st, const char *name,
+                                              const char *previous);
+/* Appends an empty stage; *stage (may be NULL) receives its index. */
+CLS_API cls_status cls_stencil_add_stage(cls_stencil *st, size_t *stage);
+/* Sets the body of field `field`'s update in stage `stage`; a field is updated at most once
+ * per stage, and a time level never. */
+CLS_API cls_status cls_stencil_set_update(cls_stencil *st, size_t stage, const char *field,
+                                          const char *body);
+/* Whether the stencil is a system (declares fields).  A single-field stencil answers the
+ * accessors below as the one-field, one-stage system of field "u". */
+CLS_API int cls_stencil_is_system(const cls_stencil *st);
+CLS_API size_t cls_stencil_num_fields(const cls_stencil *st);
+/* NULL past the end. */
+CLS_API const char *cls_stencil_field_name(const cls_stencil *st, size_t f);
+/* The field a time level holds the previous step of; NULL for an ordinary field. */
+CLS_API const char *cls_stencil_field_previous(const cls_stencil *st, size_t f);
+/* A field's index by name, -1 if none. */
+CLS_API int cls_stencil_field_index(const cls_stencil *st, const char *name);
+CLS_API size_t cls_stencil_num_stages(const cls_stencil *st);
+CLS_API size_t cls_stencil_stage_num_updates(const cls_stencil *st, size_t stage);
+/* The body of update k of a stage (NULL past the end); *field (may be NULL) its field. */
+CLS_API const char *cls_stencil_update_body(const cls_stencil *st, size_t stage, size_t k,
+                                            size_t *field);
+
 /* Checks the whole spec (body parses, accessors and names known, offsets within halo). */
 CLS_API cls_status cls_stencil_validate(const cls_stencil *st);
 /* JSON text of the spec; free with cls_free. */
@@ -204,7 +243,8 @@ CLS_API double cls_stencil_boundary_value(const cls_stencil *st);
 /* The spec's free-text description ("" if none). */
 CLS_API const char *cls_stencil_description(const cls_stencil *st);
 CLS_API int cls_stencil_aux_per_step(const cls_stencil *st, size_t k);
-/* The body as it will be compiled (generated from points where needed). */
+/* The body as it will be compiled (generated from points where needed); NULL for a system
+ * (cls_stencil_update_body). */
 CLS_API const char *cls_stencil_body(const cls_stencil *st);
 /* Floating-point operations of one update as the body is written (+ - * / and floating
  * calls, both branches of ?: counted): 30 for heat3d27 given as 27 points with 4 weights,
@@ -402,6 +442,13 @@ CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, voi
 CLS_API cls_status cls_plan_run(cls_plan *plan, const void *input, const void *const *aux,
                                 void *output, cls_report *report);
 
+/* Runs a system (or a single-field stencil) from host arrays: input[f] and output[f] are
+ * field f's (declaration order, cls_stencil_field_name); otherwise as cls_plan_run, which
+ * refuses a system.  An output may be its input. */
+CLS_API cls_status cls_plan_run_fields(cls_plan *plan, const void *const *input,
+                                       const void *const *aux, void *const *output,
+                                       cls_report *report);
+
 /* States: a run's field and auxiliary arrays kept on the device between calls (in pinned
  * host memory when the grid is above the device's memory: the plan's host schedule runs
  * them).  A plan advances a state by any number of steps; advancing by a, then b steps gives
@@ -421,6 +468,11 @@ CLS_API cls_status cls_state_write_aux(cls_state *state, size_t k, const void *d
                                        size_t slices);
 /* Reads the field into host memory. */
 CLS_API cls_status cls_state_read(const cls_state *state, void *field);
+/* A system's fields one by one (f in declaration order; also field 0 of a single-field
+ * stencil): writing one sets the step to 0, and a state advances once every field was
+ * written.  cls_state_write and cls_state_read refuse a state of several fields. */
+CLS_API cls_status cls_state_write_field(cls_state *state, size_t f, const void *data);
+CLS_API cls_status cls_state_read_field(const cls_state *state, size_t f, void *data);
 /* Steps advanced since the field was written: the STEP of the next step. */
 CLS_API size_t cls_state_step(const cls_state *state);
 CLS_API cls_status cls_state_set_step(cls_state *state, size_t step);
@@ -436,6 +488,13 @@ CLS_API cls_status cls_plan_advance(cls_plan *plan, cls_state *state, size_t ste
  * within their OpenCL ULP bounds. */
 CLS_API cls_status cls_reference_run(const cls_stencil *st, cls_dims dims, size_t steps,
                                      const void *input, const void *const *aux, void *output);
+
+/* The host reference of a system: input[f] and output[f] are field f's host arrays in the
+ * declaration order (cls_stencil_field_name); an output may equal its input.  Also takes a
+ * single-field stencil (one array each); cls_reference_run refuses a system. */
+CLS_API cls_status cls_reference_run_fields(const cls_stencil *st, cls_dims dims, size_t steps,
+                                            const void *const *input, const void *const *aux,
+                                            void *const *output);
 
 /* Whether the stencil's body is computed bitwise-reproducibly by the reference (see above). */
 CLS_API int cls_stencil_is_exact(const cls_stencil *st);

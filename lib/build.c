@@ -18,9 +18,9 @@ static cls_status register_cap(cls_context *ctx, size_t regs, char **options)
     return CLS_SUCCESS;
 }
 
-cls_status cls__build_kernel(const cls__facts *f, const char *tmpl, const char *defines,
-                             unsigned variants, const char *kernel_name, size_t max_regs,
-                             cls__built *b)
+static cls_status build_kernel(const cls__facts *f, int stage, const char *tmpl,
+                               const char *defines, unsigned variants, const char *kernel_name,
+                               size_t max_regs, cls__built *b)
 {
     cls_context *ctx = f->ctx;
     char *source = NULL, *options = NULL;
@@ -32,7 +32,10 @@ cls_status cls__build_kernel(const cls__facts *f, const char *tmpl, const char *
         b->regs_ignored = max_regs;
         b->max_regs = 0;
     }
-    cls_status s = cls__codegen(ctx, f->st, f->dims, tmpl, defines, variants, &source, &options);
+    cls_status s = stage < 0 ? cls__codegen(ctx, f->st, f->dims, tmpl, defines, variants,
+                                            &source, &options)
+                             : cls__codegen_stage(ctx, f->st, f->dims, (size_t)stage, tmpl,
+                                                  defines, &source, &options);
     if (s == CLS_SUCCESS && b->max_regs) s = register_cap(ctx, b->max_regs, &options);
     if (s == CLS_SUCCESS) s = cls__program_get(ctx, source, options, &b->program, &b->from_cache);
     if (s == CLS_SUCCESS) {
@@ -45,6 +48,30 @@ cls_status cls__build_kernel(const cls__facts *f, const char *tmpl, const char *
     free(source);
     free(options);
     return s;
+}
+
+cls_status cls__build_kernel(const cls__facts *f, const char *tmpl, const char *defines,
+                             unsigned variants, const char *kernel_name, size_t max_regs,
+                             cls__built *b)
+{
+    return build_kernel(f, -1, tmpl, defines, variants, kernel_name, max_regs, b);
+}
+
+cls_status cls__build_stage_kernel(const cls__facts *f, size_t stage, const char *tmpl,
+                                   const char *defines, const char *kernel_name,
+                                   size_t max_regs, cls__built *b)
+{
+    return build_kernel(f, (int)stage, tmpl, defines, 0, kernel_name, max_regs, b);
+}
+
+cls_status cls__refuse_system(const cls__facts *f, const char *schedule)
+{
+    if (!cls__stencil_is_system(f->st)) return CLS_SUCCESS;
+    return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
+                     "%s runs single-field stencils; '%s' is a system of %zu fields in %zu "
+                     "stage%s (the naive schedule runs systems)",
+                     schedule, f->st->name, f->st->n_fields, f->st->n_stages,
+                     f->st->n_stages == 1 ? "" : "s");
 }
 
 void cls__built_release(cls__built *b)

@@ -203,6 +203,19 @@ static const struct builtin {
     {"jacobi3d", 3,
      "(IN(-1, 0, 0) + IN(1, 0, 0) + IN(0, -1, 0) + IN(0, 1, 0) + IN(0, 0, -1) + IN(0, 0, 1)) / 6",
      NULL, "3D Jacobi iteration for Laplace's equation (Visschers 2012, Sect. 3.3)"},
+    /* Systems of fields (lib/builtin_systems.c). */
+    {"wave2d", 2, NULL, cls__make_wave2d,
+     "2D wave equation, leapfrog in time (a time level) and 2nd order in space"},
+    {"wave3d", 3, NULL, cls__make_wave3d,
+     "3D wave equation, leapfrog in time (a time level) and 2nd order in space"},
+    {"acoustic3d_r4", 3, NULL, cls__make_acoustic3d_r4,
+     "3D acoustic wave, leapfrog in time, 8th order in space (radius 4), as in seismic imaging"},
+    {"gray_scott", 2, NULL, cls__make_gray_scott,
+     "Gray-Scott reaction-diffusion of u and v (Pearson 1993), spots and stripes"},
+    {"fdtd2d", 2, NULL, cls__make_fdtd2d,
+     "Yee's FDTD, 2D TE mode (Ex, Ey, Hz): H from E, then E from the new H"},
+    {"fdtd3d", 3, NULL, cls__make_fdtd3d,
+     "Yee's FDTD in 3D (six fields): H from E, then E from the new H"},
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])
 

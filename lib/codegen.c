@@ -25,7 +25,7 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
     for (size_t i = 0; i < st->n_aux && i < 16; i++) aux_names[i] = st->aux[i].name;
     for (size_t i = 0; i < st->n_params && i < 256; i++) param_names[i] = st->params[i].name;
     cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
-                        st->n_params, param_names};
+                        st->n_params, param_names, 0, NULL, 0};
     char err[512];
     int oom;
     const char *body = cls__stencil_body(st, &oom);
@@ -36,14 +36,69 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
     return CLS_SUCCESS;
 }
 
-cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
-                        const char *template_file, const char *extra_defines, unsigned variants,
-                        char **source, char **options)
+/* The field accessors of a system, its update functions for the stage and the stage's
+ * point function (see cls__codegen_stage). */
+static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil *st,
+                        size_t stage, char **bodies)
 {
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
     static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
-    char *src = NULL, *body = NULL;
+    const cls__stage *sg = &st->stages[stage];
+    char num[40];
+#define OUT(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) return -1;                           \
+    } while (0)
+    OUT("#define CLS_NUM_FIELDS %zu\n#define CLS_FIELD_PARAMS ", st->n_fields);
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("%s__global const real *restrict f%zu", f ? ", " : "", f);
+    OUT("\n#define CLS_FIELD_ARGS ");
+    for (size_t f = 0; f < st->n_fields; f++) OUT("%sf%zu", f ? ", " : "", f);
+    OUT("\n#define CLS_STAGE %zu\n#define CLS_STAGE_UPDATES %zu\n#define CLS_STAGE_OUT_PARAMS ",
+        stage, sg->n);
+    for (size_t k = 0; k < sg->n; k++) OUT(", __global real *restrict out%zu", k);
+    OUT("\n#define CLS_STAGE_OUT_ARGS ");
+    for (size_t k = 0; k < sg->n; k++) OUT(", out%zu", k);
+    OUT("\n");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f, dim_params[st->dims - 1], f,
+            dim_args[st->dims - 1]);
+    for (size_t k = 0; k < sg->n; k++)
+        for (int inner = 0; inner < 2; inner++) {
+            OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX "
+                "%s\n",
+                inner ? "cls_read_direct" : "cls_read", inner ? "cls_read_direct" : "cls_read");
+            OUT("CLS_INLINE real cls_update_%zu%s(CLS_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
+                "int Z, int STEP)\n{\n",
+                k, inner ? "_interior" : "");
+            for (size_t j = 0; j < st->n_params; j++)
+                OUT("    const real %s = (real)%s;\n", st->params[j].name,
+                    cls__fmt_double(num, st->params[j].value));
+            OUT("%s\n}\n", bodies[k]);
+        }
+    /* Every update of the stage at one point: all read the stage's start (the outputs are
+     * other buffers), then the values are stored. */
+    OUT("CLS_INLINE void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, "
+        "int X, int Y, int Z, int STEP, int inside)\n{\n");
+    for (size_t k = 0; k < sg->n; k++)
+        OUT("    real v%zu = inside ? cls_update_%zu_interior(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, "
+            "STEP) : cls_update_%zu(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);\n",
+            k, k, k);
+    for (size_t k = 0; k < sg->n; k++) OUT("    out%zu[CLS_IDX(X, Y, Z)] = v%zu;\n", k, k);
+    OUT("}\n");
+#undef OUT
+    return 0;
+}
+
+static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dims, int stage,
+                           const char *template_file, const char *extra_defines,
+                           unsigned variants, char **source, char **options)
+{
+    static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
+                                            "X + (dx), Y + (dy), Z + (dz)"};
+    static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
+    char *src = NULL, *body = NULL, *bodies[CLS__MAX_FIELDS] = {NULL};
     size_t len = 0, cap = 0;
     cls_expr *e = NULL;
     const char *prelude = NULL, *tmpl = NULL;
@@ -52,10 +107,23 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     *source = NULL;
     *options = NULL;
 
-    if ((s = parse_for_codegen(st, &e)) != CLS_SUCCESS) goto fail;
-    if (!(body = cls__expr_emit_opencl(e))) {
-        s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting the body");
-        goto fail;
+    if (stage >= 0) {
+        for (size_t k = 0; k < st->stages[stage].n; k++) {
+            if ((s = cls__stencil_parse_update(st, (size_t)stage, k, &e)) != CLS_SUCCESS) goto fail;
+            bodies[k] = cls__expr_emit_opencl(e);
+            cls__expr_free(e);
+            e = NULL;
+            if (!bodies[k]) {
+                s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting an update");
+                goto fail;
+            }
+        }
+    } else {
+        if ((s = parse_for_codegen(st, &e)) != CLS_SUCCESS) goto fail;
+        if (!(body = cls__expr_emit_opencl(e))) {
+            s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting the body");
+            goto fail;
+        }
     }
     prelude = cls__kernel_source("prelude.cl", &prelude_owned);
     tmpl = cls__kernel_source(template_file, &tmpl_owned);
@@ -127,7 +195,7 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
          "__global",
          ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY"},
     };
-    for (size_t v = 0; v < sizeof variant / sizeof variant[0]; v++) {
+    for (size_t v = 0; stage < 0 && v < sizeof variant / sizeof variant[0]; v++) {
         if (variant[v].kind && !(variants & variant[v].kind)) continue;
         OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX %s\n",
             variant[v].in_reader, variant[v].aux_reader);
@@ -139,6 +207,7 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                 cls__fmt_double(num, st->params[k].value));
         OUT("%s\n}\n", body);
     }
+    if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies)) goto oom;
     OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#undef CLS_READ_AUX\n"
         "#define CLS_READ_AUX cls_read\n#define CLS_HAVE_UPDATE 1\n");
     OUT("%s\n", tmpl);
@@ -159,6 +228,30 @@ done:
     if (prelude_owned) free((void *)prelude);
     if (tmpl_owned) free((void *)tmpl);
     free(body);
+    for (size_t k = 0; k < CLS__MAX_FIELDS; k++) free(bodies[k]);
     cls__expr_free(e);
     return s;
+}
+
+cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                        const char *template_file, const char *extra_defines, unsigned variants,
+                        char **source, char **options)
+{
+    *source = *options = NULL;
+    if (cls__stencil_is_system(st))
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "%s: the template %s runs one field; '%s' is a system of %zu fields",
+                         st->name, template_file, st->name, st->n_fields);
+    return generate(ctx, st, dims, -1, template_file, extra_defines, variants, source, options);
+}
+
+cls_status cls__codegen_stage(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                              size_t stage, const char *template_file,
+                              const char *extra_defines, char **source, char **options)
+{
+    *source = *options = NULL;
+    if (!cls__stencil_is_system(st) || stage >= st->n_stages)
+        return cls__fail(ctx, CLS_ERR_INTERNAL, "%s: no stage %zu of a system", st->name, stage);
+    return generate(ctx, st, dims, (int)stage, template_file, extra_defines, 0, source,
+                    options);
 }

@@ -79,14 +79,14 @@ cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
     cl_uint step_arg = (cl_uint)(2 + s->n_aux);
     for (size_t t = 0; t < x->steps; t++) {
         cl_int step = (cl_int)(s->step + t);
-        cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &s->buf[s->cur]);
-        if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof(cl_mem), &s->buf[1 - s->cur]);
+        cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
+        if (err == CL_SUCCESS) err = clSetKernelArg(k, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
         if (err == CL_SUCCESS) err = clSetKernelArg(k, step_arg, sizeof step, &step);
         if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
         if ((st = cls__exec_launch(x, k, work_dim, global, local, cls__exec_event(x, t, x->steps),
                                    what)) != CLS_SUCCESS)
             return st;
-        s->cur = 1 - s->cur;
+        s->rot.at[0] = 1 - s->rot.at[0];
         if (cls__exec_progress_due(x, t + 1, 1) && (st = cls__exec_progress(x, t + 1)) != CLS_SUCCESS)
             return st;
     }

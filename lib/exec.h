@@ -8,7 +8,21 @@
 
 #define CLS__MAX_AUX 16
 
-/* A run's arrays between calls (the public cls_state). */
+/* A run's arrays between calls (the public cls_state).
+ *
+ * Fields: the state holds n_buf buffers of one grid each (buf on the device, hbuf in host
+ * memory), and rot.at[f] is the buffer that holds field f (lib/rotation.c).  A single-field
+ * stencil has two buffers: the field in buf[rot.at[0]] and its ping-pong partner in
+ * buf[1 - rot.at[0]]; a schedule that runs one field swaps them by setting rot.at[0].  A
+ * system has cls_stencil_num_fields fields and rot.n_bufs buffers; a schedule runs a step as
+ *     cls__rotation_step_begin(&s->rot);
+ *     for each stage g:
+ *         cls__rotation_stage_begin(&s->rot, st, g);
+ *         read field f from buf[rot.at[f]], write update k's field f to buf[rot.out[f]];
+ *         cls__rotation_stage_end(&s->rot);
+ *     cls__rotation_step_end(&s->rot, st);
+ * so that time levels take their sources' buffers and nothing is copied.  The rotation is part
+ * of the state: an advance continues where the last one stopped. */
 struct cls_state {
     cls_context *ctx;
     int dims;                  /* the stencil's dimensionality */
@@ -17,17 +31,20 @@ struct cls_state {
     size_t points, elem;
     int host;                  /* host-resident: the fields live in host memory (grids above
                                   the device's memory, run by a host schedule) */
-    cl_mem buf[2];             /* device: the field and its ping-pong partner */
+    size_t n_fields;           /* 1 for a single-field stencil */
+    size_t n_buf;              /* buffers the fields rotate through (2 for one field) */
+    cl_mem buf[CLS__MAX_BUFS]; /* device buffers */
     int wrapped;               /* buf[0] is the caller's (cls_state_wrap): not released */
-    void *hbuf[2];             /* host: the field and its partner */
-    int cur;                   /* which of the two holds the field */
+    void *hbuf[CLS__MAX_BUFS]; /* host buffers (host-resident states) */
+    cls__rotation rot;         /* which buffer holds each field */
     size_t n_aux;
     int per_step[CLS__MAX_AUX]; /* holds one grid per step */
     size_t slices[CLS__MAX_AUX]; /* grids it holds (1 unless per-step) */
     cl_mem aux[CLS__MAX_AUX];
     void *haux[CLS__MAX_AUX];
     int aux_written[CLS__MAX_AUX];
-    int written;               /* the field holds data */
+    int written;               /* every field holds data */
+    int field_written[CLS__MAX_FIELDS]; /* field f holds data */
     size_t step;               /* steps advanced since the field was written: the STEP of the
                                   next step (per-step arrays are read at that slice) */
     int allocated;             /* the buffers were created by the call that used them last */

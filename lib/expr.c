@@ -82,7 +82,7 @@ typedef struct node {
 } node;
 
 typedef struct access {
-    int array; /* -1 IN, else aux index */
+    int array; /* -1 - f: field f (-1: IN of a single-field body), else aux index */
     int off[3];
 } access;
 
@@ -127,6 +127,7 @@ struct cls_expr {
     int real_is_double;
     unsigned char real_t; /* T_FLOAT or T_DOUBLE */
     size_t n_aux;
+    size_t n_fields; /* 0: single-field body */
     size_t n_params;
     char **param_names;
     node *nodes;
@@ -804,7 +805,32 @@ static int32_t parse_access(parser *p, const tok *name, int is_aux)
     size_t marks[4];
     int count;
     size_t mark0 = e->n_nodes;
-    if (!is_aux) {
+    if (!is_aux && p->env->n_fields) {
+        /* IN(field, offsets...) in a system; IN(offsets...) reads the default field. */
+        if (p->cur.kind == '(' && enter(p)) return -1;
+        if (expect(p, '(', "'('", " after 'IN'")) return -1;
+        tok ft = p->cur;
+        if (ft.kind == TK_IDENT) {
+            int f = find_name(p->env->field_names, p->env->n_fields, p->src + ft.pos, ft.len);
+            if (f < 0) {
+                char q[64];
+                quote(p->src + ft.pos, ft.len, q, sizeof q);
+                return fail_at(p, ft.line, ft.col, "unknown field %s in IN(...)", q);
+            }
+            array = -1 - f;
+            if (advance(p)) return -1;
+            if (expect(p, ',', "','", " after the field of 'IN'") ||
+                parse_arg_list(p, what, 0, roots, starts, marks, &count))
+                return -1;
+        } else {
+            if (p->env->default_field < 0)
+                return fail_at(p, ft.line, ft.col,
+                               "IN without a field name: this system updates several fields, "
+                               "write IN(field, offsets)");
+            array = -1 - p->env->default_field;
+            if (parse_arg_list(p, what, 0, roots, starts, marks, &count)) return -1;
+        }
+    } else if (!is_aux) {
         if (parse_args(p, what, roots, starts, marks, &count)) return -1;
     } else {
         if (p->cur.kind == '(' && enter(p)) return -1;
@@ -1033,6 +1059,8 @@ static int parse_decl(parser *p)
         return fail_at(p, nt.line, nt.col, "local %s shadows a parameter", q);
     if (find_name(p->env->aux_names, p->env->n_aux, s, nt.len) >= 0)
         return fail_at(p, nt.line, nt.col, "local %s shadows an auxiliary array", q);
+    if (p->env->n_fields && find_name(p->env->field_names, p->env->n_fields, s, nt.len) >= 0)
+        return fail_at(p, nt.line, nt.col, "local %s shadows a field", q);
     if (find_func(s, nt.len) >= 0)
         return fail_at(p, nt.line, nt.col, "local %s shadows a function", q);
     if (find_local(e, s, nt.len) >= 0)
@@ -1315,7 +1343,7 @@ static int compile(cls_expr *e)
 static int cmp_off(const void *a, const void *b)
 {
     const int *x = a, *y = b;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
     return 0;
 }
@@ -1336,11 +1364,14 @@ static int compute_stats(cls_expr *e)
     for (size_t k = 0; k < e->n_acc; k++) n_in += e->acc[k].array < 0;
     e->in_reads = 0;
     if (!n_in) return 0;
-    int(*offs)[3] = malloc(n_in * sizeof *offs);
+    int(*offs)[4] = malloc(n_in * sizeof *offs);
     if (!offs) return -1;
     size_t m = 0;
     for (size_t k = 0; k < e->n_acc; k++)
-        if (e->acc[k].array < 0) memcpy(offs[m++], e->acc[k].off, sizeof offs[0]);
+        if (e->acc[k].array < 0) {
+            offs[m][0] = e->acc[k].array;
+            memcpy(&offs[m++][1], e->acc[k].off, 3 * sizeof(int));
+        }
     qsort(offs, m, sizeof offs[0], cmp_off);
     for (size_t k = 0; k < m; k++)
         if (k == 0 || cmp_off(offs[k], offs[k - 1])) e->in_reads++;
@@ -1396,6 +1427,12 @@ int cls__expr_parse(const char *body, const cls_expr_env *env, cls_expr **out, c
     e->real_is_double = env->real_is_double != 0;
     e->real_t = e->real_is_double ? T_DOUBLE : T_FLOAT;
     e->n_aux = env->n_aux;
+    if (env->n_fields && !env->field_names) {
+        free(e);
+        fail_at(&p, 1, 1, "invalid arguments to the body parser");
+        return -1;
+    }
+    e->n_fields = env->n_fields;
     if (env->n_params) {
         e->param_names = calloc(env->n_params, sizeof(char *));
         if (!e->param_names) goto nomem;
@@ -1463,12 +1500,28 @@ static void extent(const cls_expr *e, int array, int lo[3], int hi[3], int *used
 
 void cls__expr_in_extent(const cls_expr *e, int lo[3], int hi[3], int *used)
 {
-    extent(e, -1, lo, hi, used);
+    int any;
+    extent(e, -1, lo, hi, &any);
+    for (size_t f = 1; e && f < e->n_fields; f++) {
+        int l[3], h[3], u;
+        extent(e, -1 - (int)f, l, h, &u);
+        for (int d = 0; u && d < 3; d++) {
+            if (!any || l[d] < lo[d]) lo[d] = l[d];
+            if (!any || h[d] > hi[d]) hi[d] = h[d];
+        }
+        any |= u;
+    }
+    if (used) *used = any;
+}
+
+void cls__expr_field_extent(const cls_expr *e, size_t f, int lo[3], int hi[3], int *used)
+{
+    extent(e, f > 4096 ? INT_MIN : -1 - (int)f, lo, hi, used);
 }
 
 void cls__expr_aux_extent(const cls_expr *e, size_t k, int lo[3], int hi[3], int *used)
 {
-    extent(e, k > (size_t)INT_MAX ? -2 : (int)k, lo, hi, used);
+    extent(e, k > (size_t)INT_MAX ? INT_MIN : (int)k, lo, hi, used);
 }
 
 int cls__expr_is_exact(const cls_expr *e) { return e ? e->exact : 0; }
@@ -1912,7 +1965,10 @@ static int em_pre(void *ctx, wframe *f)
     case N_IN:
     case N_AUX: {
         const access *a = &e->acc[n->v.i];
-        if (n->kind == N_IN ? put(m, "IN(") : put(m, "CLS_AUX_%d(", a->array)) return -1;
+        if (n->kind == N_AUX ? put(m, "CLS_AUX_%d(", a->array)
+            : e->n_fields    ? put(m, "CLS_FIELD_%d(", -1 - a->array)
+                             : put(m, "IN("))
+            return -1;
         for (int d = 0; d < e->dims; d++)
             if (put(m, d ? ", %d" : "%d", a->off[d])) return -1;
         return put(m, ")");

@@ -19,6 +19,12 @@ typedef struct cls_expr_env {
     const char *const *aux_names;
     size_t n_params;
     const char *const *param_names;
+    /* Systems of fields: IN(name, dx[, dy[, dz]]) reads field `name`.  n_fields 0 is the
+     * single-field language (IN takes offsets only and reads the one field). */
+    size_t n_fields;
+    const char *const *field_names;
+    int default_field;  /* the field IN(dx, ...) without a name reads in a system; -1: none, a
+                           name is required (several fields are updated) */
 } cls_expr_env;
 
 /* Parses and checks a body.  0 ok; -1 error (message "line L, column C: ..." in err);
@@ -29,8 +35,11 @@ int cls__expr_parse(const char *body, const cls_expr_env *env, cls_expr **out, c
 void cls__expr_free(cls_expr *e);
 
 /* Per-dimension min/max offsets over all IN accesses (used = 0 and zeros if none) and,
- * separately, over the accesses of aux array k.  Unused dimensions report 0. */
+ * separately, over the accesses of aux array k.  Unused dimensions report 0.  In a system,
+ * cls__expr_in_extent covers the reads of every field and cls__expr_field_extent those of
+ * field f. */
 void cls__expr_in_extent(const cls_expr *e, int lo[3], int hi[3], int *used);
+void cls__expr_field_extent(const cls_expr *e, size_t f, int lo[3], int hi[3], int *used);
 void cls__expr_aux_extent(const cls_expr *e, size_t k, int lo[3], int hi[3], int *used);
 /* 1 if only exactly-rounded operations are used (no exp, sin, pow, ...). */
 int cls__expr_is_exact(const cls_expr *e);
@@ -47,12 +56,14 @@ int cls__expr_plain_arith(const cls_expr *e);
 int cls__expr_cheap_ops(const cls_expr *e);
 
 /* OpenCL C statements for the body of `real cls_update(...)`, ending in "return ...;".
- * Uses IN(dx[, dy[, dz]]), CLS_AUX_<k>(...), the parameter names, X Y Z NX NY NZ STEP (as int)
+ * Uses IN(dx[, dy[, dz]]) (in a system CLS_FIELD_<f>(dx[, dy[, dz]]) for field f),
+ * CLS_AUX_<k>(...), the parameter names, X Y Z NX NY NZ STEP (as int)
  * and `real`, all of which the prelude defines; locals are renamed cls_v_<name>.
  * malloc'ed; NULL when out of memory. */
 char *cls__expr_emit_opencl(const cls_expr *e);
 
-/* Reads one element: array -1 = IN, k >= 0 = aux k, at the relative offset off. */
+/* Reads one element: array -1 = IN (in a system -1 - f = field f), k >= 0 = aux k, at the
+ * relative offset off. */
 typedef double (*cls_expr_read_fn)(void *user, int array, const int off[3]);
 
 typedef struct cls_expr_point {

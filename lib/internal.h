@@ -120,6 +120,29 @@ typedef struct cls__param {
     double value;
 } cls__param;
 
+/* Systems of fields (lib/stencil_system.c): fields updated by an ordered list of stages per
+ * time step.  A stencil with a body or points and no declared field is the single-field form
+ * (one field "u", one stage); declaring a field makes it a system, whose updates each have a
+ * body of their own. */
+#define CLS__MAX_FIELDS 16
+#define CLS__MAX_STAGES 16
+
+typedef struct cls__sysfield {
+    char name[CLS__NAME_MAX];
+    char previous[CLS__NAME_MAX]; /* a time level: the field whose previous step it holds ("":
+                                     an ordinary field, updated by the stages) */
+} cls__sysfield;
+
+typedef struct cls__update {
+    int field;  /* index into the fields */
+    char *body;
+} cls__update;
+
+typedef struct cls__stage {
+    cls__update update[CLS__MAX_FIELDS];
+    size_t n;
+} cls__stage;
+
 /* A built-in may regenerate its body/halo when a structural parameter (e.g. the moving
  * average's radius) changes. */
 typedef cls_status (*cls__regen_fn)(cls_stencil *st);
@@ -146,6 +169,11 @@ struct cls_stencil {
     cls__param *params;
     size_t n_params;
     cls__regen_fn regen;      /* built-ins only */
+    /* A system (n_fields > 0; then body and points are unused). */
+    cls__sysfield fields[CLS__MAX_FIELDS];
+    size_t n_fields;
+    cls__stage stages[CLS__MAX_STAGES];
+    size_t n_stages;
 };
 
 /* The body text: the user's, or the one generated from the points (equal coefficients grouped
@@ -158,6 +186,60 @@ cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);
 /* Index of a parameter / aux array by name, -1 if absent. */
 int cls__stencil_param_index(const cls_stencil *st, const char *name);
 int cls__stencil_aux_index(const cls_stencil *st, const char *name);
+/* The built-in systems' makers (lib/builtin_systems.c): fields, stages and parameters on a
+ * stencil created without a body. */
+cls_status cls__make_wave2d(cls_stencil *st);
+cls_status cls__make_wave3d(cls_stencil *st);
+cls_status cls__make_acoustic3d_r4(cls_stencil *st);
+cls_status cls__make_gray_scott(cls_stencil *st);
+cls_status cls__make_fdtd2d(cls_stencil *st);
+cls_status cls__make_fdtd3d(cls_stencil *st);
+
+/* Systems (lib/stencil_system.c).  Whether the stencil declares fields (a one-field stencil
+ * with a body is not a system: every schedule runs it). */
+int cls__stencil_is_system(const cls_stencil *st);
+/* A system's field by name, -1 if absent; the field that time level f holds the previous step
+ * of, -1 when f is an ordinary field (or the source is missing). */
+int cls__stencil_field_index(const cls_stencil *st, const char *name);
+int cls__stencil_previous(const cls_stencil *st, size_t f);
+/* Parses update k of stage `stage` of a system; a failure names the stage and the field. */
+cls_status cls__stencil_parse_update(const cls_stencil *st, size_t stage, size_t k,
+                                     struct cls_expr **e);
+/* A system's structure: stages, fields, time levels (no body parsed); then every update
+ * parsed, and need[] the largest offset any update reads per dimension. */
+cls_status cls__system_check(const cls_stencil *st, int need[3]);
+/* Deep copies and frees of a system's update bodies (stencil copy and release). */
+cls_status cls__system_copy(const cls_stencil *st, cls_stencil *c);
+void cls__system_free(cls_stencil *st);
+/* Bytes per point one step of a system moves at the least: per stage, every field it reads
+ * and every field it writes, once; the auxiliary arrays once a step. */
+double cls__system_min_bytes_per_point(const cls_stencil *st);
+/* Sums and conjunctions over a system's updates (cls_stencil_flops, cls_stencil_is_exact). */
+cls_status cls__system_flops(const cls_stencil *st, size_t *flops);
+int cls__system_is_exact(const cls_stencil *st);
+
+/* Which buffer holds each field while a system's steps run (lib/rotation.c), shared by the
+ * host reference and the executors, so that no field's values are ever copied: within a stage
+ * every update writes a free buffer while all reads see the stage's start; after the stage the
+ * written buffers hold the fields; after the step each time level takes the buffer its source
+ * held at the step's start.  A single-field stencil is the one-field case: two buffers in
+ * turn.  Use: init once (at[f] = f), then per step: step_begin, per stage stage_begin (read
+ * at[], write out[]) and stage_end, then step_end. */
+#define CLS__MAX_BUFS (3 * CLS__MAX_FIELDS)
+typedef struct cls__rotation {
+    size_t n_fields;
+    size_t n_bufs;               /* buffers a run needs: the most in use at any moment + 1 */
+    int at[CLS__MAX_FIELDS];     /* the buffer holding each field */
+    int start[CLS__MAX_FIELDS];  /* during a step: the buffer each field held at its start */
+    int out[CLS__MAX_FIELDS];    /* during a stage: the buffer each updated field writes (-1:
+                                    not updated by the stage) */
+} cls__rotation;
+void cls__rotation_init(cls__rotation *r, const cls_stencil *st);
+void cls__rotation_step_begin(cls__rotation *r);
+void cls__rotation_stage_begin(cls__rotation *r, const cls_stencil *st, size_t stage);
+void cls__rotation_stage_end(cls__rotation *r);
+void cls__rotation_step_end(cls__rotation *r, const cls_stencil *st);
+
 /* Validates the spec against grid sizes too (dims may be NULL to skip size checks). */
 cls_status cls__stencil_check(const cls_stencil *st, const cls_dims *dims, size_t steps);
 
@@ -242,5 +324,15 @@ const char *cls__kernel_source(const char *file, int *owned);
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                         const char *template_file, const char *extra_defines, unsigned variants,
                         char **source, char **options);
+/* The same for one stage of a system: the prelude, CLS_FIELD_PARAMS / CLS_FIELD_ARGS (every
+ * field, read-only, in declaration order), CLS_STAGE_OUT_PARAMS / CLS_STAGE_OUT_ARGS (one
+ * output per update of the stage, in its order, each with a leading comma, as the aux
+ * arrays'), the update functions cls_update_<k> and cls_update_<k>_interior, and
+ * cls_stage_point(fields, outputs, aux, X, Y, Z, STEP, inside), which computes every update
+ * of the stage at one point from the stage's start and stores them (inside: the stencil lies
+ * in the grid, reads need no boundary rule).  cls__codegen refuses a system. */
+cls_status cls__codegen_stage(cls_context *ctx, const cls_stencil *st, cls_dims dims,
+                              size_t stage, const char *template_file,
+                              const char *extra_defines, char **source, char **options);
 
 #endif /* CLS_INTERNAL_H */

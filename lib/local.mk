@@ -3,7 +3,7 @@ libcls_runtime_la_SOURCES += \
 	lib/internal.h \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
-	lib/stencil.c lib/stencil_json.c lib/builtins.c \
+	lib/stencil.c lib/stencil_system.c lib/rotation.c lib/stencil_json.c lib/builtins.c lib/builtin_systems.c \
 	lib/device.c lib/context.c lib/program.c lib/sha256.c lib/cache_evict.c lib/kernel_source.c \
 	lib/codegen.c lib/reference.c \
 	lib/grid_io.c lib/file_write.c lib/bench_copy.c lib/probe.c lib/bench_transit.c
@@ -14,7 +14,7 @@ libcls_runtime_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib
 nodist_libcls_runtime_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
-CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
+CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/naive_system.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
 CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl
 # The CuMAPz correlation experiment's kernels (Kim & Shrivastava; `clstencil analyze
 # --measure`) and the access descriptions the schedules publish.

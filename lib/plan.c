@@ -184,7 +184,10 @@ static int check_memory(cls_plan *p, double cap, char *msg, size_t len)
 {
     const cls_device_info *d = &p->ctx->info;
     double grid = (double)p->points * (double)p->elem;
-    double total = 2 * grid, largest = grid;
+    /* the fields' buffers: two for one field, the rotation's for a system */
+    cls__rotation rot;
+    cls__rotation_init(&rot, p->st);
+    double total = (double)rot.n_bufs * grid, largest = grid;
     for (size_t k = 0; k < p->st->n_aux; k++) {
         double a = p->st->aux[k].per_step ? grid * (double)p->steps : grid;
         total += a;

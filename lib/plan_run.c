@@ -1,6 +1,7 @@
 /* plan_run.c: runs: a plan advances a state by any number of steps with the configuration for
  * the state's residency, and runs host arrays through the device (through the host schedule, or
  * by copying the grid into a state kept on the plan, advancing it and copying it out). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
@@ -30,14 +31,18 @@ static cls_status check_state(const cls_plan *p, const cls_state *s)
         return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
                          "the state belongs to another context than the plan");
     if (s->dims != p->st->dims || memcmp(&s->size, &p->dims, sizeof s->size) ||
-        s->dtype != p->st->dtype || s->n_aux != p->st->n_aux)
+        s->dtype != p->st->dtype || s->n_aux != p->st->n_aux ||
+        s->n_fields != cls_stencil_num_fields(p->st))
         return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
-                         "the state holds a %dD %zux%zux%zu %s grid with %zu auxiliary arrays; "
-                         "the plan's '%s' runs a %dD %zux%zux%zu %s grid with %zu",
+                         "the state holds a %dD %zux%zux%zu %s grid of %zu field%s with %zu "
+                         "auxiliary arrays; the plan's '%s' runs a %dD %zux%zux%zu %s grid of "
+                         "%zu with %zu",
                          s->dims, s->size.n[0], s->size.n[1], s->size.n[2],
-                         s->dtype == CLS_FLOAT64 ? "double" : "float", s->n_aux, p->st->name,
-                         p->st->dims, p->dims.n[0], p->dims.n[1], p->dims.n[2],
-                         p->st->dtype == CLS_FLOAT64 ? "double" : "float", p->st->n_aux);
+                         s->dtype == CLS_FLOAT64 ? "double" : "float", s->n_fields,
+                         s->n_fields == 1 ? "" : "s", s->n_aux, p->st->name, p->st->dims,
+                         p->dims.n[0], p->dims.n[1], p->dims.n[2],
+                         p->st->dtype == CLS_FLOAT64 ? "double" : "float",
+                         cls_stencil_num_fields(p->st), p->st->n_aux);
     if (!s->written)
         return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
                          "the state holds no field: write it first (a failed advance leaves it "
@@ -90,6 +95,7 @@ cls_status cls__plan_advance(cls_plan *p, cls_state *s, size_t steps, size_t don
     } else {
         clFinish(p->ctx->queue);
         s->written = 0;
+        memset(s->field_written, 0, sizeof s->field_written);
     }
     if (x.first) clReleaseEvent(x.first);
     if (x.last) clReleaseEvent(x.last);
@@ -156,8 +162,8 @@ static cls_status run_host(cls_plan *p, const void *input, const void *const *au
 }
 
 /* Copy in, advance resident, copy out, on the state the plan keeps between runs. */
-static cls_status run_resident(cls_plan *p, const void *input, const void *const *aux,
-                               void *output, cls_report *report)
+static cls_status run_resident(cls_plan *p, const void *const *input, const void *const *aux,
+                               void *const *output, cls_report *report)
 {
     double t0 = cls__now(), ks = 0;
     cls_state *s = p->kept;
@@ -168,11 +174,23 @@ static cls_status run_resident(cls_plan *p, const void *input, const void *const
         if ((st = cls_state_create(p, &s)) != CLS_SUCCESS) return st;
         allocated = 1;
     }
-    st = cls_state_write(s, input);
+    const size_t n_fields = cls_stencil_num_fields(p->st);
+    for (size_t f = 0; f < n_fields && st == CLS_SUCCESS; f++)
+        st = cls_state_write_field(s, f, input[f]);
     for (size_t k = 0; k < p->st->n_aux && st == CLS_SUCCESS; k++)
         st = cls_state_write_aux(s, k, aux[k], p->st->aux[k].per_step ? (p->steps ? p->steps : 1) : 1);
     if (st == CLS_SUCCESS) st = cls__plan_advance(p, s, p->steps, 0, p->steps, &ks);
-    if (st == CLS_SUCCESS) st = cls_state_read(s, output);
+    /* Every field is read before any output is written: an output may be an input, and a
+     * failed read must leave the outputs as they were (host memory for the fields first). */
+    void *tmp[CLS__MAX_FIELDS] = {NULL};
+    for (size_t f = 0; f < n_fields && st == CLS_SUCCESS; f++)
+        if (n_fields > 1 && !(tmp[f] = malloc(p->points * p->elem)))
+            st = cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "reading the fields back");
+    for (size_t f = 0; f < n_fields && st == CLS_SUCCESS; f++)
+        st = cls_state_read_field(s, f, n_fields > 1 ? tmp[f] : output[f]);
+    for (size_t f = 0; f < n_fields && st == CLS_SUCCESS && n_fields > 1; f++)
+        memcpy(output[f], tmp[f], p->points * p->elem);
+    for (size_t f = 0; f < n_fields; f++) free(tmp[f]);
     if (st != CLS_SUCCESS) {
         cls_state_release(s);
         return st;
@@ -197,12 +215,33 @@ cls_status cls_plan_run(cls_plan *p, const void *input, const void *const *aux, 
     if (!p || !input || !output)
         return cls__fail(p ? p->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
                          "cls_plan_run: plan, input and output are required");
+    if (cls__stencil_is_system(p->st))
+        return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_plan_run: '%s' is a system of %zu fields: use cls_plan_run_fields",
+                         p->st->name, p->st->n_fields);
+    const void *in[1] = {input};
+    void *out[1] = {output};
+    return cls_plan_run_fields(p, in, aux, out, report);
+}
+
+cls_status cls_plan_run_fields(cls_plan *p, const void *const *input, const void *const *aux,
+                               void *const *output, cls_report *report)
+{
+    if (!p || !input || !output)
+        return cls__fail(p ? p->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_plan_run: plan, input and output are required");
+    for (size_t f = 0; f < cls_stencil_num_fields(p->st); f++)
+        if (!input[f] || !output[f])
+            return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "cls_plan_run: no host array for field %zu ('%s')", f,
+                             cls_stencil_field_name(p->st, f));
     for (size_t k = 0; k < p->st->n_aux; k++)
         if (!aux || !aux[k])
             return cls__fail(p->ctx, CLS_ERR_INVALID_ARGUMENT,
                              "cls_plan_run: stencil '%s' needs auxiliary array %zu ('%s')",
                              p->st->name, k, p->st->aux[k].name);
     if (report) memset(report, 0, sizeof *report);
-    if (p->host.ops) return run_host(p, input, aux, output, report);
+    /* Host schedules run one field (they refuse systems when planning). */
+    if (p->host.ops) return run_host(p, input[0], aux, output[0], report);
     return run_resident(p, input, aux, output, report);
 }

@@ -424,6 +424,11 @@ cls_status cls_solver_create(cls_context *ctx, const cls_stencil *st, cls_dims d
         snprintf(msg, sizeof msg, "%s", cls_last_error());
         return cls__fail(ctx, r, "%s", msg);
     }
+    if (cls__stencil_is_system(st))
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "the solvers (chaotic relaxation) iterate single-field stencils; '%s' "
+                         "is a system of %zu fields",
+                         st->name, st->n_fields);
     if (st->dims != 2)
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
                          "the solvers iterate 2D stencils (images, the document's grids); '%s' "

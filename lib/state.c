@@ -24,6 +24,9 @@ static cls_status state_new(cls_plan *p, cls_state **out)
                          CLS__MAX_AUX);
     }
     for (size_t k = 0; k < s->n_aux; k++) s->per_step[k] = p->st->aux[k].per_step;
+    s->n_fields = cls_stencil_num_fields(p->st);
+    cls__rotation_init(&s->rot, p->st);
+    s->n_buf = s->rot.n_bufs;
     *out = s;
     return CLS_SUCCESS;
 }
@@ -51,7 +54,7 @@ cls_status cls_state_create(cls_plan *p, cls_state **out)
                                      "cls_state_create: NULL argument");
     *out = NULL;
     if ((st = state_new(p, &s)) != CLS_SUCCESS) return st;
-    for (int i = 0; i < 2 && st == CLS_SUCCESS; i++) st = alloc_field(s, i);
+    for (size_t i = 0; i < s->n_buf && st == CLS_SUCCESS; i++) st = alloc_field(s, (int)i);
     if (st != CLS_SUCCESS) {
         cls_state_release(s);
         return st;
@@ -88,6 +91,11 @@ cls_status cls_state_wrap(cls_plan *p, cl_mem field, cls_state **out)
                          "cls_state_wrap: the buffer holds %zu bytes; the %zux%zux%zu grid needs "
                          "%zu",
                          size, p->dims.n[0], p->dims.n[1], p->dims.n[2], p->points * p->elem);
+    if (cls__stencil_is_system(p->st))
+        return cls__fail(p->ctx, CLS_ERR_UNSUPPORTED,
+                         "cls_state_wrap: '%s' is a system of %zu fields; a wrapped buffer "
+                         "holds one field",
+                         p->st->name, p->st->n_fields);
     if ((st = state_new(p, &s)) != CLS_SUCCESS) return st;
     if ((err = clRetainMemObject(field)) != CL_SUCCESS) {
         cls_state_release(s);
@@ -100,6 +108,7 @@ cls_status cls_state_wrap(cls_plan *p, cl_mem field, cls_state **out)
         return st;
     }
     s->written = 1;
+    s->field_written[0] = 1;
     *out = s;
     return CLS_SUCCESS;
 }
@@ -107,7 +116,7 @@ cls_status cls_state_wrap(cls_plan *p, cl_mem field, cls_state **out)
 void cls_state_release(cls_state *s)
 {
     if (!s) return;
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < CLS__MAX_BUFS; i++) {
         if (s->buf[i]) clReleaseMemObject(s->buf[i]);
         if (s->hbuf[i]) cls_host_free(s->ctx, s->hbuf[i]);
     }
@@ -118,25 +127,52 @@ void cls_state_release(cls_state *s)
     free(s);
 }
 
+/* Writes field f into the buffer that holds it. */
+static cls_status write_field(cls_state *s, size_t f, const void *data)
+{
+    size_t bytes = s->points * s->elem;
+    int b = s->rot.at[f];
+    if (s->host) {
+        memcpy(s->hbuf[b], data, bytes);
+    } else {
+        cl_int err = clEnqueueWriteBuffer(s->ctx->queue, s->buf[b], CL_TRUE, 0, bytes, data, 0,
+                                          NULL, NULL);
+        if (err != CL_SUCCESS) {
+            s->written = 0;
+            memset(s->field_written, 0, sizeof s->field_written);
+            return cls__fail(s->ctx, (cls_status)err, "copying field %zu to the device", f);
+        }
+    }
+    s->field_written[f] = 1;
+    s->written = 1;
+    for (size_t g = 0; g < s->n_fields; g++) s->written &= s->field_written[g];
+    s->step = 0;
+    return CLS_SUCCESS;
+}
+
 cls_status cls_state_write(cls_state *s, const void *field)
 {
     if (!s || !field)
         return cls__fail(s ? s->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
                          "cls_state_write: NULL argument");
-    size_t bytes = s->points * s->elem;
-    if (s->host) {
-        memcpy(s->hbuf[s->cur], field, bytes);
-    } else {
-        cl_int err = clEnqueueWriteBuffer(s->ctx->queue, s->buf[s->cur], CL_TRUE, 0, bytes, field,
-                                          0, NULL, NULL);
-        if (err != CL_SUCCESS) {
-            s->written = 0;
-            return cls__fail(s->ctx, (cls_status)err, "copying the field to the device");
-        }
-    }
-    s->written = 1;
-    s->step = 0;
-    return CLS_SUCCESS;
+    if (s->n_fields > 1)
+        return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_state_write: the state holds %zu fields; write each with "
+                         "cls_state_write_field",
+                         s->n_fields);
+    return write_field(s, 0, field);
+}
+
+cls_status cls_state_write_field(cls_state *s, size_t f, const void *data)
+{
+    if (!s || !data)
+        return cls__fail(s ? s->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_state_write_field: NULL argument");
+    if (f >= s->n_fields)
+        return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_state_write_field: the state holds %zu field%s, not %zu",
+                         s->n_fields, s->n_fields == 1 ? "" : "s", f + 1);
+    return write_field(s, f, data);
 }
 
 cls_status cls_state_write_aux(cls_state *s, size_t k, const void *data, size_t slices)
@@ -186,25 +222,49 @@ cls_status cls_state_write_aux(cls_state *s, size_t k, const void *data, size_t 
     return CLS_SUCCESS;
 }
 
+static cls_status read_field(const cls_state *s, size_t f, void *data)
+{
+    if (!s->written)
+        return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_state_read: the state holds no field (write %s first; a failed "
+                         "advance leaves it empty)",
+                         s->n_fields > 1 ? "every field" : "it");
+    size_t bytes = s->points * s->elem;
+    int b = s->rot.at[f];
+    if (s->host) {
+        memcpy(data, s->hbuf[b], bytes);
+        return CLS_SUCCESS;
+    }
+    cl_int err = clEnqueueReadBuffer(s->ctx->queue, s->buf[b], CL_TRUE, 0, bytes, data, 0, NULL,
+                                     NULL);
+    if (err != CL_SUCCESS)
+        return cls__fail(s->ctx, (cls_status)err, "reading field %zu back from the device", f);
+    return CLS_SUCCESS;
+}
+
 cls_status cls_state_read(const cls_state *s, void *field)
 {
     if (!s || !field)
         return cls__fail(s ? s->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
                          "cls_state_read: NULL argument");
-    if (!s->written)
+    if (s->n_fields > 1)
         return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
-                         "cls_state_read: the state holds no field (write it first; a failed "
-                         "advance leaves it empty)");
-    size_t bytes = s->points * s->elem;
-    if (s->host) {
-        memcpy(field, s->hbuf[s->cur], bytes);
-        return CLS_SUCCESS;
-    }
-    cl_int err = clEnqueueReadBuffer(s->ctx->queue, s->buf[s->cur], CL_TRUE, 0, bytes, field, 0,
-                                     NULL, NULL);
-    if (err != CL_SUCCESS)
-        return cls__fail(s->ctx, (cls_status)err, "reading the field back from the device");
-    return CLS_SUCCESS;
+                         "cls_state_read: the state holds %zu fields; read each with "
+                         "cls_state_read_field",
+                         s->n_fields);
+    return read_field(s, 0, field);
+}
+
+cls_status cls_state_read_field(const cls_state *s, size_t f, void *data)
+{
+    if (!s || !data)
+        return cls__fail(s ? s->ctx : NULL, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_state_read_field: NULL argument");
+    if (f >= s->n_fields)
+        return cls__fail(s->ctx, CLS_ERR_INVALID_ARGUMENT,
+                         "cls_state_read_field: the state holds %zu field%s, not %zu",
+                         s->n_fields, s->n_fields == 1 ? "" : "s", f + 1);
+    return read_field(s, f, data);
 }
 
 size_t cls_state_step(const cls_state *s) { return s ? s->step : 0; }
@@ -227,7 +287,12 @@ cls_status cls_state_mem(const cls_state *s, cl_mem *field)
         return cls__fail(s->ctx, CLS_ERR_UNSUPPORTED,
                          "cls_state_mem: the state lives in host memory (its grid is above the "
                          "device's memory)");
-    *field = s->buf[s->cur];
+    if (s->n_fields > 1)
+        return cls__fail(s->ctx, CLS_ERR_UNSUPPORTED,
+                         "cls_state_mem: the state holds %zu fields, which move between its "
+                         "buffers as it advances",
+                         s->n_fields);
+    *field = s->buf[s->rot.at[0]];
     return CLS_SUCCESS;
 }
 
@@ -245,7 +310,8 @@ cls_status cls__state_refill(cls_state *s, size_t slices)
     if (s->host)
         return cls__fail(s->ctx, CLS_ERR_UNSUPPORTED, "timing runs keep their state on the device");
     if (!slices) slices = 1;
-    for (int i = 0; i < 2 && err == CL_SUCCESS; i++) err = fill(s, s->buf[i], s->points, 0.5);
+    for (size_t i = 0; i < s->n_buf && err == CL_SUCCESS; i++)
+        err = fill(s, s->buf[i], s->points, 0.5);
     for (size_t k = 0; k < s->n_aux && err == CL_SUCCESS; k++) {
         size_t n = s->per_step[k] ? slices : 1;
         if (s->slices[k] != n) {
@@ -268,6 +334,7 @@ cls_status cls__state_refill(cls_state *s, size_t slices)
         return cls__fail(s->ctx, (cls_status)err, "filling a timing run's device grids");
     }
     s->written = 1;
+    for (size_t f = 0; f < s->n_fields; f++) s->field_written[f] = 1;
     s->step = 0;
     return CLS_SUCCESS;
 }

@@ -88,6 +88,7 @@ void cls_stencil_release(cls_stencil *st)
     free(st->points);
     free(st->aux);
     free(st->params);
+    cls__system_free(st);
     free(st);
 }
 
@@ -122,6 +123,7 @@ cls_status cls_stencil_copy(const cls_stencil *st, cls_stencil **copy)
         if (!(c->params = malloc(st->n_params * sizeof *c->params))) goto oom;
         memcpy(c->params, st->params, st->n_params * sizeof *c->params);
     }
+    if (cls__system_copy(st, c) != CLS_SUCCESS) goto oom;
     *copy = c;
     return CLS_SUCCESS;
 oom:
@@ -225,6 +227,10 @@ const char *cls__stencil_body(const cls_stencil *cst, int *oom)
 cls_status cls_stencil_add_point(cls_stencil *st, int dx, int dy, int dz, double coef)
 {
     if (!st) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_add_point: NULL");
+    if (st->n_fields)
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                         "points: '%s' is a system of fields; its stages' updates have bodies",
+                         st->name);
     if (atomic_load(&st->body) && !st->body_from_points)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                          "points: the stencil already has a body; give a body or points, not both");
@@ -276,7 +282,8 @@ cls_status cls_stencil_add_aux(cls_stencil *st, const char *name, int per_step)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                          "aux: %s is not a valid name (identifier, not reserved, < %d chars)",
                          cls__quote(q, sizeof q, name), CLS__NAME_MAX);
-    if (cls__stencil_aux_index(st, name) >= 0 || cls__stencil_param_index(st, name) >= 0)
+    if (cls__stencil_aux_index(st, name) >= 0 || cls__stencil_param_index(st, name) >= 0 ||
+        cls__stencil_field_index(st, name) >= 0)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "aux: name '%s' is already used", name);
     if (st->n_aux >= 16)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "aux: at most 16 auxiliary arrays");
@@ -319,9 +326,9 @@ cls_status cls_stencil_set_param(cls_stencil *st, const char *name, double value
     if (!isfinite(value))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "params.%s: value must be finite", name);
     if (k < 0) {
-        if (cls__stencil_aux_index(st, name) >= 0)
+        if (cls__stencil_aux_index(st, name) >= 0 || cls__stencil_field_index(st, name) >= 0)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "params: '%s' is already an aux array's name", name);
+                             "params: '%s' is already an aux array's or a field's name", name);
         if (st->n_params >= 256)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "params: at most 256 parameters");
         cls__param *np = realloc(st->params, (st->n_params + 1) * sizeof *np);
@@ -379,9 +386,16 @@ cls_status cls_stencil_set_boundary(cls_stencil *st, cls_boundary b, double valu
     return CLS_SUCCESS;
 }
 
-/* Parses the body against the spec's names; the caller frees *e. */
+/* Parses the body against the spec's names; the caller frees *e.  A system's is its first
+ * update's (its representative for the planner's questions about the body). */
 static cls_status parse_body(const cls_stencil *st, cls_expr **e)
 {
+    if (st->n_fields) {
+        if (!st->n_stages || !st->stages[0].n)
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "%s: stages: a system needs at least one stage", st->name);
+        return cls__stencil_parse_update(st, 0, 0, e);
+    }
     const char *aux_names[16];
     const char **param_names = NULL;
     cls_status s = CLS_SUCCESS;
@@ -395,7 +409,7 @@ static cls_status parse_body(const cls_stencil *st, cls_expr **e)
     for (size_t i = 0; i < st->n_aux; i++) aux_names[i] = st->aux[i].name;
     for (size_t i = 0; i < st->n_params; i++) param_names[i] = st->params[i].name;
     cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
-                        st->n_params, param_names};
+                        st->n_params, param_names, 0, NULL, 0};
     char err[512];
     int r = cls__expr_parse(body, &env, e, err, sizeof err);
     if (r == -2) s = cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
@@ -434,11 +448,15 @@ cls_status cls__stencil_check(const cls_stencil *st, const cls_dims *dims, size_
     if (st->dims < 1 || st->dims > 3)
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "dims: must be 1, 2 or 3");
     cls_expr *e = NULL;
-    cls_status s = parse_body(st, &e);
-    if (s != CLS_SUCCESS) return s;
+    cls_status s;
     int need[3];
-    body_halo(st, e, need);
-    cls__expr_free(e);
+    if (st->n_fields) {
+        if ((s = cls__system_check(st, need)) != CLS_SUCCESS) return s;
+    } else {
+        if ((s = parse_body(st, &e)) != CLS_SUCCESS) return s;
+        body_halo(st, e, need);
+        cls__expr_free(e);
+    }
     int halo[3];
     cls_stencil_halo(st, halo);
     for (int d = 0; d < 3; d++)
@@ -465,7 +483,7 @@ cls_status cls__stencil_check(const cls_stencil *st, const cls_dims *dims, size_
                              halo[d], axis_name[d], dims->n[d]);
     }
     size_t pts = cls_dims_points(*dims);
-    size_t elem = cls_dtype_size(st->dtype);
+    size_t elem = cls_dtype_size(st->dtype) * cls_stencil_num_fields(st);
     if (pts == 0 || pts > SIZE_MAX / elem)
         return cls__fail(NULL, CLS_ERR_INVALID_SIZE, "size: %zux%zux%zu overflows", dims->n[0],
                          dims->n[1], dims->n[2]);
@@ -485,6 +503,7 @@ cls_status cls_stencil_validate(const cls_stencil *st) { return cls__stencil_che
 int cls_stencil_is_exact(const cls_stencil *st)
 {
     cls_expr *e = NULL;
+    if (st && st->n_fields) return cls__system_is_exact(st);
     if (!st || parse_body(st, &e) != CLS_SUCCESS) return 0;
     int r = cls__expr_is_exact(e);
     cls__expr_free(e);
@@ -496,6 +515,7 @@ cls_status cls_stencil_flops(const cls_stencil *st, size_t *flops)
     cls_expr *e = NULL;
     cls_status s;
     if (!st || !flops) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_stencil_flops: NULL");
+    if (st->n_fields) return cls__system_flops(st, flops);
     if ((s = parse_body(st, &e)) != CLS_SUCCESS) return s;
     *flops = cls__expr_flops(e);
     cls__expr_free(e);
@@ -538,7 +558,11 @@ void cls_stencil_halo(const cls_stencil *st, int halo[3])
         memcpy(halo, st->halo, sizeof st->halo);
         return;
     }
-    /* Derived from the body: what it actually reads. */
+    /* Derived from the body: what it actually reads (in a system, every update). */
+    if (st->n_fields) {
+        if (cls__system_check(st, halo) != CLS_SUCCESS) halo[0] = halo[1] = halo[2] = 0;
+        return;
+    }
     cls_expr *e = NULL;
     if (parse_body(st, &e) != CLS_SUCCESS) return;
     body_halo(st, e, halo);
@@ -548,6 +572,7 @@ void cls_stencil_halo(const cls_stencil *st, int halo[3])
 double cls_stencil_min_bytes_per_point(const cls_stencil *st)
 {
     if (!st) return 0;
+    if (st->n_fields) return cls__system_min_bytes_per_point(st);
     return (double)cls_dtype_size(st->dtype) * (2.0 + (double)st->n_aux);
 }
 

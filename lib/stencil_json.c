@@ -207,9 +207,93 @@ static cls_status parse_params(const cJSON *j, cls_stencil *st)
     return CLS_SUCCESS;
 }
 
+/* A system's fields: names, or {"name": ..., "previous": ...} for a time level. */
+static cls_status parse_fields(const cJSON *j, cls_stencil *st)
+{
+    char path[96];
+    if (!cJSON_IsArray(j))
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.fields: expected an array, got %s",
+                         type_name(j));
+    if (cJSON_GetArraySize(j) == 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.fields: must not be empty");
+    int i = 0;
+    for (const cJSON *a = j->child; a; a = a->next, i++) {
+        snprintf(path, sizeof path, "$.fields[%d]", i);
+        cls_status s;
+        if (cJSON_IsString(a)) {
+            s = cls_stencil_add_field(st, a->valuestring);
+        } else if (cJSON_IsObject(a)) {
+            for (const cJSON *f = a->child; f; f = f->next)
+                if (strcmp(f->string, "name") && strcmp(f->string, "previous"))
+                    return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: unknown field",
+                                     MEMBER(path, f->string));
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, "name");
+            const cJSON *prev = cJSON_GetObjectItemCaseSensitive(a, "previous");
+            if (!n) return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s.name: missing required field", path);
+            if (!cJSON_IsString(n))
+                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s.name: expected a string, got %s",
+                                 path, type_name(n));
+            if (prev && !cJSON_IsString(prev))
+                return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                                 "%s.previous: expected a field name, got %s", path,
+                                 type_name(prev));
+            s = prev ? cls_stencil_add_time_level(st, n->valuestring, prev->valuestring)
+                     : cls_stencil_add_field(st, n->valuestring);
+        } else {
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "%s: expected a name or {\"name\":..., \"previous\":...}, got %s",
+                             path, type_name(a));
+        }
+        if (s != CLS_SUCCESS) return relabel(s, path);
+    }
+    return CLS_SUCCESS;
+}
+
+/* A system's stages: [{"update": {"u": "<body>", ...}}, ...]. */
+static cls_status parse_stages(const cJSON *j, cls_stencil *st)
+{
+    char path[96];
+    if (!cJSON_IsArray(j))
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.stages: expected an array, got %s",
+                         type_name(j));
+    if (cJSON_GetArraySize(j) == 0)
+        return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.stages: must not be empty");
+    int i = 0;
+    for (const cJSON *g = j->child; g; g = g->next, i++) {
+        snprintf(path, sizeof path, "$.stages[%d]", i);
+        if (!cJSON_IsObject(g))
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "%s: expected {\"update\": {FIELD: BODY, ...}}, got %s", path,
+                             type_name(g));
+        for (const cJSON *f = g->child; f; f = f->next)
+            if (strcmp(f->string, "update"))
+                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: unknown field",
+                                 MEMBER(path, f->string));
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(g, "update");
+        if (!u) return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s.update: missing required field", path);
+        if (!cJSON_IsObject(u) || !u->child)
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "%s.update: expected a non-empty object {FIELD: BODY, ...}, got %s",
+                             path, cJSON_IsObject(u) ? "an empty object" : type_name(u));
+        size_t index;
+        cls_status s = cls_stencil_add_stage(st, &index);
+        if (s != CLS_SUCCESS) return relabel(s, path);
+        char upath[sizeof path + 16];
+        snprintf(upath, sizeof upath, "%s.update", path);
+        for (const cJSON *b = u->child; b; b = b->next) {
+            if (!cJSON_IsString(b))
+                return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: expected a body (a string), got %s",
+                                 MEMBER(upath, b->string), type_name(b));
+            if ((s = cls_stencil_set_update(st, index, b->string, b->valuestring)) != CLS_SUCCESS)
+                return relabel(s, MEMBER(upath, b->string));
+        }
+    }
+    return CLS_SUCCESS;
+}
+
 static const char *const known_fields[] = {"name", "description", "builtin", "dims", "dtype",
                                            "halo", "boundary", "body", "points", "aux",
-                                           "params", NULL};
+                                           "params", "fields", "stages", NULL};
 
 static cls_status from_cjson(const cJSON *root, cls_stencil **out)
 {
@@ -224,7 +308,8 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
         if (!known)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                              "%s: unknown field (known: name, description, builtin, dims, "
-                             "dtype, halo, boundary, body, points, aux, params)",
+                             "dtype, halo, boundary, body, points, aux, params, fields, "
+                             "stages)",
                              MEMBER("$", f->string));
     }
 #define FIELD(n) cJSON_GetObjectItemCaseSensitive(root, n)
@@ -232,6 +317,7 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
     const cJSON *dtype = FIELD("dtype"), *halo = FIELD("halo"), *boundary = FIELD("boundary");
     const cJSON *body = FIELD("body"), *points = FIELD("points"), *aux = FIELD("aux");
     const cJSON *params = FIELD("params"), *desc = FIELD("description");
+    const cJSON *fields = FIELD("fields"), *stages = FIELD("stages");
 #undef FIELD
     if (name && !cJSON_IsString(name))
         return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.name: expected a string, got %s",
@@ -265,10 +351,11 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
         if (!cJSON_IsString(builtin))
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.builtin: expected a string, got %s",
                              type_name(builtin));
-        if (dims || body || points || aux || halo)
+        if (dims || body || points || aux || halo || fields || stages)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "$.builtin: a built-in fixes dims, body, points, aux and halo; "
-                             "only name, description, dtype, boundary and params may be given");
+                             "$.builtin: a built-in fixes dims, body, points, aux, halo, fields "
+                             "and stages; only name, description, dtype, boundary and params "
+                             "may be given");
         s = cls_stencil_builtin(builtin->valuestring, &st);
         if (s != CLS_SUCCESS) return relabel(s, "$.builtin");
     } else {
@@ -278,9 +365,21 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
         if (body && points)
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
                              "$.body: give either body or points, not both");
-        if (!body && !points)
+        if ((fields || stages) && (body || points))
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
-                             "$.body: missing required field (or give points)");
+                             "%s: a system of fields gives its bodies in stages[].update; give "
+                             "body or points (one field) or fields and stages, not both",
+                             body ? "$.body" : "$.points");
+        if (fields && !stages)
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "$.stages: missing required field (a system of fields needs its "
+                             "stages)");
+        if (stages && !fields)
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "$.fields: missing required field (stages update declared fields)");
+        if (!body && !points && !fields)
+            return cls__fail(NULL, CLS_ERR_INVALID_SPEC,
+                             "$.body: missing required field (or give points, or fields and stages)");
         if (body && !cJSON_IsString(body))
             return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "$.body: expected a string, got %s",
                              type_name(body));
@@ -290,6 +389,9 @@ static cls_status from_cjson(const cJSON *root, cls_stencil **out)
         /* aux before params and body: both may refer to aux names. */
         if (aux && (s = parse_aux(aux, st)) != CLS_SUCCESS) goto fail;
         if (points && (s = parse_points(points, st)) != CLS_SUCCESS) goto fail;
+        /* The stages' bodies are parsed when the whole spec is checked, after the params. */
+        if (fields && (s = parse_fields(fields, st)) != CLS_SUCCESS) goto fail;
+        if (stages && (s = parse_stages(stages, st)) != CLS_SUCCESS) goto fail;
         if (halo) {
             int h[3] = {0, 0, 0};
             if (!cJSON_IsArray(halo) || cJSON_GetArraySize(halo) != nd) {
@@ -436,6 +538,27 @@ cls_status cls_stencil_to_json(const cls_stencil *st, char **json)
         }
     } else if (st->body) {
         cJSON_AddStringToObject(root, "body", st->body);
+    }
+    if (st->n_fields) {
+        cJSON *fs = cJSON_AddArrayToObject(root, "fields");
+        for (size_t f = 0; fs && f < st->n_fields; f++) {
+            if (!st->fields[f].previous[0]) {
+                cJSON_AddItemToArray(fs, cJSON_CreateString(st->fields[f].name));
+            } else {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "name", st->fields[f].name);
+                cJSON_AddStringToObject(o, "previous", st->fields[f].previous);
+                cJSON_AddItemToArray(fs, o);
+            }
+        }
+        cJSON *gs = cJSON_AddArrayToObject(root, "stages");
+        for (size_t g = 0; gs && g < st->n_stages; g++) {
+            cJSON *o = cJSON_CreateObject(), *u = cJSON_AddObjectToObject(o, "update");
+            for (size_t k = 0; u && k < st->stages[g].n; k++)
+                cJSON_AddStringToObject(u, st->fields[st->stages[g].update[k].field].name,
+                                        st->stages[g].update[k].body);
+            cJSON_AddItemToArray(gs, o);
+        }
     }
     if (st->n_aux) {
         cJSON *a = cJSON_AddArrayToObject(root, "aux");

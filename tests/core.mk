@@ -8,6 +8,20 @@ tests_test_naive_SOURCES = tests/test_naive.c
 tests_test_naive_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_naive_LDADD = $(TEST_LDADD)
 
+# Systems of fields: specs, refusals and the host reference (no device needed).
+check_PROGRAMS += tests/test_system_spec
+TESTS += tests/test_system_spec
+tests_test_system_spec_SOURCES = tests/test_system_spec.c
+tests_test_system_spec_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_spec_LDADD = $(TEST_LDADD) -lm
+
+# Systems of fields on the naive schedule against the reference; refusals of the others.
+check_PROGRAMS += tests/test_system
+TESTS += tests/test_system
+tests_test_system_SOURCES = tests/test_system.c
+tests_test_system_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_LDADD = $(TEST_LDADD)
+
 # The user guide's example program is compiled and run, and must be quoted verbatim in the guide.
 check_PROGRAMS += tests/example_guide
 TESTS += tests/test_example.sh tests/test_guide_quotes.sh

@@ -14,17 +14,20 @@ static double fuzz_read(void *user, int array, const int off[3])
     return array * 7.25 + off[0] - 0.5 * off[1] + off[2];
 }
 
-/* The first byte picks the environment (dims, real type); the rest is the body. */
+/* The first byte picks the environment (dims, real type, one field or a system of two with
+ * or without a default field); the rest is the body. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const aux[] = {"k", "w"};
     static const char *const params[] = {"alpha", "beta"};
+    static const char *const fields[] = {"u", "v"};
     if (size == 0 || size > CLS_EXPR_MAX_BODY + 2) return 0;
     char *body = malloc(size);
     if (!body) return 0;
     memcpy(body, data + 1, size - 1);
     body[size - 1] = 0;
-    cls_expr_env env = {1 + data[0] % 3, (data[0] >> 2) & 1, 2, aux, 2, params};
+    cls_expr_env env = {1 + data[0] % 3, (data[0] >> 2) & 1, 2, aux, 2, params,
+                        (data[0] >> 3) & 1 ? 2 : 0, fields, (data[0] >> 4) & 1 ? 1 : -1};
     cls_expr *e = NULL;
     char err[256];
     if (cls__expr_parse(body, &env, &e, err, sizeof err) == 0) {
@@ -36,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int lo[3], hi[3], used;
         cls__expr_in_extent(e, lo, hi, &used);
         cls__expr_aux_extent(e, 1, lo, hi, &used);
+        cls__expr_field_extent(e, 1, lo, hi, &used);
         (void)cls__expr_flops(e);
         (void)cls__expr_in_reads(e);
         (void)cls__expr_is_exact(e);

@@ -15,7 +15,7 @@ static const char *const param_names[] = {"alpha", "beta"};
 
 static cls_expr_env env_of(int dims, int dbl)
 {
-    cls_expr_env env = {dims, dbl, 2, aux_names, 2, param_names};
+    cls_expr_env env = {dims, dbl, 2, aux_names, 2, param_names, 0, NULL, 0};
     return env;
 }
 
@@ -591,7 +591,7 @@ static void test_eval(void)
     /* the parse does not keep pointers into the env's names */
     char pname[8] = "gamma";
     const char *pn[] = {pname};
-    cls_expr_env env = {1, 1, 0, NULL, 1, pn};
+    cls_expr_env env = {1, 1, 0, NULL, 1, pn, 0, NULL, 0};
     char err[256];
     e = NULL;
     if (cls__expr_parse("gamma * 2", &env, &e, err, sizeof err) == 0) {

@@ -40,7 +40,8 @@ static void round_trip(cls_stencil *st, const char *what)
     int ok = cls_stencil_to_json(st, &a) == CLS_SUCCESS &&
              cls_stencil_from_json(a, &back) == CLS_SUCCESS &&
              cls_stencil_to_json(back, &b) == CLS_SUCCESS && strcmp(a, b) == 0 &&
-             strcmp(cls_stencil_body(st), cls_stencil_body(back)) == 0;
+             (cls_stencil_is_system(st) ? cls_stencil_num_stages(back) == cls_stencil_num_stages(st)
+                                        : strcmp(cls_stencil_body(st), cls_stencil_body(back)) == 0);
     tap_ok(ok, "round trip of %s", what);
     if (!ok) tap_diag("%s\n---\n%s\n%s", a ? a : "(null)", b ? b : "(null)", cls_last_error());
     cls_free(a);

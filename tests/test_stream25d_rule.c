@@ -61,7 +61,7 @@ static int classify(const char *body, int cheap)
 {
     static const char *const params[] = {"alpha", "c0", "c1", "c2", "c3", "lo", "hi"};
     static const char *const aux[] = {"rhs"};
-    cls_expr_env env = {3, 0, 1, aux, sizeof params / sizeof params[0], params};
+    cls_expr_env env = {3, 0, 1, aux, sizeof params / sizeof params[0], params, 0, NULL, 0};
     cls_expr *e = NULL;
     char err[256];
     if (cls__expr_parse(body, &env, &e, err, sizeof err) != 0) {

@@ -70,8 +70,9 @@ static size_t row_vector_width(const cls__facts *f)
     return w > 64 ? 64 : w;
 }
 
-/* One launch per step (the restart of Meng & Skadron 2010's Eq. 17) and every point at the
- * stencil's measured rate, or at the minimal traffic when none was measured. */
+/* One launch per step (the restart of Meng & Skadron 2010's Eq. 17; one per stage for a
+ * system) and every point at the stencil's measured rate, or at the minimal traffic when none
+ * was measured (a system's counts every field each stage reads and writes). */
 static double predict(const cls__facts *f, const char **how)
 {
     double per_point = 0;
@@ -85,7 +86,8 @@ static double predict(const cls__facts *f, const char **how)
         *how = "no device model";
         return 0;
     }
-    return (double)f->steps * (f->restart_seconds + (double)f->points * per_point);
+    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
+    return (double)f->steps * (launches * f->restart_seconds + (double)f->points * per_point);
 }
 
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
@@ -93,7 +95,8 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     size_t v[3];
     cls__naive *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "naive configuration");
-    c->rows = tuning(f, "tuning.row_kernel", 0) != 0;
+    c->n_stages = cls__stencil_is_system(f->st) ? f->st->n_stages : 0;
+    c->rows = !c->n_stages && tuning(f, "tuning.row_kernel", 0) != 0;
     int axis = c->rows ? 0 : f->st->dims - 1;
     size_t given = cls__param_get(f->params, OPS, "points_per_item", v) ? v[0] : 0;
     c->per_item = given ? given : default_per_item(f, c->rows);
@@ -131,7 +134,8 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 static cls_status check_local(const cls__facts *f, cls__naive *c)
 {
     const cls_device_info *d = f->dev;
-    size_t wgmax = cls__kernel_wg_limit(f->ctx, c->kernel), prod = 1;
+    size_t wgmax = cls__kernel_wg_limit(f->ctx, c->n_stages ? c->stage_kernel[0] : c->kernel),
+           prod = 1;
     if (!wgmax) wgmax = d->max_work_group_size;
     for (int i = 0; i < 3; i++) {
         if (d->max_work_item_sizes[i] && c->local[i] > d->max_work_item_sizes[i])
@@ -161,8 +165,26 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
                  c->per_item, c->vector, c->item_rows);
     else
         snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu", c->per_item);
-    s = cls__build_kernel(f, c->rows ? "naive_rows.cl" : "naive.cl", defines,
-                          c->rows ? CLS__UPDATE_ROW : 0, "cls_naive", f->max_registers, &b);
+    if (c->n_stages) {
+        /* one program per stage; the first stage's kernel stands for the work-group limits
+         * (its stages differ only in their bodies) */
+        s = CLS_SUCCESS;
+        for (size_t g = 0; g < c->n_stages && s == CLS_SUCCESS; g++) {
+            cls__built bs = {0};
+            s = cls__build_stage_kernel(f, g, "naive_system.cl", defines, "cls_naive_stage",
+                                        f->max_registers, &bs);
+            c->stage_kernel[g] = bs.kernel;
+            if (g == 0) b = bs;
+            else {
+                b.from_cache = b.from_cache && bs.from_cache;
+                b.build_seconds += bs.build_seconds;
+            }
+        }
+        b.kernel = NULL; /* owned by stage_kernel[0] */
+    } else {
+        s = cls__build_kernel(f, c->rows ? "naive_rows.cl" : "naive.cl", defines,
+                              c->rows ? CLS__UPDATE_ROW : 0, "cls_naive", f->max_registers, &b);
+    }
     c->program = b.program;
     c->kernel = b.kernel;
     c->from_cache = b.from_cache;
@@ -181,7 +203,7 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
         c->local[0] = c->local[1] = c->local[2] = 1;
         if (c->item_rows <= 1) c->local[rows_axis] = n < 8 ? n : 8;
     } else {
-        cls__choose_local_size(f, c->kernel, c->local);
+        cls__choose_local_size(f, c->n_stages ? c->stage_kernel[0] : c->kernel, c->local);
     }
     for (int i = 0; i < 3; i++) {
         size_t n = i == axis ? (f->dims.n[i] + c->per_item - 1) / c->per_item : f->dims.n[i];
@@ -211,7 +233,7 @@ static void describe(const void *config, cls__description *d)
     d->max_registers = c->max_regs;
     cls__describe_param(d, OPS, "local", "%zux%zux%zu", c->local[0], c->local[1], c->local[2]);
     cls__describe_param(d, OPS, "points_per_item", "%zu", c->per_item);
-    cls__describe_param(d, OPS, "kernel", "%s", c->rows ? "rows" : "points");
+    cls__describe_param(d, OPS, "kernel", "%s", c->n_stages ? "stages" : c->rows ? "rows" : "points");
     if (c->rows) cls__describe_param(d, OPS, "rows_per_item", "%zu", c->item_rows);
 }
 
@@ -226,6 +248,8 @@ static void release(void *config)
     cls__naive *c = config;
     if (!c) return;
     if (c->kernel) clReleaseKernel(c->kernel);
+    for (size_t g = 0; g < CLS__MAX_STAGES; g++)
+        if (c->stage_kernel[g]) clReleaseKernel(c->stage_kernel[g]);
     free(c);
 }
 
@@ -234,8 +258,8 @@ const cls__schedule_ops cls__naive_ops = {
     .name = "naive",
     .id = CLS_SCHEDULE_NAIVE,
     .flags = 0,
-    .summary = "one launch per time step over ping-pong buffers, every read from global "
-               "memory (the baseline of Meng & Skadron 2010)",
+    .summary = "one launch per time step (per stage for a system of fields) over ping-pong "
+               "buffers, every read from global memory (the baseline of Meng & Skadron 2010)",
     .params = params,
     .candidates = candidates,
     .build = build,

@@ -633,14 +633,14 @@ cls_status cls__pipeline_run(cls__exec *x)
         cls_state *st = x->state;
         const void *aux[CLS__MAX_AUX];
         for (size_t k = 0; k < st->n_aux; k++) aux[k] = st->haux[k];
-        void *from = st->hbuf[st->cur], *other = st->hbuf[1 - st->cur];
+        void *from = st->hbuf[st->rot.at[0]], *other = st->hbuf[1 - st->rot.at[0]];
         size_t n = (x->steps + r.q->h - 1) / r.q->h;
         /* an odd number of sweeps ends in the other array, an even one back in this one,
          * which the first sweep must not write: the last sweep's target is chosen so */
         void *dst = n % 2 ? other : from;
         s = sweeps(&r, x, from, aux, dst, n % 2 ? from : other, st->step);
         if (s != CLS_SUCCESS) goto done;
-        st->cur = dst == st->hbuf[0] ? 0 : 1;
+        st->rot.at[0] = dst == st->hbuf[0] ? 0 : 1;
     } else {
         size_t n = (x->steps + r.q->h - 1) / r.q->h, bytes = x->points * x->elem;
         int in_place = x->output == x->input;

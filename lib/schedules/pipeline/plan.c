@@ -629,6 +629,8 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     pl_plan p;
     pl_request r;
     size_t v[3];
+    cls_status rs = cls__refuse_system(f, "pipeline");
+    if (rs != CLS_SUCCESS) return rs;
     memset(&p, 0, sizeof p);
     memset(&r, 0, sizeof r);
     p.f = f;

@@ -15,8 +15,8 @@ static cls_status fused(cls__exec *x, const cls__s25 *c)
     for (size_t i = 0; i < passes; i++) {
         cl_int step = (cl_int)(s->step + i * k);
         cl_int n = (cl_int)(x->steps - i * k < k ? x->steps - i * k : k);
-        cl_int err = clSetKernelArg(c->kernel, 0, sizeof(cl_mem), &s->buf[s->cur]);
-        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->cur]);
+        cl_int err = clSetKernelArg(c->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
+        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
         if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, step_arg, sizeof step, &step);
         if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, step_arg + 1, sizeof n, &n);
         if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
@@ -28,7 +28,7 @@ static cls_status fused(cls__exec *x, const cls__s25 *c)
                              "work-group %zux%zu, global %zux%zux%zu)",
                              k, c->local[0], c->local[1], c->global[0], c->global[1],
                              c->global[2]);
-        s->cur = 1 - s->cur;
+        s->rot.at[0] = 1 - s->rot.at[0];
         size_t done = (i + 1) * k < x->steps ? (i + 1) * k : x->steps;
         if (cls__exec_progress_due(x, done, k) && (st = cls__exec_progress(x, done)) != CLS_SUCCESS)
             return st;

@@ -63,6 +63,8 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
 
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
+    cls_status rs = cls__refuse_system(f, "stream25d");
+    if (rs != CLS_SUCCESS) return rs;
     cls__s25 *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d configuration");
     c->facts = f;

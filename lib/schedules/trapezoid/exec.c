@@ -37,8 +37,8 @@ static cls_status run_restart(cls__exec *x, const cls__trapezoid *t)
     for (size_t k = 0; k < stages; k++) {
         cl_int step0 = (cl_int)(s->step + k * h);
         cl_int hs = (cl_int)(x->steps - k * h < h ? x->steps - k * h : h);
-        err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->cur]);
-        if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->cur]);
+        err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
+        if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
         if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a, sizeof step0, &step0);
         if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a + 1, sizeof hs, &hs);
         if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
@@ -50,7 +50,7 @@ static cls_status run_restart(cls__exec *x, const cls__trapezoid *t)
                              "%zux%zux%zu, %zu tiles)",
                              t->c.tile[0], t->c.tile[1], t->c.tile[2], t->local[0], t->local[1],
                              t->local[2], t->tiles);
-        s->cur = 1 - s->cur;
+        s->rot.at[0] = 1 - s->rot.at[0];
         size_t done = (k + 1) * h < x->steps ? (k + 1) * h : x->steps;
         if (cls__exec_progress_due(x, done, h) && (st = cls__exec_progress(x, done)) != CLS_SUCCESS)
             return st;
@@ -78,8 +78,8 @@ static cls_status run_barrier(cls__exec *x, const cls__trapezoid *t)
     cl_uint a = (cl_uint)(2 + s->n_aux);
     cl_int step0 = (cl_int)s->step, steps = (cl_int)x->steps, h = (cl_int)t->c.h;
     /* The kernel alternates from buf0: the current state goes first. */
-    err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->cur]);
-    if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->cur]);
+    err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
+    if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
     if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a, sizeof(cl_mem), &counters);
     if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a + 1, sizeof(cl_mem), &flag);
     if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a + 2, sizeof step0, &step0);
@@ -97,7 +97,7 @@ static cls_status run_barrier(cls__exec *x, const cls__trapezoid *t)
                        "the in-kernel barrier gave up: the %zu work-groups were not all resident "
                        "at once on '%s'; use kernel-restart synchronisation",
                        t->groups, x->ctx->info.name);
-    if (stages % 2) s->cur = 1 - s->cur;
+    if (stages % 2) s->rot.at[0] = 1 - s->rot.at[0];
 fail:
     if (counters) clReleaseMemObject(counters);
     if (flag) clReleaseMemObject(flag);

@@ -257,6 +257,7 @@ static cls_status load_facts(cls__facts *f)
 {
     cls_ghost_profile prof;
     int fc = 0;
+    if (cls__stencil_is_system(f->st)) return CLS_SUCCESS; /* no profile of a system */
     if (f->profile || cls__profile_get(f->ctx, f->st, 0, &prof, &fc) != CLS_SUCCESS)
         return CLS_SUCCESS;
     return cls__facts_set_profile(f, &prof);
@@ -268,6 +269,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     cls__trapezoid *t;
     int have = 0;
     cls_status s;
+    if ((s = cls__refuse_system(f, "trapezoid")) != CLS_SUCCESS) return s;
     cls__trapezoid_request(f, &r);
     const int all_given = r.tile_given && r.h && r.sync;
     /* A fully specified plan needs no model; a cached profile still gives its prediction.  An

@@ -605,6 +605,11 @@ cls_status cls__profile_get(cls_context *ctx, const cls_stencil *st, int measure
     char *path = NULL;
     cls_status s;
     if (from_cache) *from_cache = 0;
+    if (cls__stencil_is_system(st))
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "ghost-zone profiles are measured for single-field stencils; '%s' is "
+                         "a system of %zu fields",
+                         st->name, st->n_fields);
     if ((s = profile_key(ctx, st, &key)) != CLS_SUCCESS) return s;
     for (size_t i = 0; i < ctx->n_profiles && i < 8; i++)
         if (ctx->profile_keys[i] == key) {

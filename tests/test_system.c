@@ -1,0 +1,239 @@
+/* test_system.c: systems of fields on PoCL, bitwise against the host reference: every system
+ * (the built-in ones and a few written here: time levels in a chain, a field updated in two
+ * stages) on the naive schedule, float and double, every boundary kind; states advanced in
+ * parts equal one run; the schedules that run one field refuse a system with the reason, and
+ * AUTO picks naive. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clstencil.h"
+#include "tap.h"
+
+/* Systems the built-ins do not cover: a chain of time levels (u_prev2 <- u_prev <- u) and a
+ * field updated in both stages of a step, with an aux array, a parameter and STEP. */
+static const char *const extra[] = {
+    "{\"name\": \"chain\", \"dims\": 2, \"fields\": [\"u\", {\"name\": \"u1\", \"previous\": "
+    "\"u\"}, {\"name\": \"u2\", \"previous\": \"u1\"}], \"aux\": [\"k\"], \"params\": {\"a\": "
+    "0.25}, \"stages\": [{\"update\": {\"u\": \"a * (IN(-1, 0) + IN(1, 0) + IN(0, -1) + "
+    "IN(0, 1)) + 0.5 * (IN(u1, 0, 0) - IN(u2, 0, 0)) + AUX(k, 0, 0) * 0.125\"}}]}",
+    "{\"name\": \"twice\", \"dims\": 3, \"fields\": [\"p\", \"q\", {\"name\": \"p0\", "
+    "\"previous\": \"p\"}], \"stages\": [{\"update\": {\"p\": \"0.5 * (IN(p, 1, 0, 0) + "
+    "IN(q, 0, -1, 0))\", \"q\": \"IN(q, 0, 0, 1) - 0.25 * IN(p, 0, 0, 0) + STEP * 0.001\"}}, "
+    "{\"update\": {\"p\": \"IN(p, -1, 0, 0) * 0.75 + IN(p0, 0, 0, 0) * 0.25\"}}]}",
+    "{\"name\": \"line\", \"dims\": 1, \"fields\": [\"a\", \"b\"], \"stages\": [{\"update\": "
+    "{\"a\": \"IN(b, -2) * 0.5 + IN(a, 1) * 0.5\"}}, {\"update\": {\"b\": \"IN(a, 2) - IN(b, "
+    "0) * 0.125\"}}]}",
+    NULL};
+
+static double value(size_t i, size_t f)
+{
+    uint32_t h = (uint32_t)(i * 2654435761u) ^ (uint32_t)((f + 7) * 40503u);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    return (h & 0xffff) / 65536.0 - 0.25;
+}
+
+typedef struct sys {
+    cls_stencil *st;
+    cls_dims dims;
+    size_t n, elem, nf;
+    void *in[16], *ref[16], *out[16], *aux[4];
+} sys;
+
+static void sys_free(sys *s)
+{
+    for (size_t f = 0; f < 16; f++) {
+        free(s->in[f]);
+        free(s->ref[f]);
+        free(s->out[f]);
+    }
+    for (size_t k = 0; k < 4; k++) free(s->aux[k]);
+    memset(s, 0, sizeof *s);
+}
+
+static int sys_make(sys *s, cls_stencil *st, cls_dims dims)
+{
+    memset(s, 0, sizeof *s);
+    s->st = st;
+    s->dims = dims;
+    s->n = cls_dims_points(dims);
+    s->elem = cls_dtype_size(cls_stencil_dtype(st));
+    s->nf = cls_stencil_num_fields(st);
+    for (size_t f = 0; f < s->nf; f++) {
+        s->in[f] = malloc(s->n * s->elem);
+        s->ref[f] = malloc(s->n * s->elem);
+        s->out[f] = calloc(s->n, s->elem);
+        if (!s->in[f] || !s->ref[f] || !s->out[f]) return 0;
+        for (size_t i = 0; i < s->n; i++) {
+            double v = value(i, f);
+            if (s->elem == 8) ((double *)s->in[f])[i] = v;
+            else ((float *)s->in[f])[i] = (float)v;
+        }
+    }
+    for (size_t k = 0; k < cls_stencil_num_aux(st) && k < 4; k++) {
+        if (!(s->aux[k] = malloc(s->n * s->elem))) return 0;
+        for (size_t i = 0; i < s->n; i++) {
+            double v = 0.01 * value(i, 9 + k);
+            if (s->elem == 8) ((double *)s->aux[k])[i] = v;
+            else ((float *)s->aux[k])[i] = (float)v;
+        }
+    }
+    return 1;
+}
+
+static int same(const sys *s, void *const *a, void *const *b)
+{
+    for (size_t f = 0; f < s->nf; f++)
+        if (memcmp(a[f], b[f], s->n * s->elem)) return 0;
+    return 1;
+}
+
+static cls_dims dims_for(int d)
+{
+    cls_dims r = {{1, 1, 1}};
+    if (d == 1) r.n[0] = 61;
+    if (d == 2) r.n[0] = 37, r.n[1] = 23;
+    if (d == 3) r.n[0] = 19, r.n[1] = 13, r.n[2] = 11;
+    return r;
+}
+
+/* One system, one dtype, one boundary: a run and a state in two advances, against the
+ * reference. */
+static void check_one(cls_context *ctx, cls_stencil *st, const char *what)
+{
+    enum { STEPS = 7 };
+    sys s;
+    cls_dims dims = dims_for(cls_stencil_dims(st));
+    if (!sys_make(&s, st, dims)) {
+        tap_ok(0, "%s: memory", what);
+        sys_free(&s);
+        return;
+    }
+    const void *const *aux = (const void *const *)s.aux;
+    cls_status rs = cls_reference_run_fields(st, dims, STEPS, (const void *const *)s.in, aux, s.ref);
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_NAIVE;
+    cls_plan *plan = NULL;
+    cls_status ps = cls_plan_create(ctx, st, dims, STEPS, &opt, &plan);
+    cls_status run = ps == CLS_SUCCESS ? cls_plan_run_fields(plan, (const void *const *)s.in, aux, s.out, NULL)
+                                       : ps;
+    int ok = rs == CLS_SUCCESS && run == CLS_SUCCESS && same(&s, s.out, s.ref);
+    tap_ok(ok, "%s: naive run bitwise equal to the reference", what);
+    if (!ok) tap_diag("%s", cls_last_error());
+    /* a state advanced 3 then 4 steps */
+    cls_state *state = NULL;
+    int sok = ps == CLS_SUCCESS && cls_state_create(plan, &state) == CLS_SUCCESS;
+    for (size_t f = 0; sok && f < s.nf; f++) {
+        memset(s.out[f], 0, s.n * s.elem);
+        sok = cls_state_write_field(state, f, s.in[f]) == CLS_SUCCESS;
+    }
+    for (size_t k = 0; sok && k < cls_stencil_num_aux(st); k++)
+        sok = cls_state_write_aux(state, k, s.aux[k], 1) == CLS_SUCCESS;
+    sok = sok && cls_plan_advance(plan, state, 3, NULL) == CLS_SUCCESS &&
+          cls_plan_advance(plan, state, 4, NULL) == CLS_SUCCESS && cls_state_step(state) == STEPS;
+    for (size_t f = 0; sok && f < s.nf; f++) sok = cls_state_read_field(state, f, s.out[f]) == CLS_SUCCESS;
+    tap_ok(sok && same(&s, s.out, s.ref), "%s: a state advanced 3 + 4 steps equals the run", what);
+    if (!sok) tap_diag("%s", cls_last_error());
+    cls_state_release(state);
+    cls_plan_release(plan);
+    sys_free(&s);
+}
+
+static void check_system(cls_context *ctx, cls_stencil *st, int has_double)
+{
+    for (int dt = 0; dt < 2; dt++) {
+        if (dt && !has_double) {
+            tap_skip(cls_stencil_name(st), "no double precision");
+            continue;
+        }
+        cls_stencil_set_dtype(st, dt ? CLS_FLOAT64 : CLS_FLOAT32);
+        for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++) {
+            char what[160];
+            cls_stencil_set_boundary(st, (cls_boundary)b, 0.375);
+            snprintf(what, sizeof what, "%s %s %s", cls_stencil_name(st), dt ? "double" : "float",
+                     cls_boundary_name((cls_boundary)b));
+            check_one(ctx, st, what);
+        }
+    }
+}
+
+static void check_refusals(cls_context *ctx, cls_stencil *st)
+{
+    cls_dims dims = dims_for(cls_stencil_dims(st));
+    static const cls_schedule forced[] = {CLS_SCHEDULE_TRAPEZOID, CLS_SCHEDULE_STREAM25D,
+                                          CLS_SCHEDULE_PIPELINE};
+    for (size_t i = 0; i < sizeof forced / sizeof forced[0]; i++) {
+        cls_plan_options opt;
+        cls_plan_options_init(&opt);
+        opt.schedule = forced[i];
+        cls_plan *plan = NULL;
+        cls_status s = cls_plan_create(ctx, st, dims, 4, &opt, &plan);
+        const char *msg = cls_last_error();
+        int ok = s != CLS_SUCCESS && !plan &&
+                 (strstr(msg, "system of") || strstr(msg, "3D") || strstr(msg, "3-D"));
+        tap_ok(ok, "%s: %s refuses a system (%s)", cls_stencil_name(st),
+               cls_schedule_name(forced[i]), msg);
+        cls_plan_release(plan);
+    }
+    cls_plan *plan = NULL;
+    cls_plan_info info;
+    int ok = cls_plan_create(ctx, st, dims, 4, NULL, &plan) == CLS_SUCCESS &&
+             cls_plan_describe(plan, &info) == CLS_SUCCESS && info.schedule == CLS_SCHEDULE_NAIVE;
+    tap_ok(ok, "%s: AUTO picks naive for a system", cls_stencil_name(st));
+    int declined = 0;
+    for (size_t i = 0; ok && i < cls_plan_num_candidates(plan); i++) {
+        cls_plan_candidate c;
+        if (cls_plan_candidate_info(plan, i, &c) == CLS_SUCCESS && c.declined &&
+            strstr(c.why, "system of"))
+            declined++;
+    }
+    tap_ok(declined >= 1, "%s: the candidates say why the others decline (%d)",
+           cls_stencil_name(st), declined);
+    /* single-field calls refuse a system */
+    float dummy[4];
+    tap_ok(!ok || (cls_plan_run(plan, dummy, NULL, dummy, NULL) != CLS_SUCCESS &&
+                   strstr(cls_last_error(), "cls_plan_run_fields")),
+           "%s: cls_plan_run refuses a system and names cls_plan_run_fields", cls_stencil_name(st));
+    cls_state *state = NULL;
+    tap_ok(ok && cls_state_create(plan, &state) == CLS_SUCCESS &&
+               cls_state_write(state, dummy) != CLS_SUCCESS &&
+               strstr(cls_last_error(), "cls_state_write_field") &&
+               cls_plan_advance(plan, state, 1, NULL) != CLS_SUCCESS,
+           "%s: a state of a system takes its fields one by one, and all of them",
+           cls_stencil_name(st));
+    cls_state_release(state);
+    cls_plan_release(plan);
+}
+
+int main(void)
+{
+    cls_context *ctx = NULL;
+    if (cls_context_create(NULL, &ctx) != CLS_SUCCESS) {
+        tap_skip("systems on the naive schedule", "no OpenCL device");
+        return tap_done();
+    }
+    cls_device_info info;
+    cls_context_device(ctx, &info);
+    int has_double = info.double_support;
+    for (size_t i = 0; cls_stencil_builtin_name(i); i++) {
+        cls_stencil *st = NULL;
+        if (cls_stencil_builtin(cls_stencil_builtin_name(i), &st) != CLS_SUCCESS) continue;
+        if (cls_stencil_is_system(st)) check_system(ctx, st, has_double);
+        cls_stencil_release(st);
+    }
+    for (size_t i = 0; extra[i]; i++) {
+        cls_stencil *st = NULL;
+        if (!tap_ok(cls_stencil_from_json(extra[i], &st) == CLS_SUCCESS, "system %zu parses", i)) {
+            tap_diag("%s", cls_last_error());
+            continue;
+        }
+        check_system(ctx, st, has_double);
+        if (i == 0) check_refusals(ctx, st);
+        cls_stencil_release(st);
+    }
+    cls_context_release(ctx);
+    return tap_done();
+}
