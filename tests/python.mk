@@ -14,7 +14,7 @@ PYTHON_PACKAGE = python/pyproject.toml python/setup.py python/README.md \
 	python/clstencil/_handle.py python/clstencil/_arrays.py python/clstencil/stencil.py \
 	python/clstencil/device.py python/clstencil/plan.py python/clstencil/state.py \
 	python/clstencil/reference.py python/tests/tap.py python/tests/test_clstencil.py
-EXTRA_DIST += tests/test_python.sh doc/python.md $(PYTHON_PACKAGE)
+EXTRA_DIST += tests/test_python.sh doc/python.md doc/img/python-hotspot.png $(PYTHON_PACKAGE)
 clean-local: clean-python
 clean-python:
 	-rm -rf $(PY_STAGE) tests/python-stage.stamp tests/python-stage.log tests/python-work

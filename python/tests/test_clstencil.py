@@ -435,6 +435,7 @@ class TestDocExample(unittest.TestCase):
             r = subprocess.run([sys.executable, "-c", m.group(1)], cwd=d, capture_output=True,
                                text=True)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("bitwise equal to the host reference: True", r.stdout)
             try:
                 import matplotlib  # noqa: F401
                 self.assertTrue(any(n.endswith(".png") for n in os.listdir(d)), os.listdir(d))
