@@ -5,6 +5,7 @@ to the library without a copy when they are C-contiguous arrays of the stencil's
 of NX x NY x NZ points is the array of shape (NZ, NY, NX).  Failures of the library raise
 clstencil.Error with its message.  doc/python.md has the whole story.
 """
+import numpy as np
 
 from . import _lib
 from ._lib import Error, text
@@ -34,9 +35,10 @@ def run(stencil, input, steps, aux=None, out=None, context=None, **plan_options)
     as for Plan."""
     if isinstance(stencil, str):
         stencil = Stencil.builtin(stencil)
+    input = np.asanyarray(input)
     ctx = context if context is not None else Context()
     try:
-        with Plan(ctx, stencil, getattr(input, "shape", ()), steps, **plan_options) as plan:
+        with Plan(ctx, stencil, input.shape, steps, **plan_options) as plan:
             return plan.run(input, aux, out)
     finally:
         if context is None:
