@@ -53,3 +53,4 @@ include tests/bench.mk
 include tests/architecture.mk
 include tests/faults.mk
 include tests/fuzz.mk
+include tests/python.mk
