@@ -33,6 +33,20 @@ cli bench --help
 [ $rc -eq 0 ] && out_has 'system of fields'
 verdict $? "bench --help says how a system's traffic is counted"
 
+# The man page's run section documents every option run --help lists, and the systems.
+man=${CLS_SRCDIR:-$(dirname "$0")/..}/doc/clstencil.1
+sed -n '/^\.SS run$/,/^\.SS schedules$/p' "$man" >"$tmp/man_run"
+"$CLI" run --help | grep -o -e '--[a-z][a-z-]*' | grep -v -x -e '--help' | sort -u >"$tmp/opts"
+r=0
+while read -r o; do
+    grep -q -F -e "$(echo "$o" | sed 's/-/\\-/g')" "$tmp/man_run" || { r=1; echo "# clstencil.1 run lacks $o"; }
+done <"$tmp/opts"
+for w in gray_scott fdtd3d 'Gaussian pulse' 'RdBu' 'viridis' 'middle plane' 'time level'; do
+    grep -q -e "$w" "$tmp/man_run" || { r=1; echo "# clstencil.1 run lacks $w"; }
+done
+[ -s "$tmp/opts" ] && [ $r -eq 0 ]
+verdict $? "clstencil.1 documents every option of run --help and the systems' starts and pictures"
+
 # Refusals found before a device is opened.
 cli run gray_scott --png u=pic.jpg
 [ $rc -eq 2 ] && err_has '--png' && err_has 'pic.jpg' && err_has '\.png'
