@@ -116,6 +116,16 @@ cli run wave2d --steps 4 --input u="$tmp/w_u.npy" --input u_prev="$tmp/w_up.npy"
 [ $rc -eq 0 ] && out_has '^verify: OK (bitwise, 2 fields)'
 verdict $? "a time level's --input is allowed (an initial value like any field's)"
 
+cli run gray_scott --size 40x36 --steps 5 --pinned --output u="$tmp/pu.npy" --output v="$tmp/pv.npy"
+[ $rc -eq 0 ] && cmp -s "$tmp/pu.npy" "$tmp/u.npy" && cmp -s "$tmp/pv.npy" "$tmp/v.npy"
+verdict $? "--pinned runs a system's fields from pinned memory to the same result"
+
+mkdir "$tmp/s3"
+cli run wave3d --size 16x12x10 --steps 5 --snapshot-every 2 --output u_prev="$tmp/s3/p.npy" --verify
+[ $rc -eq 0 ] && out_has '^verify: OK (bitwise, 2 fields)' && [ -s "$tmp/s3/p-2.npy" ] &&
+    [ -s "$tmp/s3/p-4.npy" ] && [ -s "$tmp/s3/p.npy" ] && [ "$(ls "$tmp/s3" | wc -l)" -eq 3 ]
+verdict $? "--snapshot-every with a system keeps the fields on the device, snapshots and verifies"
+
 cli run hotspot --size 32x48 --steps 2 --output "$tmp/h.npy"
 cli run hotspot --input "$tmp/h.npy" --steps 2 --output "$tmp/h2.npy" --verify
 [ $rc -eq 0 ] && out_has '^verify: OK' && out_has "^output: $tmp/h2.npy"
