@@ -144,9 +144,12 @@ cli run gray_scott --steps 2 --input w="$tmp/u.npy"
 [ $rc -eq 1 ] && err_has '--input' && err_has "no field 'w'" && err_has 'u, v'
 verdict $? "an unknown field is refused with the option, the field and the fields there are"
 
-cli run gray_scott --steps 2 --png w="$tmp/w.png"
-[ $rc -eq 1 ] && err_has '--png' && err_has "no field 'w'"
-verdict $? "--png of an unknown field is refused"
+# (A build without the image part refuses --png before looking at the field: see below.)
+if [ $have_png -eq 1 ]; then
+    cli run gray_scott --steps 2 --png w="$tmp/w.png"
+    [ $rc -eq 1 ] && err_has '--png' && err_has "no field 'w'"
+    verdict $? "--png of an unknown field is refused"
+fi
 
 cli run gray_scott --steps 2 --input u="$tmp/u.npy" --input u="$tmp/v.npy"
 [ $rc -eq 1 ] && err_has '--input' && err_has "field 'u' is given twice"
@@ -194,9 +197,11 @@ cli run gray_scott --steps 2 --input v="$tmp/junk.npy"
 [ $rc -eq 1 ] && err_has "--input 'v=" && err_has 'junk.npy'
 verdict $? "a malformed input file is refused with the option and field"
 
-cli run moving_average --size 64 --steps 2 --png "$tmp/ma.png"
-[ $rc -eq 1 ] && err_has '--png' && err_has '1D' && [ ! -e "$tmp/ma.png" ]
-verdict $? "--png of a 1D field is refused"
+if [ $have_png -eq 1 ]; then
+    cli run moving_average --size 64 --steps 2 --png "$tmp/ma.png"
+    [ $rc -eq 1 ] && err_has '--png' && err_has '1D' && [ ! -e "$tmp/ma.png" ]
+    verdict $? "--png of a 1D field is refused"
+fi
 
 # ---------------------------------------------------------------- pictures
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
