@@ -1,3 +1,6 @@
 # tests/cli.mk: the command line's end-to-end test (a shell script printing TAP).
 TESTS += tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
+# Systems of fields on the command line: per-field files, pictures, refusals, --verify.
+TESTS += tests/test_cli_system.sh
+EXTRA_DIST += tests/test_cli_system.sh

@@ -29,6 +29,13 @@ tests_example_guide_SOURCES = doc/example.c
 tests_example_guide_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_example_guide_LDADD = $(TEST_LDADD)
 EXTRA_DIST += tests/test_guide_quotes.sh tests/test_example.sh doc/guide.md doc/stencils.md
+# The guide's system example, the same way (quoted in the guide's "Systems of fields").
+check_PROGRAMS += tests/example_system
+TESTS += tests/test_example_system.sh
+tests_example_system_SOURCES = doc/example_system.c
+tests_example_system_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_example_system_LDADD = $(TEST_LDADD)
+EXTRA_DIST += tests/test_example_system.sh
 # Shell tests speak TAP too.
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)

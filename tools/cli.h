@@ -254,7 +254,21 @@ typedef struct cli_workload {
     size_t n_aux;
     void *output;       /* points elements */
     size_t spare_grids; /* grids allocated later beside these (--verify's reference: 3) */
+    /* A system's fields (cls_stencil_num_fields of them, in declaration order), points
+     * elements each; NULL for a single-field stencil, whose one field is input and output. */
+    size_t n_fields;
+    void **fields_in, **fields_out;
 } cli_workload;
+
+/* Sets w->dims and, for a system, the field tables (all entries NULL) once w->st is loaded;
+ * cli_workload_fill calls it when it was not called.  Returns a cls_status (printed). */
+int cli_workload_prepare(cli_workload *w);
+/* Field f's host array, before (in) and after (out) the run: for a single-field stencil
+ * &w->input and &w->output (f 0).  w prepared. */
+void **cli_workload_in(cli_workload *w, size_t f);
+void **cli_workload_out(cli_workload *w, size_t f);
+/* cls_plan_run, or cls_plan_run_fields for a system; returns the cls_status (not printed). */
+int cli_workload_run(cls_plan *plan, cli_workload *w, cls_report *rep);
 
 /* Whether a STENCIL (or model, or description) argument names a file: it contains '/' or ends
  * in ".json".  Anything else is a built-in's name, even when a file of that name exists. */
@@ -293,6 +307,44 @@ int cli_workload_fill(cli_workload *w);
 /* The memory check of cli_workload_fill alone (prints the error; returns a cls_status). */
 int cli_workload_check_memory(const cli_workload *w);
 void cli_workload_free(cli_workload *w);
+/* Grid filling shared with the systems' initial values (tools/cli_fields.c): the smooth
+ * deterministic field named `seed` (a wave plus a small hash perturbation), and a hash in
+ * [0, 1) of (seed, i). */
+void cli_fill_smooth(void *a, cls_dtype dt, cls_dims d, const char *seed);
+double cli_hash_unit(const char *seed, size_t i);
+
+/* ---------------------------------------------------------------- fields (tools/cli_fields.c) */
+/* A per-field file option: --input, --output or --png, as [FIELD=]FILE. */
+typedef struct cli_field_file {
+    const char *option; /* "--input", "--output", "--png" */
+    const char *arg;    /* the value as given */
+    char field[128];    /* "" when no field is named */
+    const char *path;
+    int index;          /* the field, once resolved (-1 before) */
+} cli_field_file;
+
+/* FIELD=FILE when the text before the first '=' is a name (a letter or '_', then letters,
+ * digits, '_'), else FILE alone: a file whose name looks like FIELD=... is given as
+ * ./FIELD=....  Returns -1 (nothing printed) for FIELD= with no file or an over-long name. */
+int cli_field_file_parse(cli_field_file *a, const char *option, const char *value);
+/* Resolves the fields against st: a named field must exist, an unnamed one is the only field
+ * of a single-field stencil (a system refuses it: name the field), and no option names a
+ * field twice.  Prints the error naming the option and the field; returns a cls_status. */
+int cli_field_files_resolve(cli_field_file *a, size_t n, const cls_stencil *st);
+/* The initial values of a system's fields that were not given (given[f] 0), w filled
+ * otherwise: the built-in systems' starts (clstencil(1)), a smooth field for any other
+ * system, and a time level starts as its field.  Returns a cls_status (printed). */
+int cli_system_initial(cli_workload *w, const unsigned char *given);
+
+/* ---------------------------------------------------------------- pictures (tools/cli_picture.c) */
+/* Whether this build writes pictures (the library's image part, libpng). */
+int cli_picture_available(void);
+/* A colour-mapped PNG of a 2D field, or of a 3D field's middle z plane (z = NZ/2): x to the
+ * right, y downwards (row y of the picture is grid row y).  A field with values of both signs
+ * maps [-m, m] (m its largest magnitude) through ColorBrewer's RdBu (blue, white at 0, red);
+ * any other field maps its minimum..maximum through viridis (dark violet to yellow); NaN and
+ * infinities are magenta.  Returns a cls_status (printed). */
+int cli_picture_write(const char *path, const void *data, cls_dtype dt, cls_dims size, int dims);
 
 /* Result of comparing a device result with the host reference. */
 typedef struct cli_verify {
@@ -300,14 +352,16 @@ typedef struct cli_verify {
     int ok;
     double max_rel_err; /* tolerance mode only */
     double tolerance;
-    size_t mismatches;
+    size_t mismatches;  /* over every field */
+    size_t field;       /* the field of first_bad */
     size_t first_bad;   /* index of the first (bitwise) or worst (tolerance) mismatch */
     double got, expected;
     double seconds;     /* time of the host reference */
 } cli_verify;
 
-/* Runs cls_reference_run on w's inputs and compares with w->output.  Returns a cls_status
- * (failure of the reference itself); the verdict is in *v. */
+/* Runs the host reference (cls_reference_run_fields for a system) on w's inputs and compares
+ * every field with w's outputs.  Returns a cls_status (failure of the reference itself); the
+ * verdict is in *v. */
 int cli_verify_run(const cli_workload *w, cli_verify *v);
 /* "OK (bitwise)", "OK (max relative error 2.1e-07 <= 1e-05)", "FAILED (...)". */
 void cli_verify_text(const cli_workload *w, const cli_verify *v, char *buf, size_t len);

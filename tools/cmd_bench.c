@@ -27,6 +27,7 @@ typedef struct bench_result {
     const char *stencil;
     char size[96];
     const char *dtype;
+    size_t fields; /* cls_stencil_num_fields */
     size_t steps, reps;
     cls_plan_info plan;
     const cls_plan *p;
@@ -59,8 +60,14 @@ static void print_text(const bench_result *r)
         cli_format_seconds(pr, sizeof pr, r->plan.predicted_seconds / (double)r->steps);
         printf("predicted time/step: %s (ghost-zone model)\n", pr);
     }
-    printf("traffic: %g bytes/point (state read and written once, each aux array read once)\n",
-           r->bytes_per_point);
+    if (r->fields > 1)
+        printf("traffic: %g bytes/point (per stage, each field it reads read once and each "
+               "field it updates written once; each aux array read once)\n",
+               r->bytes_per_point);
+    else
+        printf("traffic: %g bytes/point (state read and written once, each aux array read "
+               "once)\n",
+               r->bytes_per_point);
     printf("%-8s %12s %12s %12s\n", "", "time/step", "GPoints/s", "GB/s");
     printf("%-8s %12s %12.3f %12.1f\n", "stencil", t1, r->step_gpts, r->step_gbs);
     printf("%-8s %12s %12.3f %12.1f\n", "copy", t2, r->copy_gpts, r->copy_gbs);
@@ -100,6 +107,7 @@ static void print_json(const bench_result *r, const cls_device_info *dev, const 
     cli_json_close(&j);
     cli_plan_json(&j, r->p, &r->plan, w->dims);
     cli_json_num(&j, "bytes_per_point", r->bytes_per_point);
+    cli_json_uint(&j, "fields", r->fields);
     cli_json_object(&j, "stencil_result");
     cli_json_num(&j, "seconds_per_step", r->step_s);
     cli_json_num(&j, "gpoints_per_s", r->step_gpts);
@@ -138,9 +146,6 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "suite") == 0)
         return cli_cmd_bench_suite.main(&cli_cmd_bench_suite, argc - 1, argv + 1);
     cli_plan_opts_init(&popt);
-    /* Device-resident steps: the time per step is the schedule's kernels, so the host pipeline
-     * (tiles re-sent every sweep, the one-point tile kernel) stays off. */
-    popt.pipeline = "off";
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
         switch (id) {
@@ -199,14 +204,18 @@ static int bench_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
     }
-    if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
-    ret = CLI_EXIT_FAIL;
     if (reps > 100000) {
         ret = cli_usage_error(self, "--reps %zu is more than 100000", reps);
         goto done;
     }
 
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
+    /* Device-resident steps: the time per step is the schedule's kernels, so the host pipeline
+     * (tiles re-sent every sweep, the one-point tile kernel) stays off.  A system never
+     * pipelines (the pipeline refuses it, whatever its scheme), so it is not asked to. */
+    if (!cls_stencil_is_system(w.st)) popt.pipeline = "off";
+    if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
+    ret = CLI_EXIT_FAIL;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
     int dims = cls_stencil_dims(w.st);
     if (!size_dims) {
@@ -254,7 +263,7 @@ static int bench_main(const cli_command *self, int argc, char **argv)
      * same work. */
     cls_report rep;
     for (size_t i = 0; i <= reps; i++) {
-        rc = cls_plan_run(plan, w.input, (const void *const *)w.aux, w.output, &rep);
+        rc = cli_workload_run(plan, &w, &rep);
         if (rc != CLS_SUCCESS) {
             cli_fail(rc);
             goto done;
@@ -272,6 +281,7 @@ static int bench_main(const cli_command *self, int argc, char **argv)
     r.dtype = dt == CLS_FLOAT64 ? "double" : "float";
     r.steps = w.steps;
     r.reps = reps;
+    r.fields = cls_stencil_num_fields(w.st);
     cls_dims ls = {{r.plan.local_size[0], r.plan.local_size[1], r.plan.local_size[2]}};
     cli_format_size(r.local, sizeof r.local, ls, dims);
     cls_dims ts;
@@ -329,7 +339,10 @@ const cli_command cli_cmd_bench = {
     "Runs the plan for STENCIL (no verification) once untimed and then R times, and prints the\n"
     "median time per step (device time of the kernels), GPoints/s and the effective GB/s at\n"
     "the minimal traffic (the state read and written once and each auxiliary array read once\n"
-    "per point).  It then times a copy kernel (a 16-byte vector per work-item, what the\n"
+    "per point; for a system of fields, such as wave3d or gray_scott, every stage reads each\n"
+    "field it uses once and writes each field it updates once).  STENCIL is a built-in\n"
+    "stencil or system, or a JSON spec (as for clstencil run); the fields start as clstencil\n"
+    "run starts them.  It then times a copy kernel (a 16-byte vector per work-item, what the\n"
     "device's memory sustains) over the same number of bytes (points x element size),\n"
     "launched as often as the timed steps (STEPS x R, at most 1000), and\n"
     "prints its median time, its GB/s counted as read + write, the GPoints/s it would allow\n"

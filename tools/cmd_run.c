@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -198,6 +199,13 @@ static void fill(void *a, cls_dtype dt, cls_dims d, size_t slices, fill_kind kin
     }
 }
 
+void cli_fill_smooth(void *a, cls_dtype dt, cls_dims d, const char *seed)
+{
+    fill(a, dt, d, 1, FILL_SMOOTH, name_seed(seed));
+}
+
+double cli_hash_unit(const char *seed, size_t i) { return unit_hash(name_seed(seed), i); }
+
 static int alloc_elems(void **p, size_t count, size_t elem)
 {
     if (count && elem > SIZE_MAX / count) return -1;
@@ -215,7 +223,12 @@ int cli_workload_check_memory(const cli_workload *w)
                CLS_ERR_INVALID_SIZE;
     /* Every grid still to allocate, counted before the first is: filling pages that the system
      * promised but cannot give ends in the OOM killer, with no message. */
-    double grids = (double)!w->input + (double)!w->output + (double)w->spare_grids;
+    double grids = (double)w->spare_grids;
+    if (w->fields_in)
+        for (size_t f = 0; f < w->n_fields; f++)
+            grids += (double)!w->fields_in[f] + (double)!w->fields_out[f];
+    else
+        grids += (double)!w->input + (double)!w->output;
     for (size_t k = 0; k < n_aux; k++)
         if (!w->aux || !w->aux[k]) grids += cls_stencil_aux_per_step(w->st, k) ? (double)w->steps : 1;
     double need = grids * (double)points * (double)es;
@@ -233,18 +246,65 @@ int cli_workload_check_memory(const cli_workload *w)
     return CLS_SUCCESS;
 }
 
+int cli_workload_prepare(cli_workload *w)
+{
+    w->dims = cls_stencil_dims(w->st);
+    if (w->n_fields) return CLS_SUCCESS;
+    w->n_fields = cls_stencil_num_fields(w->st);
+    if (!cls_stencil_is_system(w->st)) return CLS_SUCCESS;
+    if (!(w->fields_in = calloc(w->n_fields, sizeof *w->fields_in)) ||
+        !(w->fields_out = calloc(w->n_fields, sizeof *w->fields_out)))
+        return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "field tables"), CLS_ERR_OUT_OF_HOST_MEMORY;
+    return CLS_SUCCESS;
+}
+
+void **cli_workload_in(cli_workload *w, size_t f)
+{
+    return w->fields_in ? &w->fields_in[f] : &w->input;
+}
+
+void **cli_workload_out(cli_workload *w, size_t f)
+{
+    return w->fields_in ? &w->fields_out[f] : &w->output;
+}
+
+int cli_workload_run(cls_plan *plan, cli_workload *w, cls_report *rep)
+{
+    if (!w->fields_in)
+        return cls_plan_run(plan, w->input, (const void *const *)w->aux, w->output, rep);
+    return cls_plan_run_fields(plan, (const void *const *)w->fields_in,
+                               (const void *const *)w->aux, w->fields_out, rep);
+}
+
 int cli_workload_fill(cli_workload *w)
 {
     cls_dtype dt = cls_stencil_dtype(w->st);
     size_t es = cls_dtype_size(dt);
     int rc;
-    w->dims = cls_stencil_dims(w->st);
+    if ((rc = cli_workload_prepare(w)) != CLS_SUCCESS) return rc;
     w->points = cls_dims_points(w->size);
     w->n_aux = cls_stencil_num_aux(w->st);
     if ((rc = cli_workload_check_memory(w)) != CLS_SUCCESS) return rc;
     if (w->n_aux && !w->aux && !(w->aux = calloc(w->n_aux, sizeof *w->aux)))
         goto nomem;
-    if (!w->input) {
+    if (w->fields_in) {
+        /* A system: each field not read from a file gets its own deterministic start
+         * (tools/cli_fields.c). */
+        unsigned char *given = calloc(w->n_fields, 1);
+        if (!given) goto nomem;
+        for (size_t f = 0; f < w->n_fields; f++) {
+            given[f] = w->fields_in[f] != NULL;
+            if (!given[f] && alloc_elems(&w->fields_in[f], w->points, es)) {
+                free(given);
+                goto nomem;
+            }
+        }
+        rc = cli_system_initial(w, given);
+        free(given);
+        if (rc != CLS_SUCCESS) return rc;
+        for (size_t f = 0; f < w->n_fields; f++)
+            if (!w->fields_out[f] && alloc_elems(&w->fields_out[f], w->points, es)) goto nomem;
+    } else if (!w->input) {
         if (alloc_elems(&w->input, w->points, es)) goto nomem;
         /* cell3d holds 0/1 states: a smooth field would make it meaningless. */
         fill_kind k = strcmp(cls_stencil_name(w->st), "cell3d") == 0 ? FILL_LIFE : FILL_SMOOTH;
@@ -271,6 +331,10 @@ nomem:
 void cli_workload_free(cli_workload *w)
 {
     free(w->input);
+    for (size_t f = 0; w->fields_in && f < w->n_fields; f++) free(w->fields_in[f]);
+    for (size_t f = 0; w->fields_out && f < w->n_fields; f++) free(w->fields_out[f]);
+    free(w->fields_in);
+    free(w->fields_out);
     for (size_t k = 0; w->aux && k < w->n_aux; k++) free(w->aux[k]);
     free(w->aux);
     free(w->output);
@@ -279,59 +343,90 @@ void cli_workload_free(cli_workload *w)
 }
 
 /* ================================================================ verification */
-int cli_verify_run(const cli_workload *w, cli_verify *v)
+/* Compares one field's result a with its reference b into v (mismatches add up over fields;
+ * the first bitwise or the worst relative mismatch is kept with its field). */
+static void compare_field(const cli_workload *w, size_t f, const void *a, const void *b,
+                          cli_verify *v)
 {
     cls_dtype dt = cls_stencil_dtype(w->st);
     size_t es = cls_dtype_size(dt);
-    void *ref;
+    const unsigned char *x8 = a, *y8 = b;
+    if (v->exact) {
+        for (size_t i = 0; i < w->points; i++) {
+            if (memcmp(x8 + i * es, y8 + i * es, es) == 0) continue;
+            if (v->mismatches++ == 0) {
+                v->field = f;
+                v->first_bad = i;
+                v->got = load(a, dt, i);
+                v->expected = load(b, dt, i);
+            }
+        }
+        return;
+    }
+    /* Relative to the larger magnitude, floored at one epsilon of the field's scale so that
+     * values near zero are not judged on cancellation noise. */
+    double scale = 0.0, eps = dt == CLS_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
+    for (size_t i = 0; i < w->points; i++) {
+        double r = fabs(load(b, dt, i));
+        if (isfinite(r) && r > scale) scale = r;
+    }
+    for (size_t i = 0; i < w->points; i++) {
+        double x = load(a, dt, i), y = load(b, dt, i), err;
+        if (isnan(x) || isnan(y))
+            err = isnan(x) && isnan(y) ? 0.0 : INFINITY;
+        else if (x == y)
+            err = 0.0;
+        else
+            err = fabs(x - y) / fmax(fmax(fabs(x), fabs(y)), scale * eps);
+        if (!(err <= v->max_rel_err)) {
+            v->max_rel_err = err;
+            v->field = f;
+            v->first_bad = i;
+            v->got = x;
+            v->expected = y;
+        }
+        if (!(err <= v->tolerance)) v->mismatches++;
+    }
+}
+
+int cli_verify_run(const cli_workload *w, cli_verify *v)
+{
+    cls_dtype dt = cls_stencil_dtype(w->st);
+    size_t es = cls_dtype_size(dt), nf = w->fields_in ? w->n_fields : 1;
+    void **ref = calloc(nf, sizeof *ref);
+    int rc = CLS_ERR_OUT_OF_HOST_MEMORY;
     memset(v, 0, sizeof *v);
-    if (alloc_elems(&ref, w->points, es))
-        return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "reference result"),
-               CLS_ERR_OUT_OF_HOST_MEMORY;
+    for (size_t f = 0; ref && f < nf; f++)
+        if (alloc_elems(&ref[f], w->points, es)) ref[f] = NULL;
+    for (size_t f = 0; ref && f < nf; f++)
+        if (!ref[f]) goto nomem;
+    if (!ref) goto nomem;
     double t0 = cli_now();
-    int rc = cls_reference_run(w->st, w->size, w->steps, w->input,
-                               (const void *const *)w->aux, ref);
+    if (w->fields_in)
+        rc = cls_reference_run_fields(w->st, w->size, w->steps,
+                                      (const void *const *)w->fields_in,
+                                      (const void *const *)w->aux, ref);
+    else
+        rc = cls_reference_run(w->st, w->size, w->steps, w->input,
+                               (const void *const *)w->aux, ref[0]);
     v->seconds = cli_now() - t0;
     if (rc != CLS_SUCCESS) {
-        free(ref);
-        return cli_fail(rc), rc;
+        cli_fail(rc);
+        goto done;
     }
     v->exact = cls_stencil_is_exact(w->st);
     v->tolerance = v->exact ? 0.0 : (dt == CLS_FLOAT64 ? 1e-12 : 1e-5);
-    const unsigned char *a = w->output, *b = ref;
-    if (v->exact) {
-        for (size_t i = 0; i < w->points; i++) {
-            if (memcmp(a + i * es, b + i * es, es) == 0) continue;
-            if (v->mismatches++ == 0) v->first_bad = i;
-        }
-    } else {
-        /* Relative to the larger magnitude, floored at one epsilon of the field's scale so
-         * that values near zero are not judged on cancellation noise. */
-        double scale = 0.0, eps = dt == CLS_FLOAT64 ? DBL_EPSILON : FLT_EPSILON;
-        for (size_t i = 0; i < w->points; i++) {
-            double r = fabs(load(ref, dt, i));
-            if (isfinite(r) && r > scale) scale = r;
-        }
-        for (size_t i = 0; i < w->points; i++) {
-            double x = load(w->output, dt, i), y = load(ref, dt, i), err;
-            if (isnan(x) || isnan(y))
-                err = isnan(x) && isnan(y) ? 0.0 : INFINITY;
-            else if (x == y)
-                err = 0.0;
-            else
-                err = fabs(x - y) / fmax(fmax(fabs(x), fabs(y)), scale * eps);
-            if (!(err <= v->max_rel_err)) {
-                v->max_rel_err = err;
-                v->first_bad = i;
-            }
-            if (!(err <= v->tolerance)) v->mismatches++;
-        }
-    }
-    v->got = load(w->output, dt, v->first_bad);
-    v->expected = load(ref, dt, v->first_bad);
+    for (size_t f = 0; f < nf; f++)
+        compare_field(w, f, w->fields_in ? w->fields_out[f] : w->output, ref[f], v);
     v->ok = v->mismatches == 0;
+    if (v->ok) v->got = v->expected = 0;
+    goto done;
+nomem:
+    cli_failf(rc, "reference result");
+done:
+    for (size_t f = 0; ref && f < nf; f++) free(ref[f]);
     free(ref);
-    return CLS_SUCCESS;
+    return rc;
 }
 
 /* "(x, y)" of a flat index. */
@@ -349,21 +444,31 @@ static void format_point(char *buf, size_t len, const cli_workload *w, size_t i)
 
 void cli_verify_text(const cli_workload *w, const cli_verify *v, char *buf, size_t len)
 {
-    char at[96];
-    format_point(at, sizeof at, w, v->first_bad);
-    if (v->ok && v->exact)
+    char at[96 + 160];
+    size_t nf = w->fields_in ? w->n_fields : 1;
+    format_point(at, 96, w, v->first_bad);
+    /* A system's mismatch names its field: "(3, 4) of field v". */
+    if (w->fields_in) {
+        size_t used = strlen(at);
+        snprintf(at + used, sizeof at - used, " of field %s",
+                 cls_stencil_field_name(w->st, v->field));
+    }
+    if (v->ok && v->exact && nf > 1)
+        snprintf(buf, len, "OK (bitwise, %zu fields)", nf);
+    else if (v->ok && v->exact)
         snprintf(buf, len, "OK (bitwise)");
     else if (v->ok)
         snprintf(buf, len, "OK (max relative error %.3g <= %.0e)", v->max_rel_err, v->tolerance);
     else if (v->exact)
         snprintf(buf, len,
                  "FAILED (%zu of %zu points differ bitwise; first at %s: %.17g, reference %.17g)",
-                 v->mismatches, w->points, at, v->got, v->expected);
+                 v->mismatches, w->points * nf, at, v->got, v->expected);
     else
         snprintf(buf, len,
                  "FAILED (%zu of %zu points beyond relative error %.0e; worst %.3g at %s: "
                  "%.17g, reference %.17g)",
-                 v->mismatches, w->points, v->tolerance, v->max_rel_err, at, v->got, v->expected);
+                 v->mismatches, w->points * nf, v->tolerance, v->max_rel_err, at, v->got,
+                 v->expected);
 }
 
 void cli_verify_json(cli_json *j, const cli_workload *w, const cli_verify *v)
@@ -380,6 +485,7 @@ void cli_verify_json(cli_json *j, const cli_workload *w, const cli_verify *v)
         char at[96];
         format_point(at, sizeof at, w, v->first_bad);
         cli_json_str(j, v->exact ? "first_mismatch" : "worst_mismatch", at);
+        if (w->fields_in) cli_json_str(j, "field", cls_stencil_field_name(w->st, v->field));
         cli_json_num(j, "got", v->got);
         cli_json_num(j, "expected", v->expected);
     }
@@ -390,9 +496,16 @@ void cli_verify_json(cli_json *j, const cli_workload *w, const cli_verify *v)
 /* ================================================================ configuration and report */
 void cli_stencil_text(char *buf, size_t len, const cls_stencil *st)
 {
-    snprintf(buf, len, "%s (%dD, %s, boundary %s)", cls_stencil_name(st), cls_stencil_dims(st),
-             cls_stencil_dtype(st) == CLS_FLOAT64 ? "double" : "float",
-             cls_boundary_name(cls_stencil_boundary(st)));
+    int used = snprintf(buf, len, "%s (%dD, %s, boundary %s", cls_stencil_name(st),
+                        cls_stencil_dims(st),
+                        cls_stencil_dtype(st) == CLS_FLOAT64 ? "double" : "float",
+                        cls_boundary_name(cls_stencil_boundary(st)));
+    /* A system names its fields: "gray_scott (2D, float, boundary periodic; fields u, v)". */
+    for (size_t f = 0; cls_stencil_is_system(st) && f < cls_stencil_num_fields(st); f++)
+        if (used >= 0 && (size_t)used < len)
+            used += snprintf(buf + used, len - (size_t)used, "%s%s", f ? ", " : "; fields ",
+                             cls_stencil_field_name(st, f));
+    if (used >= 0 && (size_t)used < len) snprintf(buf + used, len - (size_t)used, ")");
 }
 
 double cli_effective_gbs(const cli_workload *w, double seconds)
@@ -485,7 +598,7 @@ enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_BOUNDARY, OPT_DTYPE, OPT_PARAM, OPT_INPUT, OPT_AUX, OPT_OUTPUT,
     OPT_VERIFY, OPT_SCHEDULE, OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT,
     OPT_SYNC, OPT_PIPELINE, OPT_PIPELINE_TILE, OPT_PIPELINE_STEPS, OPT_RECT, OPT_DEVICE_MEMORY,
-    OPT_PINNED, OPT_MAX_REGISTERS, OPT_RANK_MAPPING, OPT_SNAPSHOT_EVERY
+    OPT_PINNED, OPT_MAX_REGISTERS, OPT_RANK_MAPPING, OPT_SNAPSHOT_EVERY, OPT_PNG
 };
 
 static const cli_option options[] = {
@@ -499,8 +612,12 @@ static const cli_option options[] = {
     {"pipeline-steps", 1, OPT_PIPELINE_STEPS}, {"rect", 0, OPT_RECT},
     {"device-memory", 1, OPT_DEVICE_MEMORY}, {"pinned", 0, OPT_PINNED},
     {"max-registers", 1, OPT_MAX_REGISTERS}, {"rank-mapping", 0, OPT_RANK_MAPPING},
-    {"snapshot-every", 1, OPT_SNAPSHOT_EVERY}, {NULL, 0, 0},
+    {"snapshot-every", 1, OPT_SNAPSHOT_EVERY}, {"png", 1, OPT_PNG}, {NULL, 0, 0},
 };
+
+/* The per-field file options, compared by pointer in cli_field_file.option. */
+static const char OPT_NAME_INPUT[] = "--input", OPT_NAME_OUTPUT[] = "--output",
+                  OPT_NAME_PNG[] = "--png";
 
 typedef struct aux_arg {
     char name[128];
@@ -512,26 +629,68 @@ typedef struct aux_arg {
     size_t slices; /* grids held (per-step arrays) */
 } aux_arg;
 
-/* OUT.npy's snapshot after `step` of `total` steps: OUT-<step>.npy, the step zero-padded to
- * the width of the total (u-0100.npy ... u-1000.npy). */
-static void snapshot_name(char *buf, size_t len, const char *out, size_t step, size_t total)
+/* FILE's snapshot after `step` of `total` steps: FILE-<step>.EXT, the step zero-padded to the
+ * width of the total (u-0100.npy ... u-1000.npy for u.npy); EXT is `ext`, which a FILE ending
+ * in it does not repeat. */
+static void snapshot_name(char *buf, size_t len, const char *out, const char *ext, size_t step,
+                          size_t total)
 {
-    size_t n = strlen(out);
+    size_t n = strlen(out), e = strlen(ext);
     int width = snprintf(NULL, 0, "%zu", total);
-    if (n > 4 && strcmp(out + n - 4, ".npy") == 0) n -= 4;
-    snprintf(buf, len, "%.*s-%0*zu.npy", (int)n, out, width, step);
+    if (n > e && strcmp(out + n - e, ext) == 0) n -= e;
+    snprintf(buf, len, "%.*s-%0*zu%s", (int)n, out, width, step, ext);
 }
 
-/* --snapshot-every K: the grid stays on the device (a state) and advances K steps at a time;
- * after each, its field is read and written to OUT-<step>.npy; the last read is the output.
- * The figures are those of all the advances together. */
-static int run_snapshots(cls_plan *plan, cli_workload *w, size_t every, const char *out,
-                         const size_t shape[3], cls_report *rep)
+static int is_png_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcasecmp(path + n - 4, ".png") == 0;
+}
+
+/* Writes every --output (a .npy file) and --png (a picture) of the fields in w's outputs:
+ * under their own names, or with `snapshot` under the names of the snapshot after `step`.
+ * Each file is written as a whole (a temporary renamed over it).  Prints the error; returns a
+ * cls_status. */
+static int write_results(cli_workload *w, const cli_field_file *ff, size_t n, size_t step,
+                         int snapshot)
+{
+    cls_dtype dt = cls_stencil_dtype(w->st);
+    size_t shape[3] = {1, 1, 1};
+    for (int i = 0; i < w->dims; i++) shape[i] = w->size.n[w->dims - 1 - i];
+    for (size_t i = 0; i < n; i++) {
+        int png = ff[i].option == OPT_NAME_PNG;
+        if (!png && ff[i].option != OPT_NAME_OUTPUT) continue;
+        char name[4096];
+        const char *path = ff[i].path;
+        const void *data = *cli_workload_out(w, (size_t)ff[i].index);
+        if (snapshot) {
+            snapshot_name(name, sizeof name, path, png ? ".png" : ".npy", step, w->steps);
+            path = name;
+        }
+        int rc;
+        if (png) {
+            rc = cli_picture_write(path, data, dt, w->size, w->dims);
+        } else if ((rc = cls_npy_write(path, data, dt, w->dims, shape)) != CLS_SUCCESS) {
+            cli_fail(rc);
+        }
+        if (rc != CLS_SUCCESS) return rc;
+    }
+    return CLS_SUCCESS;
+}
+
+/* --snapshot-every K: the fields stay on the device (a state) and advance K steps at a time;
+ * after each, they are read and written to the snapshot files of every --output and --png;
+ * the last read is the output.  The figures are those of all the advances together.  Prints
+ * the error (not an interruption); returns a cls_status. */
+static int run_snapshots(cls_plan *plan, cli_workload *w, size_t every, const cli_field_file *ff,
+                         size_t n_ff, cls_report *rep)
 {
     cls_state *s = NULL;
     cls_status rc = cls_state_create(plan, &s);
     double t0 = cli_now(), kernels = 0;
-    if (rc == CLS_SUCCESS) rc = cls_state_write(s, w->input);
+    int printed = 0;
+    for (size_t f = 0; f < w->n_fields && rc == CLS_SUCCESS; f++)
+        rc = cls_state_write_field(s, f, *cli_workload_in(w, f));
     for (size_t k = 0; k < w->n_aux && rc == CLS_SUCCESS; k++)
         rc = cls_state_write_aux(s, k, w->aux[k], w->steps ? w->steps : 1);
     memset(rep, 0, sizeof *rep);
@@ -543,21 +702,96 @@ static int run_snapshots(cls_plan *plan, cli_workload *w, size_t every, const ch
         kernels += r.seconds_kernels;
         rep->schedule = r.schedule;
         rep->predicted_seconds += r.predicted_seconds;
-        if ((rc = cls_state_read(s, w->output)) != CLS_SUCCESS) break;
-        if (done % every == 0) {
-            char name[4096];
-            snapshot_name(name, sizeof name, out, done, w->steps);
-            rc = cls_npy_write(name, w->output, cls_stencil_dtype(w->st), w->dims, shape);
-        }
+        for (size_t f = 0; f < w->n_fields && rc == CLS_SUCCESS; f++)
+            rc = cls_state_read_field(s, f, *cli_workload_out(w, f));
+        if (rc == CLS_SUCCESS && done % every == 0 &&
+            (rc = write_results(w, ff, n_ff, done, 1)) != CLS_SUCCESS)
+            printed = 1;
     }
-    if (rc == CLS_SUCCESS && !w->steps) rc = cls_state_read(s, w->output);
+    for (size_t f = 0; rc == CLS_SUCCESS && !w->steps && f < w->n_fields; f++)
+        rc = cls_state_read_field(s, f, *cli_workload_out(w, f));
     cls_state_release(s);
-    if (rc != CLS_SUCCESS) return rc;
+    if (rc != CLS_SUCCESS) {
+        if (!printed && !cli_interrupted()) cli_fail(rc);
+        return rc;
+    }
     rep->steps = w->steps;
     rep->seconds_total = cli_now() - t0;
     rep->seconds_kernels = kernels;
     if (w->steps) rep->seconds_per_step = kernels / (double)w->steps;
     if (kernels > 0) rep->gpoints_per_s = (double)w->points * (double)w->steps / kernels / 1e9;
+    return CLS_SUCCESS;
+}
+
+/* "--input 'u=u0.npy'": how a message names a per-field option. */
+static const char *file_label(char *buf, size_t len, const cli_field_file *a)
+{
+    char q[CLI_QUOTE_MAX];
+    snprintf(buf, len, "%s %s", a->option, cli_quote(q, sizeof q, a->arg));
+    return buf;
+}
+
+/* The --input files: read, their shapes checked against the stencil, --size and each other;
+ * the first fixes the size (without --size) and, unless --dtype is given, the precision,
+ * which the others must share.  raw[i] and raw_dt[i] hold ff[i]'s data until the dtype is
+ * settled.  Prints the error; returns a cls_status. */
+static int read_inputs(const cli_field_file *ff, size_t n, const cls_stencil *st, cls_dims *size,
+                       int *size_dims, cli_settings *set, void **raw, cls_dtype *raw_dt)
+{
+    const cli_field_file *first = NULL;
+    char la[CLI_QUOTE_MAX + 16], lb[CLI_QUOTE_MAX + 16], sh[96], a[96], b[96];
+    int dims = cls_stencil_dims(st), rc;
+    for (size_t i = 0; i < n; i++) {
+        if (ff[i].option != OPT_NAME_INPUT) continue;
+        int ndim;
+        size_t shape[3];
+        file_label(la, sizeof la, &ff[i]);
+        if ((rc = cls_npy_read(ff[i].path, &raw[i], &raw_dt[i], &ndim, shape)) != CLS_SUCCESS) {
+            const char *why = cls_last_error();
+            return cli_failf(rc, "%s: %s", la, why && *why ? why : cls_status_message(rc)), rc;
+        }
+        if (ndim != dims) {
+            shape_text(sh, sizeof sh, ndim, shape);
+            return cli_failf(CLS_ERR_INVALID_FILE,
+                             "%s: %s has shape %s (%d dimensions) but stencil '%s' is %dD", la,
+                             ff[i].path, sh, ndim, cls_stencil_name(st), dims),
+                   CLS_ERR_INVALID_FILE;
+        }
+        cls_dims fsize = {{1, 1, 1}};
+        for (int k = 0; k < ndim; k++) fsize.n[k] = shape[ndim - 1 - k];
+        if (*size_dims || first) {
+            for (int k = 0; k < dims; k++)
+                if (size->n[k] != fsize.n[k]) {
+                    cli_format_size(a, sizeof a, *size, dims);
+                    cli_format_size(b, sizeof b, fsize, dims);
+                    if (first)
+                        return cli_failf(CLS_ERR_INVALID_SIZE,
+                                         "%s: %s's size %s differs from %s's size %s", la,
+                                         ff[i].path, b, file_label(lb, sizeof lb, first), a),
+                               CLS_ERR_INVALID_SIZE;
+                    return cli_failf(CLS_ERR_INVALID_SIZE, "%s: --size %s differs from %s's size %s",
+                                     la, a, ff[i].path, b),
+                           CLS_ERR_INVALID_SIZE;
+                }
+        }
+        if (!set->have_dtype && first && raw_dt[i] != set->dtype)
+            return cli_failf(CLS_ERR_INVALID_FILE,
+                             "%s: %s holds %s but %s holds %s: give --dtype to read both as one "
+                             "precision",
+                             la, ff[i].path, raw_dt[i] == CLS_FLOAT64 ? "float64" : "float32",
+                             file_label(lb, sizeof lb, first),
+                             set->dtype == CLS_FLOAT64 ? "float64" : "float32"),
+                   CLS_ERR_INVALID_FILE;
+        if (!first) {
+            first = &ff[i];
+            if (!set->have_dtype) set->dtype = raw_dt[i];
+            if (!*size_dims) *size = fsize;
+        }
+    }
+    if (first) {
+        *size_dims = dims;
+        set->have_dtype = 1;
+    }
     return CLS_SUCCESS;
 }
 
@@ -567,23 +801,29 @@ static int run_main(const cli_command *self, int argc, char **argv)
     cli_settings set = {0};
     cli_format format = CLI_FORMAT_TEXT;
     cli_plan_opts popt;
-    const char *stencil_arg = NULL, *input_path = NULL, *output_path = NULL, *device = NULL, *v;
+    const char *stencil_arg = NULL, *device = NULL, *v;
     cls_dims size = {{1, 1, 1}};
     int size_dims = 0, verify = 0, rank_mapping = 0, id, ret = CLI_EXIT_FAIL, rc;
     size_t steps = 0, snapshot_every = 0;
     char *mapping = NULL;
     aux_arg *auxs = calloc((size_t)argc, sizeof *auxs);
     size_t n_auxs = 0;
+    /* --input, --output and --png, in the order given */
+    cli_field_file *ff = calloc((size_t)argc, sizeof *ff);
+    size_t n_ff = 0, n_out = 0, n_png = 0, n_pinned = 0;
+    void **raw = calloc((size_t)argc, sizeof *raw); /* the --input files' data, until converted */
+    cls_dtype *raw_dt = calloc((size_t)argc, sizeof *raw_dt);
+    void **heap = NULL; /* --pinned: the heap arrays the pinned ones stand in for */
     cli_workload w = {0};
     cls_context *ctx = NULL;
     cls_plan *plan = NULL;
     cls_device_info dev;
-    void *input_raw = NULL; /* the input file's data until the dtype is settled */
-    int pinned = 0;         /* --pinned: the state in page-locked memory */
-    void *heap_in = NULL, *heap_out = NULL;
-    cls_dtype input_dt = CLS_FLOAT32;
+    int pinned = 0; /* --pinned: the fields in page-locked memory */
 
-    if (!auxs) return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
+    if (!auxs || !ff || !raw || !raw_dt) {
+        free(auxs), free(ff), free(raw), free(raw_dt);
+        return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
+    }
     cli_plan_opts_init(&popt);
     cli_parser_init(&p, self, options, argc, argv);
     while ((id = cli_next(&p, &v)) != CLI_OPT_END) {
@@ -627,8 +867,23 @@ static int run_main(const cli_command *self, int argc, char **argv)
                 goto done;
             }
             break;
-        case OPT_INPUT: input_path = v; break;
-        case OPT_OUTPUT: output_path = v; break;
+        case OPT_INPUT: case OPT_OUTPUT: case OPT_PNG: {
+            const char *opt = id == OPT_INPUT ? OPT_NAME_INPUT
+                              : id == OPT_OUTPUT ? OPT_NAME_OUTPUT : OPT_NAME_PNG;
+            if (cli_field_file_parse(&ff[n_ff], opt, v) != 0 || !*ff[n_ff].path) {
+                ret = cli_usage_error(self, "invalid %s '%s' (expected [FIELD=]FILE)", opt, v);
+                goto done;
+            }
+            if (id == OPT_PNG && !is_png_name(ff[n_ff].path)) {
+                ret = cli_usage_error(self, "invalid --png '%s': the picture's name must end in "
+                                            ".png", v);
+                goto done;
+            }
+            n_out += id == OPT_OUTPUT;
+            n_png += id == OPT_PNG;
+            n_ff++;
+            break;
+        }
         case OPT_AUX:
             if (cli_parse_assign(v, auxs[n_auxs].name, sizeof auxs[n_auxs].name,
                                  &auxs[n_auxs].path) != 0 ||
@@ -673,71 +928,64 @@ static int run_main(const cli_command *self, int argc, char **argv)
         ret = cli_usage_error(self, "no stencil given (a built-in name or a JSON spec file)");
         goto done;
     }
-    if (snapshot_every && !output_path) {
-        ret = cli_usage_error(self, "--snapshot-every writes files named after --output: give "
-                                    "--output OUT.npy");
+    if (snapshot_every && !n_out && !n_png) {
+        ret = cli_usage_error(self, "--snapshot-every writes files named after --output or "
+                                    "--png: give --output OUT.npy or --png FIELD=FILE.png");
         goto done;
     }
     if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
     ret = CLI_EXIT_FAIL;
+    if (n_png && !cli_picture_available()) {
+        cli_failf(CLS_ERR_UNSUPPORTED, "--png: this build of libclstencil leaves out the image "
+                                       "part, which writes pictures (libpng; configure "
+                                       "--with-png)");
+        goto done;
+    }
 
-    /* The output, before any work: writable, and none of the files the run reads. */
-    if (output_path) {
-        const char **ins = calloc(n_auxs + 2, sizeof *ins);
-        if (!ins) {
+    /* The outputs, before any work: writable, and none of the files the run reads. */
+    if (n_out || n_png) {
+        const char **ins = calloc(n_ff + n_auxs + 1, sizeof *ins);
+        const char **outs = calloc(n_ff, sizeof *outs);
+        int bad = !ins || !outs;
+        if (bad) {
             cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "arguments");
-            goto done;
+        } else {
+            ins[0] = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
+            for (size_t i = 0; i < n_ff; i++) {
+                if (ff[i].option == OPT_NAME_INPUT)
+                    ins[1 + i] = ff[i].path;
+                else
+                    outs[i] = ff[i].path;
+            }
+            for (size_t a = 0; a < n_auxs; a++) ins[1 + n_ff + a] = auxs[a].path;
+            bad = cli_check_outputs(outs, n_ff, ins, n_ff + n_auxs + 1) != CLI_EXIT_OK;
         }
-        ins[0] = cli_looks_like_path(stencil_arg) ? stencil_arg : NULL;
-        ins[1] = input_path;
-        for (size_t a = 0; a < n_auxs; a++) ins[2 + a] = auxs[a].path;
-        int bad = cli_check_outputs(&output_path, 1, ins, n_auxs + 2) != CLI_EXIT_OK;
         free(ins);
+        free(outs);
         if (bad) goto done;
     }
 
-    /* The stencil, then the settings that change it. */
+    /* The stencil, its fields, then the settings that change it. */
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
+    if (cli_workload_prepare(&w) != CLS_SUCCESS) goto done;
     int dims = cls_stencil_dims(w.st);
     const char *sname = cls_stencil_name(w.st);
+    if (cli_field_files_resolve(ff, n_ff, w.st) != CLS_SUCCESS) goto done;
+    for (size_t i = 0; i < n_ff; i++)
+        if (ff[i].option == OPT_NAME_PNG && dims == 1) {
+            char la[CLI_QUOTE_MAX + 16];
+            cli_failf(CLS_ERR_INVALID_ARGUMENT,
+                      "%s: field '%s' of '%s' is 1D; a picture shows a 2D field or a 3D field's "
+                      "middle plane",
+                      file_label(la, sizeof la, &ff[i]),
+                      cls_stencil_field_name(w.st, (size_t)ff[i].index), sname);
+            goto done;
+        }
 
-    /* The initial state: its file fixes the size and, unless --dtype says otherwise, the
+    /* The initial fields: their files fix the size and, unless --dtype says otherwise, the
      * precision. */
-    if (input_path) {
-        int ndim;
-        size_t shape[3];
-        if ((rc = cls_npy_read(input_path, &input_raw, &input_dt, &ndim, shape)) != CLS_SUCCESS) {
-            cli_fail(rc);
-            goto done;
-        }
-        if (ndim != dims) {
-            char sh[96];
-            shape_text(sh, sizeof sh, ndim, shape);
-            cli_failf(CLS_ERR_INVALID_FILE,
-                      "%s has shape %s (%d dimensions) but stencil '%s' is %dD", input_path, sh,
-                      ndim, sname, dims);
-            goto done;
-        }
-        cls_dims fsize = {{1, 1, 1}};
-        for (int i = 0; i < ndim; i++) fsize.n[i] = shape[ndim - 1 - i];
-        if (size_dims) {
-            for (int i = 0; i < dims; i++)
-                if (size.n[i] != fsize.n[i]) {
-                    char a[96], b[96];
-                    cli_format_size(a, sizeof a, size, size_dims);
-                    cli_format_size(b, sizeof b, fsize, dims);
-                    cli_failf(CLS_ERR_INVALID_SIZE, "--size %s differs from %s's size %s", a,
-                              input_path, b);
-                    goto done;
-                }
-        }
-        size = fsize;
-        size_dims = dims;
-        if (!set.have_dtype) {
-            set.have_dtype = 1;
-            set.dtype = input_dt;
-        }
-    }
+    if (read_inputs(ff, n_ff, w.st, &size, &size_dims, &set, raw, raw_dt) != CLS_SUCCESS)
+        goto done;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
     cls_dtype dt = cls_stencil_dtype(w.st);
 
@@ -752,10 +1000,12 @@ static int run_main(const cli_command *self, int argc, char **argv)
                   size_dims == 1 ? "" : "s", sname, dims);
         goto done;
     }
-    if (input_raw) {
-        rc = convert_copy(input_raw, input_dt, dt, cls_dims_points(size), &w.input, input_path);
-        cls_free(input_raw);
-        input_raw = NULL;
+    for (size_t i = 0; i < n_ff; i++) {
+        if (!raw[i]) continue;
+        rc = convert_copy(raw[i], raw_dt[i], dt, cls_dims_points(size),
+                          cli_workload_in(&w, (size_t)ff[i].index), ff[i].path);
+        cls_free(raw[i]);
+        raw[i] = NULL;
         if (rc != CLS_SUCCESS) goto done;
     }
 
@@ -829,7 +1079,8 @@ static int run_main(const cli_command *self, int argc, char **argv)
         auxs[a].data = NULL;
     }
 
-    w.spare_grids = verify ? 3 : 0;
+    size_t nf = w.n_fields;
+    w.spare_grids = verify ? 3 * nf : 0;
     if (cli_workload_check_memory(&w) != CLS_SUCCESS) goto done;
     if (cli_open_context(device, &ctx, &dev) != CLS_SUCCESS) goto done;
     /* The plan first: a grid no schedule can run fails here, before gigabytes of host arrays
@@ -841,16 +1092,25 @@ static int run_main(const cli_command *self, int argc, char **argv)
     if (cli_workload_fill(&w) != CLS_SUCCESS) goto done;
     if (pinned) {
         size_t bytes = w.points * cls_dtype_size(dt);
-        void *pi = NULL, *po = NULL;
-        if ((rc = cls_host_alloc(ctx, bytes, &pi)) != CLS_SUCCESS ||
-            (rc = cls_host_alloc(ctx, bytes, &po)) != CLS_SUCCESS) {
-            cls_host_free(ctx, pi);
-            cli_fail(rc);
+        if (!(heap = calloc(2 * nf, sizeof *heap))) {
+            cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "field tables");
             goto done;
         }
-        memcpy(pi, w.input, bytes);
-        heap_in = w.input, heap_out = w.output;
-        w.input = pi, w.output = po;
+        for (size_t f = 0; f < nf; f++) {
+            void *pi = NULL, *po = NULL;
+            if ((rc = cls_host_alloc(ctx, bytes, &pi)) != CLS_SUCCESS ||
+                (rc = cls_host_alloc(ctx, bytes, &po)) != CLS_SUCCESS) {
+                cls_host_free(ctx, pi);
+                cli_fail(rc);
+                goto done;
+            }
+            memcpy(pi, *cli_workload_in(&w, f), bytes);
+            heap[2 * f] = *cli_workload_in(&w, f);
+            heap[2 * f + 1] = *cli_workload_out(&w, f);
+            *cli_workload_in(&w, f) = pi;
+            *cli_workload_out(&w, f) = po;
+            n_pinned = f + 1;
+        }
     }
     cls_plan_info pi;
     if ((rc = cls_plan_describe(plan, &pi)) != CLS_SUCCESS) {
@@ -864,20 +1124,17 @@ static int run_main(const cli_command *self, int argc, char **argv)
 
     cls_report rep;
     cli_progress prog;
-    size_t shape[3] = {1, 1, 1};
-    for (int i = 0; i < dims; i++) shape[i] = g[i];
     cli_progress_attach(&prog, plan, sname);
-    if (snapshot_every)
-        rc = run_snapshots(plan, &w, snapshot_every, output_path, shape, &rep);
-    else
-        rc = cls_plan_run(plan, w.input, (const void *const *)w.aux, w.output, &rep);
+    if (snapshot_every) {
+        rc = run_snapshots(plan, &w, snapshot_every, ff, n_ff, &rep);
+    } else if ((rc = cli_workload_run(plan, &w, &rep)) != CLS_SUCCESS && !cli_interrupted()) {
+        cli_fail(rc);
+    }
     cli_progress_detach(&prog);
     if (rc != CLS_SUCCESS) {
         if (cli_interrupted()) {
             fprintf(stderr, "clstencil: interrupted\n");
             ret = 130;
-        } else {
-            cli_fail(rc);
         }
         goto done;
     }
@@ -887,19 +1144,19 @@ static int run_main(const cli_command *self, int argc, char **argv)
         if (isatty(2)) fprintf(stderr, "verify: running the host reference...\n");
         if (cli_verify_run(&w, &ver) != CLS_SUCCESS) goto done;
     }
-    /* Written only once verified: a result that fails --verify never replaces the file. */
+    /* Written only once verified: a result that fails --verify never replaces the files. */
     int written = 0;
-    if (output_path && (!verify || ver.ok)) {
-        if ((rc = cls_npy_write(output_path, w.output, dt, dims, shape)) != CLS_SUCCESS) {
-            cli_fail(rc);
-            goto done;
-        }
+    if ((n_out || n_png) && (!verify || ver.ok)) {
+        if (write_results(&w, ff, n_ff, w.steps, 0) != CLS_SUCCESS) goto done;
         written = 1;
     }
 
-    char stext[256], sz[96];
+    char stext[512], sz[96];
     cli_stencil_text(stext, sizeof stext, w.st);
     cli_format_size(sz, sizeof sz, w.size, dims);
+    const char *first_out = NULL;
+    for (size_t i = 0; i < n_ff && !first_out; i++)
+        if (ff[i].option == OPT_NAME_OUTPUT) first_out = ff[i].path;
     if (format == CLI_FORMAT_JSON) {
         cli_json j;
         cli_json_begin(&j, stdout);
@@ -909,6 +1166,11 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_json_str(&j, "dtype", dt == CLS_FLOAT64 ? "double" : "float");
         cli_json_str(&j, "boundary", cls_boundary_name(cls_stencil_boundary(w.st)));
         cli_json_bool(&j, "exact", cls_stencil_is_exact(w.st));
+        if (cls_stencil_is_system(w.st)) {
+            cli_json_array(&j, "fields");
+            for (size_t f = 0; f < nf; f++) cli_json_str(&j, NULL, cls_stencil_field_name(w.st, f));
+            cli_json_close(&j);
+        }
         cli_json_close(&j);
         cli_json_size_array(&j, "size", w.size.n, dims);
         cli_json_uint(&j, "points", w.points);
@@ -921,7 +1183,18 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_plan_json(&j, plan, &pi, dims);
         if (mapping) cli_json_str(&j, "mapping", mapping);
         cli_report_json(&j, &w, &rep);
-        cli_json_str(&j, "output", written ? output_path : NULL);
+        cli_json_str(&j, "output", written ? first_out : NULL);
+        /* Every file written, with its option and field. */
+        cli_json_array(&j, "files");
+        for (size_t i = 0; written && i < n_ff; i++) {
+            if (ff[i].option == OPT_NAME_INPUT) continue;
+            cli_json_object(&j, NULL);
+            cli_json_str(&j, "option", ff[i].option + 2);
+            cli_json_str(&j, "field", cls_stencil_field_name(w.st, (size_t)ff[i].index));
+            cli_json_str(&j, "path", ff[i].path);
+            cli_json_close(&j);
+        }
+        cli_json_close(&j);
         if (snapshot_every) cli_json_uint(&j, "snapshot_every", snapshot_every);
         if (verify) cli_verify_json(&j, &w, &ver);
         cli_json_end(&j);
@@ -931,12 +1204,18 @@ static int run_main(const cli_command *self, int argc, char **argv)
         cli_plan_text(stdout, plan, &pi, dims);
         if (mapping) printf("mapping: %s\n", mapping);
         cli_report_text(stdout, &w, &rep);
-        if (written) printf("output: %s\n", output_path);
-        else if (output_path) printf("output: not written (the result failed --verify)\n");
-        if (snapshot_every) {
+        for (size_t i = 0; written && i < n_ff; i++)
+            if (ff[i].option != OPT_NAME_INPUT)
+                printf("%s: %s\n", ff[i].option == OPT_NAME_PNG ? "picture" : "output",
+                       ff[i].arg);
+        if (!written && (n_out || n_png))
+            printf("output: not written (the result failed --verify)\n");
+        for (size_t i = 0; snapshot_every && i < n_ff; i++) {
+            if (ff[i].option == OPT_NAME_INPUT) continue;
+            const char *ext = ff[i].option == OPT_NAME_PNG ? ".png" : ".npy";
             char first[4096], last[4096];
-            snapshot_name(first, sizeof first, output_path, snapshot_every, w.steps);
-            snapshot_name(last, sizeof last, output_path,
+            snapshot_name(first, sizeof first, ff[i].path, ext, snapshot_every, w.steps);
+            snapshot_name(last, sizeof last, ff[i].path, ext,
                           w.steps / snapshot_every * snapshot_every, w.steps);
             printf("snapshots: every %zu steps, %s .. %s\n", snapshot_every, first, last);
         }
@@ -950,31 +1229,36 @@ static int run_main(const cli_command *self, int argc, char **argv)
     if (fflush(stdout) != 0) ret = CLI_EXIT_FAIL;
 
 done:
-    cls_free(input_raw);
     cls_free(mapping);
     cls_plan_release(plan);
     cli_plan_opts_free(&popt);
-    if (heap_in) {
-        cls_host_free(ctx, w.input);
-        cls_host_free(ctx, w.output);
-        w.input = heap_in, w.output = heap_out;
+    for (size_t f = 0; f < n_pinned; f++) {
+        cls_host_free(ctx, *cli_workload_in(&w, f));
+        cls_host_free(ctx, *cli_workload_out(&w, f));
+        *cli_workload_in(&w, f) = heap[2 * f];
+        *cli_workload_out(&w, f) = heap[2 * f + 1];
     }
+    free(heap);
     cls_context_release(ctx);
     cli_workload_free(&w);
     for (size_t a = 0; a < n_auxs; a++) free(auxs[a].data);
     free(auxs);
+    for (size_t i = 0; i < n_ff; i++) cls_free(raw[i]);
+    free(raw);
+    free(raw_dt);
+    free(ff);
     cli_settings_free(&set);
     return ret;
 }
 
 const cli_command cli_cmd_run = {
     "run",
-    "run a stencil on a device (and check it against the host reference)",
+    "run a stencil or a system of fields on a device (and check it against the host reference)",
     "usage: clstencil run STENCIL [--size NXxNYxNZ] [--steps N]\n"
     "           [--boundary clamp|constant[=V]|periodic|mirror] [--dtype float|double]\n"
-    "           [--param NAME=VALUE]... [--input IN.npy] [--aux NAME=FILE.npy]...\n"
-    "           [--output OUT.npy] [--verify] [--schedule auto|naive|trapezoid|stream25d]\n"
-    "           [--height H] [--sync restart|barrier]\n"
+    "           [--param NAME=VALUE]... [--input [FIELD=]IN.npy]... [--aux NAME=FILE.npy]...\n"
+    "           [--output [FIELD=]OUT.npy]... [--png [FIELD=]PIC.png]... [--verify]\n"
+    "           [--schedule auto|naive|trapezoid|stream25d] [--height H] [--sync restart|barrier]\n"
     "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|json]\n"
     "           [--pipeline auto|off|basic|scalable|buffered] [--pipeline-tile TXxTYxTZ]\n"
     "           [--pipeline-steps H] [--rect] [--device-memory SIZE] [--pinned]\n"
@@ -983,29 +1267,57 @@ const cli_command cli_cmd_run = {
     "Runs STENCIL for N steps on one device and prints the configuration the planner chose\n"
     "and the measured time per step, GPoints/s and effective GB/s.  STENCIL is the name of a\n"
     "built-in stencil (hotspot, pathfinder, poisson2d, cell3d, heat3d7, heat3d27,\n"
-    "moving_average, emboss, jacobi3d) or a path to a JSON spec; an argument is a path when it\n"
-    "contains '/' or ends in .json (./hotspot is the file, hotspot the built-in).\n"
+    "moving_average, emboss, jacobi3d), of a built-in system of fields (wave2d, wave3d,\n"
+    "acoustic3d_r4, gray_scott, fdtd2d, fdtd3d) or a path to a JSON spec; an argument is a\n"
+    "path when it contains '/' or ends in .json (./hotspot is the file, hotspot the built-in).\n"
+    "\n"
+    "A system's fields are files of their own, named by the field: --input u=u0.npy\n"
+    "--input v=v0.npy, --output v=v.npy, --png v=v.png (each repeatable, one file per field\n"
+    "and option).  A time level (wave2d's u_prev) is a field like any other: an --input gives\n"
+    "its initial value.  A single-field stencil takes the file alone (--input IN.npy); a\n"
+    "system refuses a file without its field.  A file whose name looks like NAME=... is given\n"
+    "as ./NAME=....\n"
     "\n"
     "Arrays not read from files are initialised deterministically: a smooth wave plus a small\n"
     "hash-based perturbation; cell3d starts from a random 0/1 field with ~30% live cells,\n"
     "an aux array named 'wall' holds random weights 0..9, one named 'power' a positive map.\n"
+    "Built-in systems start as follows (a field read from a file replaces its start):\n"
+    "  wave2d, wave3d, acoustic3d_r4  u a Gaussian pulse exp(-r^2/(2 s^2)) at the grid's\n"
+    "                      centre, s = 1/8 of the smallest extent; u_prev = u (at rest)\n"
+    "  gray_scott          u = 1, v = 0, except a centred square of 1/5 of the smallest extent\n"
+    "                      where u = 0.5, v = 0.25, each perturbed there by up to +-1%\n"
+    "                      (Pearson 1993): the pattern forms from it\n"
+    "  fdtd2d              Hz the Gaussian pulse, Ex = Ey = 0\n"
+    "  fdtd3d              Ez the Gaussian pulse, the other five fields 0\n"
+    "Any other system's fields start as the smooth wave (perturbed per field); a time level\n"
+    "not given starts equal to its field.\n"
     "\n"
     "Options:\n"
     "  --size NXxNYxNZ     grid size, one part per dimension of the stencil (default: the\n"
-    "                      input's shape, else 1048576, 1024x1024 or 128x128x128)\n"
+    "                      inputs' shape, else 1048576, 1024x1024 or 128x128x128)\n"
     "  --steps N           time steps (default: the slices of a per-step --aux file, else 100)\n"
     "  --boundary B        clamp, constant[=V] (V defaults to 0), periodic or mirror\n"
-    "  --dtype T           float or double (default: the spec's, or the input file's)\n"
+    "  --dtype T           float or double (default: the spec's, or the input files'; input\n"
+    "                      files of both precisions need --dtype)\n"
     "  --param NAME=VALUE  set a declared scalar parameter of the stencil (repeatable)\n"
     "  --param S.NAME=VALUE  a schedule parameter, e.g. trapezoid.height=4 or\n"
     "                      stream25d.steps_per_pass=3 (`clstencil schedules` lists them)\n"
-    "  --input IN.npy      initial state; NumPy shape (NZ, NY, NX), float32 or float64\n"
+    "  --input [FIELD=]IN.npy  initial value of a field (repeatable, one per field); NumPy\n"
+    "                      shape (NZ, NY, NX), float32 or float64; every input the same shape\n"
     "  --aux NAME=FILE.npy auxiliary array NAME (repeatable); per-step arrays hold\n"
     "                      STEPS slices: shape (STEPS, NY, NX) or (STEPS*NZ, NY, NX)\n"
-    "  --output OUT.npy    write the final state (checked writable, and not one of the\n"
-    "                      inputs, before the run; with --verify only a verified result)\n"
-    "  --verify            compare with the host reference: bitwise when the body is exact,\n"
-    "                      else max relative error <= 1e-5 (float) or 1e-12 (double);\n"
+    "  --output [FIELD=]OUT.npy  write a field's final value (repeatable, one per field;\n"
+    "                      checked writable, and not one of the inputs, before the run; with\n"
+    "                      --verify only a verified result)\n"
+    "  --png [FIELD=]PIC.png  write a colour-mapped picture of a field's final value\n"
+    "                      (repeatable; as --output): a 2D field whole, a 3D field's middle\n"
+    "                      plane z = NZ/2; x to the right, y downwards.  A field with values of\n"
+    "                      both signs maps -m..m (m its largest magnitude) through ColorBrewer's\n"
+    "                      RdBu (blue, white at 0, red); any other its minimum..maximum through\n"
+    "                      viridis (dark violet to yellow); NaN and infinities are magenta.\n"
+    "                      Needs the library's image part (libpng); 1D fields have none\n"
+    "  --verify            compare every field with the host reference: bitwise when the body\n"
+    "                      is exact, else max relative error <= 1e-5 (float) or 1e-12 (double);\n"
     "                      exit status 1 on a mismatch\n"
     "  --schedule S        auto (default: the naive or the trapezoid schedule, whichever the\n"
     "                      ghost-zone model predicts faster; 3D stencils on GPUs may stream\n"
@@ -1026,14 +1338,15 @@ const cli_command cli_cmd_run = {
     "  --rect              rectangular copies even for contiguous tiles\n"
     "  --device-memory S   device memory the run may hold (bytes, K/M/G suffixes; default the\n"
     "                      device's): larger grids run tile by tile\n"
-    "  --pinned            the state in pinned host memory (cls_host_alloc)\n"
+    "  --pinned            the fields in pinned host memory (cls_host_alloc)\n"
     "  --max-registers R   registers per work-item NVIDIA's compiler may use (16..255)\n"
     "  --rank-mapping      rank the plan's mapping among its schedule's variants by CuMAPz\n"
     "                      (Kim & Shrivastava) on the device model: a line 'mapping: ...'\n"
-    "  --snapshot-every K  keep the grid on the device and write its state after K, 2K, ...\n"
-    "                      steps to OUT-<step>.npy (the step zero-padded to the width of\n"
-    "                      --steps: u-0100.npy ... u-1000.npy for --output u.npy); --output\n"
-    "                      gets the final state as without it\n"
+    "  --snapshot-every K  keep the fields on the device and write them after K, 2K, ...\n"
+    "                      steps: each --output OUT.npy to OUT-<step>.npy and each --png\n"
+    "                      PIC.png to PIC-<step>.png (the step zero-padded to the width of\n"
+    "                      --steps: u-0100.npy ... u-1000.npy for --output u.npy), as the run\n"
+    "                      goes; --output and --png get the final values as without it\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE): gpu, cpu,\n"
     "                      accelerator, gpu:N, P:D or a name substring\n"
     "  --format F          text (default) or json\n"

@@ -1,6 +1,6 @@
 # tools/local.mk: the clstencil command line (appended to the top-level Makefile.am).
 bin_PROGRAMS += clstencil
-clstencil_SOURCES = tools/clstencil.c tools/cli.h tools/cli_util.c tools/cli_plan.c tools/cmd_schedules.c tools/cmd_devices.c \
+clstencil_SOURCES = tools/clstencil.c tools/cli.h tools/cli_util.c tools/cli_plan.c tools/cli_fields.c tools/cli_picture.c tools/cmd_schedules.c tools/cmd_devices.c \
 	tools/cmd_run.c tools/cmd_demo.c tools/cmd_bench.c tools/cmd_bench_transit.c \
 	tools/cmd_bench_suite.c \
 	tools/cmd_probe.c tools/cmd_model.c
