@@ -1,3 +1,6 @@
 # tests/cli.mk: the command line's end-to-end test (a shell script printing TAP).
 TESTS += tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
+# Build warnings and driver chatter stay off the user's stderr.
+TESTS += tests/test_quiet.sh
+EXTRA_DIST += tests/test_quiet.sh
