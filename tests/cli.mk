@@ -4,3 +4,6 @@ EXTRA_DIST += tests/test_cli.sh
 # Build warnings and driver chatter stay off the user's stderr.
 TESTS += tests/test_quiet.sh
 EXTRA_DIST += tests/test_quiet.sh
+# The man page and every command's --help describe the same options.
+TESTS += tests/test_man_help.sh
+EXTRA_DIST += tests/test_man_help.sh
