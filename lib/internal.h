@@ -44,6 +44,11 @@ cls_status cls__vfail(cls_context *ctx, cls_status st, const char *fmt, va_list 
  * (lib/exec.c) */
 cl_int cls__event_seconds(cl_event ev, double *seconds);
 
+/* A byte count for limit messages: "7.1 PiB", units of 1024 (lib/plan.c). */
+const char *cls__bytes_text(char *buf, size_t n, double bytes);
+/* The host's physical memory in bytes (0 when unknown): what host arrays can hold at most. */
+double cls__host_memory_bytes(void);
+
 /* Debug logging to stderr when CLSTENCIL_DEBUG is set (non-empty, not "0"). */
 void cls__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -241,9 +241,12 @@ int cli_workload_fill(cli_workload *w)
     w->dims = cls_stencil_dims(w->st);
     w->points = cls_dims_points(w->size);
     w->n_aux = cls_stencil_num_aux(w->st);
+    double want = 0; /* the allocation that failed, in bytes, for the message */
     if ((rc = cli_workload_check_memory(w)) != CLS_SUCCESS) return rc;
+    want = (double)w->n_aux * sizeof *w->aux;
     if (w->n_aux && !w->aux && !(w->aux = calloc(w->n_aux, sizeof *w->aux)))
         goto nomem;
+    want = (double)w->points * (double)es;
     if (!w->input) {
         if (alloc_elems(&w->input, w->points, es)) goto nomem;
         /* cell3d holds 0/1 states: a smooth field would make it meaningless. */
@@ -254,6 +257,7 @@ int cli_workload_fill(cli_workload *w)
         if (w->aux[k]) continue;
         const char *name = cls_stencil_aux_name(w->st, k);
         size_t slices = cls_stencil_aux_per_step(w->st, k) ? w->steps : 1;
+        want = (double)w->points * (double)slices * (double)es;
         if (slices && w->points > SIZE_MAX / slices) goto nomem;
         if (alloc_elems(&w->aux[k], w->points * slices, es)) goto nomem;
         fill_kind kind = strcmp(name, "wall") == 0    ? FILL_WEIGHTS
@@ -261,10 +265,17 @@ int cli_workload_fill(cli_workload *w)
                                                       : FILL_SMOOTH;
         fill(w->aux[k], dt, w->size, slices, kind, name_seed(name));
     }
+    want = (double)w->points * (double)es;
     if (!w->output && alloc_elems(&w->output, w->points, es)) goto nomem;
     return CLS_SUCCESS;
-nomem:
-    return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the host arrays"),
+nomem:;
+    char a[32], b[32];
+    uint64_t have = cli_host_memory();
+    cli_format_bytes(a, sizeof a, want < 1.8e19 ? (uint64_t)want : UINT64_MAX);
+    if (have) cli_format_bytes(b, sizeof b, have);
+    return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY,
+                     "cannot allocate %s for the host arrays (the host has %s available)", a,
+                     have ? b : "an unknown amount"),
            CLS_ERR_OUT_OF_HOST_MEMORY;
 }
 
