@@ -39,6 +39,7 @@ typedef struct pl_plan {
 typedef struct pl_request {
     int pipeline;                 /* MODE_* */
     int must;                     /* the schedule was asked for: a scheme, not off */
+    int given;                    /* any of its parameters was given: the caller wants tiles */
     size_t pipeline_tile[3];
     size_t pipeline_steps;
     int pipeline_rect;
@@ -559,8 +560,9 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
     if (!p->steps) cannot = "a run of 0 steps moves nothing";
 
     /* Above the device, the run is host-resident: its host arrays must fit the host, unless
-     * the caller asked for the pipeline (arrays it maps from files, say). */
-    if (!fits && !asked && !cannot) {
+     * the caller asked for the pipeline or set its parameters (arrays it maps from files,
+     * say). */
+    if (!fits && !asked && !opt->given && !cannot) {
         double grid = (double)p->points * (double)p->elem, need = 2 * grid;
         for (size_t k = 0; k < p->st->n_aux; k++)
             need += p->st->aux[k].per_step ? grid * (double)p->steps : grid;
@@ -659,7 +661,7 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
                      "off: the device model has no transfer tables (%.400s)", err);
             return CLS_SUCCESS;
         }
-        if ((s = heuristic_choose(p, opt, cap, asked, &c)) != CLS_SUCCESS) {
+        if ((s = heuristic_choose(p, opt, cap, asked || opt->given, &c)) != CLS_SUCCESS) {
             char msg[600];
             snprintf(msg, sizeof msg, "%s", cls_last_error());
             return cls__fail(ctx, s, "%s%s%s", fits ? "" : fit_msg, fits ? "" : "; tiled: ", msg);
@@ -744,10 +746,10 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     p.release_buffers = f->release_buffers;
     p.resident = f->resident ? f->resident : "none";
     p.predicted_seconds = f->resident_seconds;
-    if (cls__param_get(f->params, OPS, "scheme", v)) r.pipeline = (int)v[0];
-    if (cls__param_get(f->params, OPS, "tile", v)) memcpy(r.pipeline_tile, v, sizeof v);
-    if (cls__param_get(f->params, OPS, "steps", v)) r.pipeline_steps = v[0];
-    if (cls__param_get(f->params, OPS, "rect", v)) r.pipeline_rect = (int)v[0];
+    if (cls__param_get(f->params, OPS, "scheme", v)) r.pipeline = (int)v[0], r.given = 1;
+    if (cls__param_get(f->params, OPS, "tile", v)) memcpy(r.pipeline_tile, v, sizeof v), r.given = 1;
+    if (cls__param_get(f->params, OPS, "steps", v)) r.pipeline_steps = v[0], r.given = 1;
+    if (cls__param_get(f->params, OPS, "rect", v)) r.pipeline_rect = (int)v[0], r.given = 1;
     r.must = forced == CLS__FORCED_BY_NAME && r.pipeline == MODE_AUTO;
     r.host_pinned = f->host_pinned;
     cls_status s = decide(&p, &r);
