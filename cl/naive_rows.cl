@@ -56,8 +56,14 @@ inline real cls_update_row(__global const real *restrict in, int X, int Y, int Z
 CLS_INLINE void cls_row(__global const real *restrict in, __global real *restrict out
                         CLS_AUX_PARAMS, int x0, int x1, int y, int z, int step)
 {
-    int inner_row = (CLS_DIMS < 2 || (y >= CLS_HALO_Y && y < NY - CLS_HALO_Y)) &&
-                    (CLS_DIMS < 3 || (z >= CLS_HALO_Z && z < NZ - CLS_HALO_Z));
+    /* Chosen by the preprocessor: a constant operand of && would draw a compiler warning. */
+    int inner_row = 1;
+#if CLS_DIMS > 1
+    if (y < CLS_HALO_Y || y >= NY - CLS_HALO_Y) inner_row = 0;
+#endif
+#if CLS_DIMS > 2
+    if (z < CLS_HALO_Z || z >= NZ - CLS_HALO_Z) inner_row = 0;
+#endif
     int lo = max(x0, CLS_HALO_X), hi = min(x1, NX - CLS_HALO_X);
     if (hi < lo) hi = lo = x1;
     __global real *restrict row = out + CLS_IDX(0, y, z);

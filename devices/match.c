@@ -169,6 +169,41 @@ static cls_model *from_shipped(const cls_device_info *info, char *note, size_t n
     return best;
 }
 
+/* How close a shipped model found by its name pattern is to the live device: the device it
+ * was measured on (a probe result) or a reference model of the documents, the driver, and the
+ * compute units and clock the model holds against the device's (read before the device's
+ * values replace assumed ones). */
+static void closeness(const cls_model *m, const cls_device_info *info, char *out, size_t len)
+{
+    size_t n = 0;
+    const char *measured = m->device.name;
+    if (measured && strcasecmp(measured, info->name) == 0) {
+        const char *drv = m->device.driver_version;
+        n += (size_t)snprintf(out, len, "measured on this device name%s%s%s",
+                              !drv ? "" : same(drv, info->driver_version) ? " and driver"
+                                                                          : ", driver ",
+                              drv && !same(drv, info->driver_version) ? drv : "",
+                              drv && !same(drv, info->driver_version) ? " then" : "");
+    } else if (measured) {
+        n += (size_t)snprintf(out, len, "measured on another device of the pattern, \"%.200s\"",
+                              measured);
+    } else {
+        n += (size_t)snprintf(out, len, "a reference model, not measured on a device");
+    }
+    double cu = cls__field_get(&m->p, CLS__F_compute_units);
+    double mhz = cls__field_get(&m->p, CLS__F_clock_mhz);
+    if (n < len && cu > 0 && info->compute_units && cu != (double)info->compute_units)
+        n += (size_t)snprintf(out + n, len - n, "; %g compute units in the model, %u here", cu,
+                              info->compute_units);
+    if (n < len && mhz > 0 && info->clock_mhz && mhz != (double)info->clock_mhz)
+        n += (size_t)snprintf(out + n, len - n, "; %g MHz in the model, %u here", mhz,
+                              info->clock_mhz);
+    if (n < len && !(measured && strcasecmp(measured, info->name) == 0) &&
+        (!(cu > 0) || cu == (double)info->compute_units) &&
+        (!(mhz > 0) || mhz == (double)info->clock_mhz))
+        snprintf(out + n, len - n, "; the same compute units and clock");
+}
+
 cls_status cls_model_match(const cls_device_info *info, const char *explicit_name_or_file,
                            cls_model **out, char *why, size_t whylen)
 {
@@ -206,11 +241,13 @@ cls_status cls_model_match(const cls_device_info *info, const char *explicit_nam
     m = from_shipped(info, note + strlen(note), sizeof note - strlen(note), pattern,
                      sizeof pattern);
     if (m) {
+        char close[512];
+        closeness(m, info, close, sizeof close);
         int n = cls__model_apply_device(m, info, 1);
         say(why, whylen,
-            "shipped model \"%s\" (%s): its pattern \"%s\" matches \"%s\"; %d assumed or "
-            "unknown values taken from the device%s",
-            m->name, m->origin, pattern, info->name, n, note);
+            "shipped model \"%s\" (%s): its pattern \"%s\" matches \"%s\"; how close: %s; "
+            "%d assumed or unknown values taken from the device%s",
+            m->name, m->origin, pattern, info->name, close, n, note);
         *out = m;
         return CLS_SUCCESS;
     }

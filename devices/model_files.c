@@ -1,5 +1,8 @@
 /* model_files.c: model files on disk: reading, saving, the search path and lookup by name. */
+#define _GNU_SOURCE /* dladdr */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +88,27 @@ static int add_dir(char ***dirs, size_t *n, const char *dir)
     return strv_push(dirs, n, dir);
 }
 
+/* Whether this code runs from the build tree: a test program, or the uninstalled library
+ * that libtool's wrapper runs the uninstalled command line with.  Only then does the search
+ * path hold the source tree's models; an installed copy reads the installed ones, even while
+ * the tree it was built from still exists. */
+static const char anchor = 0;
+static int uninstalled(void)
+{
+#if defined(CLS_BUILDDIR) && defined(CLS_SRCDIR)
+    char self[PATH_MAX], build[PATH_MAX];
+    Dl_info di;
+    const char *object =
+        dladdr(&anchor, &di) && di.dli_fname && di.dli_fname[0] == '/' ? di.dli_fname
+                                                                      : "/proc/self/exe";
+    if (!realpath(object, self) || !realpath(CLS_BUILDDIR, build)) return 0;
+    size_t n = strlen(build);
+    return strncmp(self, build, n) == 0 && self[n] == '/';
+#else
+    return 0;
+#endif
+}
+
 char **cls__model_dirs(size_t *count)
 {
     char **dirs = NULL;
@@ -107,7 +131,7 @@ char **cls__model_dirs(size_t *count)
         }
     }
 #ifdef CLS_SRCDIR
-    bad |= add_dir(&dirs, &n, CLS_SRCDIR "/devices");
+    if (uninstalled()) bad |= add_dir(&dirs, &n, CLS_SRCDIR "/devices");
 #endif
 #ifdef CLS_PKGDATADIR
     bad |= add_dir(&dirs, &n, CLS_PKGDATADIR "/devices");

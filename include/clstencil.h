@@ -425,9 +425,11 @@ typedef struct cls_report {
                                 run after cls_plan_release_buffers, or release_buffers) */
 } cls_report;
 
-/* Progress callback: called between steps with (done, total); return nonzero to cancel
- * (the run then fails with CLS_ERR_CANCELLED; `output` is left untouched except by a run that
- * pipelines, see cls_plan_run). */
+/* Progress callback: called with (done, total) steps at most about 50 times per run, between
+ * the schedule's launches: after a step (naive), a stage of h steps (trapezoid), a pass
+ * (stream25d) or a sweep (pipeline), so `done` advances by those amounts.  Return nonzero to
+ * cancel (the run then fails with CLS_ERR_CANCELLED; `output` is left untouched except by a
+ * run that pipelines, see cls_plan_run). */
 typedef int (*cls_progress_fn)(size_t done, size_t total, void *user);
 CLS_API cls_status cls_plan_set_progress(cls_plan *plan, cls_progress_fn fn, void *user);
 
@@ -483,9 +485,10 @@ CLS_API cls_status cls_plan_advance(cls_plan *plan, cls_state *state, size_t ste
                                     cls_report *report);
 
 /* The host reference: the same semantics in plain C, single-threaded.  Bitwise equal to the
- * OpenCL schedules for bodies made of + - * / sqrt, min/max, fabs and comparisons (OpenCL
- * builds use FP_CONTRACT OFF and correctly rounded divide/sqrt); other math functions agree
- * within their OpenCL ULP bounds. */
+ * OpenCL schedules for bodies made of + - * /, comparisons and the exact functions fmin, fmax,
+ * min, max, clamp, fabs, floor, ceil, trunc, round, sqrt, fma and copysign (OpenCL builds use
+ * FP_CONTRACT OFF and correctly rounded divide/sqrt); the other math functions agree within
+ * their OpenCL ULP bounds. */
 CLS_API cls_status cls_reference_run(const cls_stencil *st, cls_dims dims, size_t steps,
                                      const void *input, const void *const *aux, void *output);
 

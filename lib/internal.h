@@ -44,6 +44,11 @@ cls_status cls__vfail(cls_context *ctx, cls_status st, const char *fmt, va_list 
  * (lib/exec.c) */
 cl_int cls__event_seconds(cl_event ev, double *seconds);
 
+/* A byte count for limit messages: "7.1 PiB", units of 1024 (lib/plan.c). */
+const char *cls__bytes_text(char *buf, size_t n, double bytes);
+/* The host's physical memory in bytes (0 when unknown): what host arrays can hold at most. */
+double cls__host_memory_bytes(void);
+
 /* Debug logging to stderr when CLSTENCIL_DEBUG is set (non-empty, not "0"). */
 void cls__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -290,6 +295,10 @@ const char *cls__context_model_why(const cls_context *ctx);
 cls_status cls__program_get(cls_context *ctx, const char *source, const char *options,
                             cl_program *program, int *from_cache);
 void cls__program_cache_clear(cls_context *ctx);
+/* clBuildProgram for one device with the process's stderr captured while the driver compiles
+ * (lib/build_quiet.c): *chatter (may be NULL) gets what the driver printed there (malloc'd;
+ * NULL when nothing), for the caller to show only where the user asked for build logs. */
+cl_int cls__build_quiet(cl_program prog, cl_device_id device, const char *options, char **chatter);
 /* The disk cache's size cap in bytes: CLSTENCIL_CACHE_MAX (a byte count with an optional K, M
  * or G suffix, powers of 1024), else 256 MiB (lib/cache_evict.c). */
 uint64_t cls__cache_max(void);

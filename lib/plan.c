@@ -169,8 +169,7 @@ double cls__facts_model(const cls__facts *f, const char *key)
     return v;
 }
 
-/* Human-readable byte counts for limit messages. */
-static const char *fmt_bytes(char *buf, size_t n, double b)
+const char *cls__bytes_text(char *buf, size_t n, double b)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     int u = 0;
@@ -199,8 +198,8 @@ static int check_memory(cls_plan *p, double cap, char *msg, size_t len)
                  "a %zux%zux%zu %s grid needs a buffer of %s; '%s' allows at most %s in one "
                  "allocation (use a smaller grid or a device with more memory)",
                  p->dims.n[0], p->dims.n[1], p->dims.n[2], p->elem == 8 ? "double" : "float",
-                 fmt_bytes(b1, sizeof b1, largest), d->name,
-                 fmt_bytes(b2, sizeof b2, (double)d->max_alloc_bytes));
+                 cls__bytes_text(b1, sizeof b1, largest), d->name,
+                 cls__bytes_text(b2, sizeof b2, (double)d->max_alloc_bytes));
         return 0;
     }
     if (total > (double)d->global_mem_bytes) {
@@ -208,15 +207,15 @@ static int check_memory(cls_plan *p, double cap, char *msg, size_t len)
                  "a %zux%zux%zu %s grid needs %s of device buffers; '%s' has %s of global "
                  "memory (largest buffer %s)",
                  p->dims.n[0], p->dims.n[1], p->dims.n[2], p->elem == 8 ? "double" : "float",
-                 fmt_bytes(b1, sizeof b1, total), d->name,
-                 fmt_bytes(b2, sizeof b2, (double)d->global_mem_bytes),
-                 fmt_bytes(b3, sizeof b3, largest));
+                 cls__bytes_text(b1, sizeof b1, total), d->name,
+                 cls__bytes_text(b2, sizeof b2, (double)d->global_mem_bytes),
+                 cls__bytes_text(b3, sizeof b3, largest));
         return 0;
     }
     if (total > cap) {
         snprintf(msg, len,
-                 "the whole grid needs %.4g bytes of device buffers, above the cap of %.4g",
-                 total, cap);
+                 "the whole grid needs %s (%.0f bytes) of device buffers, above the cap of %s",
+                 cls__bytes_text(b1, sizeof b1, total), total, cls__bytes_text(b2, sizeof b2, cap));
         return 0;
     }
     return 1;

@@ -169,13 +169,17 @@ static char *build_log(cls_context *ctx, cl_program prog)
     return log;
 }
 
-static cls_status build_failure(cls_context *ctx, cl_program prog, cl_int err)
+/* A failed build's error carries the build log, else what the driver printed while building. */
+static cls_status build_failure(cls_context *ctx, cl_program prog, cl_int err,
+                                const char *chatter)
 {
     char *log = build_log(ctx, prog);
     cls_status st = cls__fail(ctx, CLS_ERR_BUILD_FAILED,
                               "OpenCL build failed on %s (%s) with %s:\n%s", ctx->info.name,
                               ctx->info.platform_name, cls_status_string(err),
-                              log && *log ? log : "(the driver gave no build log)");
+                              log && *log ? log
+                              : chatter   ? chatter
+                                          : "(the driver gave no build log)");
     free(log);
     return st;
 }
@@ -250,7 +254,10 @@ static cl_program cache_load(cls_context *ctx, const char *path, const unsigned 
         why = "clCreateProgramWithBinary rejected the binary";
         goto bad;
     }
-    err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+    char *chatter = NULL;
+    err = cls__build_quiet(prog, ctx->device, options, &chatter);
+    if (chatter) cls__debug("the driver said, loading %s:\n%s", path, chatter);
+    free(chatter);
     if (err != CL_SUCCESS) {
         why = "clBuildProgram failed on the binary";
         goto bad;
@@ -353,9 +360,11 @@ out:
 }
 
 /* $CLSTENCIL_BUILD_LOG names a file that gets, after each build from source, the options and
- * the compiler's log (with NVIDIA's -cl-nv-verbose: ptxas's registers and spills per kernel).
+ * the compiler's log (with NVIDIA's -cl-nv-verbose: ptxas's registers and spills per kernel), then
+ * what the driver printed on stderr while it built (captured by cls__build_quiet).
  * A diagnostic: a file that cannot be written is skipped silently. */
-static void append_build_log(cls_context *ctx, cl_program prog, const char *options)
+static void append_build_log(cls_context *ctx, cl_program prog, const char *options,
+                             const char *chatter)
 {
     const char *path = getenv("CLSTENCIL_BUILD_LOG");
     if (!path || !*path) return;
@@ -363,6 +372,7 @@ static void append_build_log(cls_context *ctx, cl_program prog, const char *opti
     FILE *f = fopen(path, "a");
     if (f) {
         fprintf(f, "=== build on %s, options: %s\n%s\n", ctx->info.name, options, log ? log : "");
+        if (chatter) fprintf(f, "--- the driver's stderr during the build:\n%s\n", chatter);
         fclose(f);
     }
     free(log);
@@ -450,12 +460,16 @@ static cls_status program_get(cls_context *ctx, const char *source, const char *
         if (err != CL_SUCCESS || !prog)
             CLS__GOTO_FAIL(ctx, st, err != CL_SUCCESS ? (cls_status)err : CLS_ERR_INTERNAL,
                            "clCreateProgramWithSource failed (%zu bytes of source)", slen);
-        err = clBuildProgram(prog, 1, &ctx->device, options, NULL, NULL);
+        char *chatter = NULL;
+        err = cls__build_quiet(prog, ctx->device, options, &chatter);
+        if (chatter) cls__debug("the compiler said, building from source:\n%s", chatter);
         if (err != CL_SUCCESS) {
-            st = build_failure(ctx, prog, err);
+            st = build_failure(ctx, prog, err, chatter);
+            free(chatter);
             goto fail;
         }
-        append_build_log(ctx, prog, options);
+        append_build_log(ctx, prog, options, chatter);
+        free(chatter);
         dump_source(options, source, tkey);
         if (path) cache_store(ctx, prog, dir, path, dkey, options, source);
     }

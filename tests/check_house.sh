@@ -4,7 +4,7 @@
 #     Chen et al., Visschers 2012, Kim & Shrivastava), never by the name of the file that holds
 #     them (three digits, an underscore, sixteen hex digits): not in the product's sources, its
 #     scripts and data, the man page and doc/'s pages (doc/data/ and doc/img/ are recorded data
-#     and may quote anything).
+#     and may quote anything), nor in what the command line prints (help texts and runs).
 #  2. Comments in the C and OpenCL sources say why; the history of the runs and issues that led
 #     there lives in commit messages and doc/'s result pages, so no comment names a run
 #     ("run 20", "Run 24a", "runs 8-15") or an issue ("issue 9").
@@ -35,6 +35,31 @@ done <"$tmp/files"
 : >"$tmp/err"
 [ ! -s "$tmp/out" ]
 verdict $? "the research documents are cited by author and year, not by file name ($(wc -l <"$tmp/files") files)"
+
+# The same for what the command line prints: the help of the program and of every command
+# (and of the commands' own subcommands), and the output of runs whose explanations ("why:")
+# cite the documents.
+CLI=${builddir:-.}/clstencil
+if [ -x "$CLI" ]; then
+    : >"$tmp/said"
+    say() { echo "=== clstencil $*" >>"$tmp/said"; "$CLI" "$@" >>"$tmp/said" 2>&1; }
+    say --help
+    cmds=$("$CLI" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+    for c in $cmds; do say "$c" --help; done
+    for c in "bench transit" "bench suite" "tune pipeline"; do say $c --help; done
+    say schedules
+    say model --device gtx280 hotspot --size 1024x1024
+    say model --list
+    say run hotspot --size 64x64 --steps 4 --verify
+    say run hotspot --size 64x64 --steps 4 --schedule trapezoid --format json
+    say run heat3d7 --size 24x20x16 --steps 3 --schedule stream25d
+    say run jacobi3d --size 24x20x16 --steps 3 --device-memory 64K --verify
+    grep -nE '[0-9]{3}_[0-9a-f]{16}' "$tmp/said" >"$tmp/out"
+    [ ! -s "$tmp/out" ] && [ "$(grep -c '^=== ' "$tmp/said")" -ge 20 ]
+    verdict $? "clstencil's help and run output cite no research document by file name ($(grep -c '^=== ' "$tmp/said") commands)"
+else
+    skip "clstencil's help and run output cite no research document by file name" "$CLI not built"
+fi
 
 # ------------------------------------------------------- 2. runs and issues in comments
 # The comments of a C or OpenCL file, as FILE:LINE: TEXT (string and character literals

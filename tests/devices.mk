@@ -24,3 +24,7 @@ tests_fuzz_model_json_LDADD = $(MODEL_TEST_LDADD)
 tests_test_family_defaults_SOURCES = tests/test_family_defaults.c $(DEVICE_TEST_SOURCES)
 tests_test_family_defaults_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_family_defaults_LDADD = $(MODEL_TEST_LDADD)
+
+# Installed copies read the installed models; the build tree's binaries the source tree's.
+TESTS += tests/test_installed.sh
+EXTRA_DIST += tests/test_installed.sh

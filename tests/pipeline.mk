@@ -41,3 +41,11 @@ TESTS += tests/test_pipeline_order
 tests_test_pipeline_order_SOURCES = tests/test_pipeline_order.c
 tests_test_pipeline_order_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_pipeline_order_LDADD = $(TEST_LDADD)
+
+# The limits: the cap's pick never tiles thinner than the halo makes sensible, caps and host
+# arrays that leave no sensible run are refused with the bytes.
+check_PROGRAMS += tests/test_pipeline_limits
+TESTS += tests/test_pipeline_limits
+tests_test_pipeline_limits_SOURCES = tests/test_pipeline_limits.c
+tests_test_pipeline_limits_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_pipeline_limits_LDADD = $(TEST_LDADD)

@@ -7,7 +7,7 @@ TESTS += tests/test_device tests/test_cache
 tests_test_device_SOURCES = tests/test_device.c
 tests_test_device_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_device_LDADD = $(TEST_LDADD)
-tests_test_cache_SOURCES = tests/test_cache.c lib/program.c lib/file_write.c lib/sha256.c \
+tests_test_cache_SOURCES = tests/test_cache.c lib/program.c lib/build_quiet.c lib/file_write.c lib/sha256.c \
 	lib/cache_evict.c lib/context.c lib/device.c lib/kernel_source.c lib/status.c lib/util.c
 nodist_tests_test_cache_SOURCES = lib/kernels_gen.c
 tests_test_cache_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -125,6 +125,35 @@ int main(void)
     name = match(&h100, NULL, why, sizeof why, &m);
     tap_ok(m && strcmp(cls_model_family(m), "gpu") == 0 && strstr(cls_model_name(m), "h100"),
            "the H100 gets the shipped measured model: %s", why);
+    /* ... and the reason says how close: the same device name, measured under another
+     * driver; a reference model names its differences from the device. */
+    tap_ok(strstr(why, "how close: measured on this device name, driver 580.159.04 then") != NULL,
+           "the match says how close the H100's model is: %s", why);
+    name = match(&gtx, NULL, why, sizeof why, &m);
+    tap_ok(strstr(why, "how close: a reference model") && strstr(why, "30 compute units in the "
+                                                                      "model, 132 here"),
+           "the match says how far a reference model is from the device: %s", why);
+    {
+        /* The H200 gets no H100 model: the family defaults, until a model of its own is on
+         * the search path, which it then gets by its name. */
+        cls_device_info h200 = device("NVIDIA H200", "580.159.04", CLS_DEVICE_GPU);
+        name = match(&h200, NULL, why, sizeof why, &m);
+        tap_ok(m && strstr(why, "generic gpu family"), "the H200 without a model of its own: %s",
+               why);
+        snprintf(path, sizeof path, "%s/h200_probe.json", models);
+        write_file(path, "{\"schema_version\": 1, \"name\": \"h200\", \"family\": \"gpu\", "
+                         "\"match\": [\"H200\"], \"device\": {\"name\": \"NVIDIA H200\", "
+                         "\"driver_version\": \"580.159.04\"}, \"compute\": {\"clock_mhz\": "
+                         "1980, \"compute_units\": 132}}");
+        name = match(&h200, NULL, why, sizeof why, &m);
+        tap_ok(strcmp(name, "h200") == 0 &&
+                   strstr(why, "how close: measured on this device name and driver") &&
+                   strstr(why, "the same compute units") == NULL,
+               "the H200 gets its own model by name when present: %s", why);
+        name = match(&h100, NULL, why, sizeof why, &m);
+        tap_ok(strstr(name, "h100") != NULL, "... and the H100 keeps its own: %s", name);
+        unlink(path);
+    }
     /* 4. Family defaults from the device's facts. */
     name = match(&l40, NULL, why, sizeof why, &m);
     tap_ok(m && strcmp(cls_model_family(m), "gpu") == 0 && strstr(why, "generic gpu family") &&

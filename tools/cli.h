@@ -216,6 +216,8 @@ const char *cli_device_type_name(cls_device_type t);
 /* Creates the context for `selector` (NULL: $CLSTENCIL_DEVICE or the default) and prints
  * "device: <name> (<platform>)" on stderr.  On failure prints the error and returns it. */
 int cli_open_context(const char *selector, cls_context **ctx, cls_device_info *info);
+/* The same without the stderr line, for a command that names the device in its results. */
+int cli_open_device(const char *selector, cls_context **ctx, cls_device_info *info);
 
 /* Progress of long runs on stderr, only when stderr is a terminal.  Also turns SIGINT into a
  * clean cancellation while attached. */

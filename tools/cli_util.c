@@ -552,6 +552,13 @@ const char *cli_device_type_name(cls_device_type t)
 /* ---------------------------------------------------------------- devices */
 int cli_open_context(const char *selector, cls_context **ctx, cls_device_info *info)
 {
+    int st = cli_open_device(selector, ctx, info);
+    if (st == CLS_SUCCESS) fprintf(stderr, "device: %s (%s)\n", info->name, info->platform_name);
+    return st;
+}
+
+int cli_open_device(const char *selector, cls_context **ctx, cls_device_info *info)
+{
     int st = cls_context_create(selector, ctx);
     if (st != CLS_SUCCESS) return cli_fail(st), st;
     st = cls_context_device(*ctx, info);
@@ -561,7 +568,6 @@ int cli_open_context(const char *selector, cls_context **ctx, cls_device_info *i
         *ctx = NULL;
         return st;
     }
-    fprintf(stderr, "device: %s (%s)\n", info->name, info->platform_name);
     return CLS_SUCCESS;
 }
 
@@ -607,8 +613,12 @@ static int progress_cb(size_t done, size_t total, void *user)
     pr->last_print = now;
     double frac = total ? (double)done / (double)total : 1.0;
     double left = done ? (now - pr->start) * (double)(total - done) / (double)done : 0.0;
-    fprintf(stderr, "\r%s: step %zu/%zu (%3.0f%%), %.0f s left   ", pr->label, done, total,
-            100.0 * frac, left);
+    char bar[31];
+    size_t full = (size_t)(frac * (double)(sizeof bar - 1) + 0.5);
+    for (size_t i = 0; i + 1 < sizeof bar; i++) bar[i] = i < full ? '#' : '.';
+    bar[sizeof bar - 1] = '\0';
+    fprintf(stderr, "\r%s [%s] %3.0f%%, step %zu/%zu, %.0f s left \033[K", pr->label, bar,
+            100.0 * frac, done, total, left);
     fflush(stderr);
     pr->printed = 1;
     return 0;

@@ -284,9 +284,12 @@ int cli_workload_fill(cli_workload *w)
     if ((rc = cli_workload_prepare(w)) != CLS_SUCCESS) return rc;
     w->points = cls_dims_points(w->size);
     w->n_aux = cls_stencil_num_aux(w->st);
+    double want = 0; /* the allocation that failed, in bytes, for the message */
     if ((rc = cli_workload_check_memory(w)) != CLS_SUCCESS) return rc;
+    want = (double)w->n_aux * sizeof *w->aux;
     if (w->n_aux && !w->aux && !(w->aux = calloc(w->n_aux, sizeof *w->aux)))
         goto nomem;
+    want = (double)w->points * (double)es;
     if (w->fields_in) {
         /* A system: each field not read from a file gets its own deterministic start
          * (tools/cli_fields.c). */
@@ -314,6 +317,7 @@ int cli_workload_fill(cli_workload *w)
         if (w->aux[k]) continue;
         const char *name = cls_stencil_aux_name(w->st, k);
         size_t slices = cls_stencil_aux_per_step(w->st, k) ? w->steps : 1;
+        want = (double)w->points * (double)slices * (double)es;
         if (slices && w->points > SIZE_MAX / slices) goto nomem;
         if (alloc_elems(&w->aux[k], w->points * slices, es)) goto nomem;
         fill_kind kind = strcmp(name, "wall") == 0    ? FILL_WEIGHTS
@@ -321,10 +325,17 @@ int cli_workload_fill(cli_workload *w)
                                                       : FILL_SMOOTH;
         fill(w->aux[k], dt, w->size, slices, kind, name_seed(name));
     }
+    want = (double)w->points * (double)es;
     if (!w->output && alloc_elems(&w->output, w->points, es)) goto nomem;
     return CLS_SUCCESS;
-nomem:
-    return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the host arrays"),
+nomem:;
+    char a[32], b[32];
+    uint64_t have = cli_host_memory();
+    cli_format_bytes(a, sizeof a, want < 1.8e19 ? (uint64_t)want : UINT64_MAX);
+    if (have) cli_format_bytes(b, sizeof b, have);
+    return cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY,
+                     "cannot allocate %s for the host arrays (the host has %s available)", a,
+                     have ? b : "an unknown amount"),
            CLS_ERR_OUT_OF_HOST_MEMORY;
 }
 
@@ -1336,8 +1347,9 @@ const cli_command cli_cmd_run = {
     "  --pipeline-tile T   the pipeline's output tile, one part per dimension\n"
     "  --pipeline-steps H  steps each tile computes per sweep (padding halo x H)\n"
     "  --rect              rectangular copies even for contiguous tiles\n"
-    "  --device-memory S   device memory the run may hold (bytes, K/M/G suffixes; default the\n"
-    "                      device's): larger grids run tile by tile\n"
+    "  --device-memory S   device memory the run may hold, in bytes; K, M, G are 1024,\n"
+    "                      1024^2, 1024^3 (default the device's): larger grids run tile by\n"
+    "                      tile, or are refused when no tiling worth running fits\n"
     "  --pinned            the fields in pinned host memory (cls_host_alloc)\n"
     "  --max-registers R   registers per work-item NVIDIA's compiler may use (16..255)\n"
     "  --rank-mapping      rank the plan's mapping among its schedule's variants by CuMAPz\n"

@@ -646,7 +646,10 @@ cls_status cls__pipeline_run(cls__exec *x)
         int in_place = x->output == x->input;
         if (n > 1 || in_place) {
             if (!(tmp = malloc(bytes))) {
-                s = cls__fail(x->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "a host array for the sweeps");
+                char b1[32];
+                s = cls__fail(x->ctx, CLS_ERR_OUT_OF_HOST_MEMORY,
+                              "cannot allocate a host array of %s (%zu bytes) for the sweeps",
+                              cls__bytes_text(b1, sizeof b1, (double)bytes), bytes);
                 goto done;
             }
         }

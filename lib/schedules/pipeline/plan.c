@@ -39,6 +39,7 @@ typedef struct pl_plan {
 typedef struct pl_request {
     int pipeline;                 /* MODE_* */
     int must;                     /* the schedule was asked for: a scheme, not off */
+    int given;                    /* any of its parameters was given: the caller wants tiles */
     size_t pipeline_tile[3];
     size_t pipeline_steps;
     int pipeline_rect;
@@ -329,43 +330,129 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
     return CLS_SUCCESS;
 }
 
-/* Without transfer tables: the scheme asked for (scalable when the grid must be tiled), tiles
- * along the slowest dimension, at least four, as large as the cap allows; the next slower
- * dimension splits too when one plane is too large. */
-static cls_status heuristic_choose(pl_plan *p, const pl_request *opt, double cap,
+/* Without transfer tables, tilings are compared by the work they cost per point and step,
+ * in points: what each tile copies in (its box, padded by halo x h) and out, what its h
+ * launches compute (shrinking regions), and a launch's fixed cost, LAUNCH_POINTS points'
+ * worth; a resident run costs about 1.  Thin tiles lose by this count: a tile thinner than its
+ * padding copies and recomputes mostly halo (17x1x1 tiles at 4 steps per tile of a radius-2
+ * 3D grid move thousands of points per point computed, one-plane tiles at one step five). */
+#define LAUNCH_POINTS 4096.0
+/* Above this cost a tiling is not worth running unless it was asked for: the run would take
+ * tens of times as long as the grid's points and steps call for. */
+#define MAX_TILING_COST 32.0
+
+static double tiling_cost(const pl_plan *p, const size_t tile[3], size_t h)
+{
+    size_t halo[3];
+    halo_of(p, halo);
+    double nt = 1, compute = 0;
+    for (int d = 0; d < 3; d++) nt *= (double)((p->dims.n[d] + tile[d] - 1) / tile[d]);
+    for (size_t j = 1; j <= h; j++) {
+        double n = 1;
+        for (int d = 0; d < 3; d++) {
+            double e = (double)tile[d] + 2.0 * (double)halo[d] * (double)(h - j);
+            n *= e < (double)p->dims.n[d] ? e : (double)p->dims.n[d];
+        }
+        compute += n;
+    }
+    double per_sweep = nt * (box_points(p, tile, h, 1) + box_points(p, tile, h, 0) + compute +
+                             (double)h * LAUNCH_POINTS);
+    return (double)sweeps_of(p, h) * per_sweep / ((double)p->points * (double)p->steps);
+}
+
+/* The tile lengths tried along one axis of n points: n split into 1, 2, 3, 4, 6, 8, 12, ...
+ * parts (at most 64 lengths). */
+static size_t tile_lengths(size_t n, size_t *out)
+{
+    size_t k = 0;
+    for (size_t base = 1; base <= n && k < 62; base *= 2) {
+        size_t parts[2] = {base, base / 2 * 3}; /* 1; 2, 3; 4, 6; 8, 12; ... */
+        for (int i = 0; i < 2; i++) {
+            if (parts[i] < base || parts[i] > n || (i && base < 2)) continue;
+            size_t t = (n + parts[i] - 1) / parts[i];
+            if (!k || out[k - 1] != t) out[k++] = t;
+        }
+        if (base > SIZE_MAX / 2) break;
+    }
+    if (out[k - 1] != 1) out[k++] = 1;
+    return k;
+}
+
+/* Without transfer tables: the scheme asked for (scalable when the grid must be tiled), and
+ * the tile and steps per tile (1, 2 or 4; or as given) of the least tiling_cost among those
+ * whose buffers fit the cap, with at least four tiles along the slowest axis where it has
+ * them (for the copies to overlap).  A tiling above MAX_TILING_COST is refused unless the
+ * pipeline was asked for. */
+static cls_status heuristic_choose(pl_plan *p, const pl_request *opt, double cap, int asked,
                                    choice *c)
 {
     int dims = p->st->dims;
     c->scheme = opt->pipeline == MODE_AUTO ? CLS_PIPE_SCALABLE : scheme_of(opt->pipeline);
-    c->h = opt->pipeline_steps ? opt->pipeline_steps : (p->steps < 4 ? p->steps : 4);
     c->total_ns = c->rank_ns = c->naive_ns = 0;
     c->have_model = 0;
-    for (int d = 0; d < 3; d++) c->tile[d] = p->dims.n[d];
+    size_t hs[3], nh = 0;
+    if (opt->pipeline_steps)
+        hs[nh++] = opt->pipeline_steps;
+    else
+        for (size_t h = 1; h <= 4 && h <= p->steps; h *= 2) hs[nh++] = h;
     if (opt->pipeline_tile[0]) {
+        c->h = opt->pipeline_steps ? opt->pipeline_steps : p->steps < 4 ? p->steps : 4;
         memcpy(c->tile, opt->pipeline_tile, sizeof c->tile);
         for (int d = 0; d < 3; d++)
             if (!c->tile[d]) c->tile[d] = 1;
-    } else {
-        for (int d = dims - 1; d >= 0; d--) {
-            size_t n = p->dims.n[d];
-            size_t parts = d == dims - 1 ? (n < 4 ? n : 4) : 2;
-            for (;;) {
-                c->tile[d] = (n + parts - 1) / parts;
-                if (cls__pipe_device_bytes(p, c->scheme, c->tile, c->h) <= cap ||
-                    c->tile[d] == 1)
-                    break;
-                parts = parts * 2 > n ? n : parts * 2;
-            }
-            if (cls__pipe_device_bytes(p, c->scheme, c->tile, c->h) <= cap) break;
-        }
+        double need = cls__pipe_device_bytes(p, c->scheme, c->tile, c->h);
+        if (need > cap)
+            return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "the %s scheme with tile %zux%zux%zu and %zu steps per tile needs "
+                             "%.4g bytes of device memory, above the cap of %.4g",
+                             cls_pipe_scheme_name(c->scheme), c->tile[0], c->tile[1],
+                             c->tile[2], c->h, need, cap);
+        return CLS_SUCCESS;
     }
-    double need = cls__pipe_device_bytes(p, c->scheme, c->tile, c->h);
-    if (need > cap)
+    size_t len[3][64], nl[3] = {1, 1, 1};
+    for (int d = 0; d < 3; d++) {
+        len[d][0] = p->dims.n[d];
+        if (d < dims) nl[d] = tile_lengths(p->dims.n[d], len[d]);
+    }
+    size_t slow = p->dims.n[dims - 1], min_parts = slow < 4 ? slow : 4;
+    double best = INFINITY, least_bytes = INFINITY;
+    size_t least_tile[3] = {1, 1, 1}, least_h = hs[0];
+    for (size_t ih = 0; ih < nh; ih++)
+        for (size_t a = 0; a < nl[0]; a++)
+            for (size_t b = 0; b < nl[1]; b++)
+                for (size_t e = 0; e < nl[2]; e++) {
+                    size_t t[3] = {len[0][a], len[1][b], len[2][e]}, h = hs[ih];
+                    if ((slow + t[dims - 1] - 1) / t[dims - 1] < min_parts) continue;
+                    double need = cls__pipe_device_bytes(p, c->scheme, t, h);
+                    if (need < least_bytes) {
+                        least_bytes = need;
+                        memcpy(least_tile, t, sizeof t);
+                        least_h = h;
+                    }
+                    if (need > cap) continue;
+                    double cost = tiling_cost(p, t, h);
+                    if (cost < best) {
+                        best = cost;
+                        memcpy(c->tile, t, sizeof t);
+                        c->h = h;
+                    }
+                }
+    char b1[32], b2[32];
+    if (!isfinite(best))
         return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "the %s scheme with tile %zux%zux%zu and %zu steps per tile needs %.4g "
-                         "bytes of device memory, above the cap of %.4g",
-                         cls_pipe_scheme_name(c->scheme), c->tile[0], c->tile[1], c->tile[2], c->h,
-                         need, cap);
+                         "no tiling fits: the smallest (the %s scheme, tile %zux%zux%zu, %zu "
+                         "steps per tile) needs %s of device memory, above the cap of %s",
+                         cls_pipe_scheme_name(c->scheme), least_tile[0], least_tile[1],
+                         least_tile[2], least_h, cls__bytes_text(b1, sizeof b1, least_bytes),
+                         cls__bytes_text(b2, sizeof b2, cap));
+    if (best > MAX_TILING_COST && !asked)
+        return cls__fail(p->ctx, CLS_ERR_TOO_LARGE,
+                         "no tiling worth running fits the cap of %s: the best (the %s scheme, "
+                         "tile %zux%zux%zu, %zu steps per tile) copies and computes %.0f times "
+                         "the points of a resident run (ask for the pipeline to run it anyway, "
+                         "or allow more device memory)",
+                         cls__bytes_text(b1, sizeof b1, cap), cls_pipe_scheme_name(c->scheme),
+                         c->tile[0], c->tile[1], c->tile[2], c->h, best);
     return CLS_SUCCESS;
 }
 
@@ -472,6 +559,24 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
         if (p->st->aux[k].per_step) cannot = "per-step auxiliary arrays are not tiled";
     if (!p->steps) cannot = "a run of 0 steps moves nothing";
 
+    /* Above the device, the run is host-resident: its host arrays must fit the host, unless
+     * the caller asked for the pipeline or set its parameters (arrays it maps from files,
+     * say). */
+    if (!fits && !asked && !opt->given && !cannot) {
+        double grid = (double)p->points * (double)p->elem, need = 2 * grid;
+        for (size_t k = 0; k < p->st->n_aux; k++)
+            need += p->st->aux[k].per_step ? grid * (double)p->steps : grid;
+        double host = cls__host_memory_bytes();
+        char b1[32], b2[32];
+        if (host > 0 && need > host)
+            return cls__fail(ctx, CLS_ERR_TOO_LARGE,
+                             "%s; a host-resident run needs %s of host arrays, and the host has "
+                             "%s of memory (ask for the pipeline to tile arrays that live "
+                             "elsewhere, such as mapped files)",
+                             fit_msg, cls__bytes_text(b1, sizeof b1, need),
+                             cls__bytes_text(b2, sizeof b2, host));
+    }
+
     /* The transfer model of the device, when it has the tables. */
     int have_model = m && cls_pipe_device_from_model(m, opt->host_pinned, &dev) == CLS_SUCCESS;
     if (!have_model) snprintf(err, sizeof err, "%s", m ? cls_last_error() : "no device model");
@@ -556,7 +661,7 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
                      "off: the device model has no transfer tables (%.400s)", err);
             return CLS_SUCCESS;
         }
-        if ((s = heuristic_choose(p, opt, cap, &c)) != CLS_SUCCESS) {
+        if ((s = heuristic_choose(p, opt, cap, asked || opt->given, &c)) != CLS_SUCCESS) {
             char msg[600];
             snprintf(msg, sizeof msg, "%s", cls_last_error());
             return cls__fail(ctx, s, "%s%s%s", fits ? "" : fit_msg, fits ? "" : "; tiled: ", msg);
@@ -643,10 +748,10 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     p.release_buffers = f->release_buffers;
     p.resident = f->resident ? f->resident : "none";
     p.predicted_seconds = f->resident_seconds;
-    if (cls__param_get(f->params, OPS, "scheme", v)) r.pipeline = (int)v[0];
-    if (cls__param_get(f->params, OPS, "tile", v)) memcpy(r.pipeline_tile, v, sizeof v);
-    if (cls__param_get(f->params, OPS, "steps", v)) r.pipeline_steps = v[0];
-    if (cls__param_get(f->params, OPS, "rect", v)) r.pipeline_rect = (int)v[0];
+    if (cls__param_get(f->params, OPS, "scheme", v)) r.pipeline = (int)v[0], r.given = 1;
+    if (cls__param_get(f->params, OPS, "tile", v)) memcpy(r.pipeline_tile, v, sizeof v), r.given = 1;
+    if (cls__param_get(f->params, OPS, "steps", v)) r.pipeline_steps = v[0], r.given = 1;
+    if (cls__param_get(f->params, OPS, "rect", v)) r.pipeline_rect = (int)v[0], r.given = 1;
     r.must = forced == CLS__FORCED_BY_NAME && r.pipeline == MODE_AUTO;
     r.host_pinned = f->host_pinned;
     cls_status s = decide(&p, &r);
