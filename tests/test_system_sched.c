@@ -4,7 +4,8 @@
  * one-sided 1D pair), every boundary kind, heights 1..4 on tiles that do not divide the grid
  * (1 and the highest in double), kernel restarts and the in-kernel barrier (periodic grids,
  * the highest height); states advanced in parts that end inside a trapezoid
- * stage, and states handed between the naive and the trapezoid schedule. */
+ * stage, and states handed between the naive and the trapezoid schedule; host-to-host runs
+ * of the pipeline schedule (copied whole) and its refusals of the tiled schemes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,53 @@ static void refusals(cls_context *ctx)
     cls_stencil_release(st);
 }
 
+/* The host-resident pipeline: a system's host-to-host run is copied in whole, advanced
+ * resident and copied out (scheme off), bitwise as the reference; the tiled schemes and a cap
+ * below the grid are refused with the reason. */
+static void pipeline_cases(cls_context *ctx, cls_stencil *st)
+{
+    grids g;
+    cls_stencil_set_dtype(st, CLS_FLOAT32);
+    cls_stencil_set_boundary(st, CLS_BOUNDARY_CLAMP, 0);
+    if (!tap_ok(grids_make(&g, st), "%s: inputs and the reference", cls_stencil_name(st))) {
+        grids_free(&g);
+        return;
+    }
+    static const char *const asked[] = {"pipeline.scheme=off", NULL};
+    for (size_t i = 0; i < 2; i++) {
+        cls_plan *p = NULL;
+        int ok = make_plan(ctx, st, &g, i ? CLS_SCHEDULE_AUTO : CLS_SCHEDULE_PIPELINE, asked[i], &p);
+        for (size_t f = 0; ok && f < g.nf; f++) memset(g.out[f], 0, g.n * g.elem);
+        ok = ok && cls_plan_run_fields(p, (const void *const *)g.in, (const void *const *)g.aux,
+                                       g.out, NULL) == CLS_SUCCESS;
+        tap_ok(ok && equal_ref(&g), "%s: %s: copied in, advanced, copied out, equal to the reference",
+               cls_stencil_name(st), i ? "AUTO" : "pipeline.scheme=off");
+        if (!ok) tap_diag("%s", cls_last_error());
+        cls_plan_release(p);
+    }
+    static const char *const tiled[] = {"basic", "scalable", "buffered"};
+    for (size_t i = 0; i < 3; i++) {
+        char params[64];
+        snprintf(params, sizeof params, "pipeline.scheme=%s", tiled[i]);
+        cls_plan *p = NULL;
+        int ok = !make_plan(ctx, st, &g, CLS_SCHEDULE_PIPELINE, params, &p) &&
+                 strstr(cls_last_error(), tiled[i]) && strstr(cls_last_error(), "one field");
+        tap_ok(ok, "%s: the %s pipeline is refused with the reason (%s)", cls_stencil_name(st),
+               tiled[i], cls_last_error());
+        cls_plan_release(p);
+    }
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.device_memory = (double)(g.n * g.elem);
+    cls_plan *p = NULL;
+    cls_status s = cls_plan_create(ctx, st, g.dims, STEPS, &opt, &p);
+    tap_ok(s == CLS_ERR_TOO_LARGE && strstr(cls_last_error(), "one field"),
+           "%s: a memory cap below the fields is refused with the reason (%s)",
+           cls_stencil_name(st), cls_last_error());
+    cls_plan_release(p);
+    grids_free(&g);
+}
+
 int main(void)
 {
     cls_context *ctx = NULL;
@@ -277,6 +325,12 @@ int main(void)
         cls_stencil_release(st);
     }
     refusals(ctx);
+    static const char *const piped[] = {"wave2d", "gray_scott", "fdtd3d"};
+    for (size_t i = 0; i < 3; i++) {
+        cls_stencil *st = NULL;
+        if (cls_stencil_builtin(piped[i], &st) == CLS_SUCCESS) pipeline_cases(ctx, st);
+        cls_stencil_release(st);
+    }
     cls_context_release(ctx);
     return tap_done();
 }
