@@ -53,7 +53,18 @@ inline real cls_update_tile_interior(__local const real *restrict in, int X, int
 #endif
 
 /* Local memory per tile buffer, margins included. */
+#ifndef CLS_TILE_ALLOC
 #define CLS_TILE_ALLOC (CLS_PITCH_X * CLS_PITCH_Y * CLS_PITCH_Z)
+#endif
+
+/* The valid margin a tile loses per step on each side: the halo of one field; for a system the
+ * sum of its stages' radii (the planner's CLS_GHOST_*).  The margin of the arrays stays one
+ * halo: a stage reads at most that far. */
+#ifndef CLS_GHOST_X
+#define CLS_GHOST_X CLS_HALO_X
+#define CLS_GHOST_Y CLS_HALO_Y
+#define CLS_GHOST_Z CLS_HALO_Z
+#endif
 
 /* The k-th point of this work-item: CLS_PPI points CLS_WG apart along the slowest axis. */
 #define CLS_PX(k) (get_local_id(0) + (CLS_DIMS == 1 ? (k) * CLS_WG_X : 0))
@@ -85,13 +96,13 @@ typedef struct cls_tile_pos {
 inline cls_tile_pos cls_tile_origin(int t, int h)
 {
     cls_tile_pos p;
-    int ix = CLS_TILE_X - 2 * h * CLS_HALO_X, iy = CLS_TILE_Y - 2 * h * CLS_HALO_Y;
-    int iz = CLS_TILE_Z - 2 * h * CLS_HALO_Z;
+    int ix = CLS_TILE_X - 2 * h * CLS_GHOST_X, iy = CLS_TILE_Y - 2 * h * CLS_GHOST_Y;
+    int iz = CLS_TILE_Z - 2 * h * CLS_GHOST_Z;
     int nx = (NX + ix - 1) / ix, ny = (NY + iy - 1) / iy;
     int tx = t % nx, ty = (t / nx) % ny, tz = t / (nx * ny);
-    p.ox = tx * ix - h * CLS_HALO_X;
-    p.oy = CLS_DIMS > 1 ? ty * iy - h * CLS_HALO_Y : 0;
-    p.oz = CLS_DIMS > 2 ? tz * iz - h * CLS_HALO_Z : 0;
+    p.ox = tx * ix - h * CLS_GHOST_X;
+    p.oy = CLS_DIMS > 1 ? ty * iy - h * CLS_GHOST_Y : 0;
+    p.oz = CLS_DIMS > 2 ? tz * iz - h * CLS_GHOST_Z : 0;
     p.interior = p.ox >= CLS_HALO_X && p.ox + CLS_TILE_X + CLS_HALO_X <= NX &&
                  p.oy >= CLS_HALO_Y && p.oy + CLS_TILE_Y + CLS_HALO_Y <= NY &&
                  p.oz >= CLS_HALO_Z && p.oz + CLS_TILE_Z + CLS_HALO_Z <= NZ;
@@ -101,11 +112,41 @@ inline cls_tile_pos cls_tile_origin(int t, int h)
 /* The number of tiles of a stage of height h. */
 inline int cls_tile_count(int h)
 {
-    int ix = CLS_TILE_X - 2 * h * CLS_HALO_X, iy = CLS_TILE_Y - 2 * h * CLS_HALO_Y;
-    int iz = CLS_TILE_Z - 2 * h * CLS_HALO_Z;
+    int ix = CLS_TILE_X - 2 * h * CLS_GHOST_X, iy = CLS_TILE_Y - 2 * h * CLS_GHOST_Y;
+    int iz = CLS_TILE_Z - 2 * h * CLS_GHOST_Z;
     return ((NX + ix - 1) / ix) * ((NY + iy - 1) / iy) * ((NZ + iz - 1) / iz);
 }
 
+/* Whether the tile's point (lx, ly, lz), grid point (x, y, z), is in the grid and in the valid
+ * inner block of a stage of height h (committed). */
+#define CLS_COMMITS(x, y, z, lx, ly, lz, h)                                                    \
+    ((x) >= 0 && (x) < NX && (y) >= 0 && (y) < NY && (z) >= 0 && (z) < NZ &&                   \
+     (lx) >= (h) * CLS_GHOST_X && (lx) < CLS_TILE_X - (h) * CLS_GHOST_X &&                      \
+     (ly) >= (h) * CLS_GHOST_Y && (ly) < CLS_TILE_Y - (h) * CLS_GHOST_Y &&                      \
+     (lz) >= (h) * CLS_GHOST_Z && (lz) < CLS_TILE_Z - (h) * CLS_GHOST_Z)
+
+/* Loads one array's tile: in-grid points, and for periodic grids the wrapped values at virtual
+ * coordinates; other out-of-grid points are never read (reads fold into the grid). */
+inline void cls_tile_load(CLS_LOAD_QUAL __global real *src, __local real *tile, cls_tile_pos p)
+{
+    for (int k = 0; k < CLS_PPI; k++) {
+        int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+        int x = p.ox + lx, y = p.oy + ly, z = p.oz + lz;
+        real v;
+        if (p.interior || (x >= 0 && x < NX && y >= 0 && y < NY && z >= 0 && z < NZ)) {
+            v = src[CLS_IDX(x, y, z)];
+        } else {
+#if CLS_BOUNDARY == CLS_PERIODIC
+            v = src[CLS_IDX(cls_wrap(x, NX), cls_wrap(y, NY), cls_wrap(z, NZ))];
+#else
+            v = (real)CLS_BOUNDARY_VALUE;
+#endif
+        }
+        tile[CLS_TILE_INDEX(lx, ly, lz)] = v;
+    }
+}
+
+#ifndef CLS_NUM_FIELDS
 /* `hs` steps from step0 on the tile in tile0; returns the buffer that holds the result. */
 inline __local real *cls_tile_steps(cls_tile_pos p, int step0 CLS_AUX_PARAMS, int hs,
                                     __local real *tile0, __local real *tile1)
@@ -149,38 +190,127 @@ inline void cls_trapezoid_tile(CLS_LOAD_QUAL __global real *src, __global real *
                                __local real *tile0, __local real *tile1)
 {
     cls_tile_pos p = cls_tile_origin(t, h);
-
-    /* Load the tile: in-grid points, and for periodic grids the wrapped values at virtual
-     * coordinates; other out-of-grid points are never read (reads fold into the grid). */
-    for (int k = 0; k < CLS_PPI; k++) {
-        int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
-        int x = p.ox + lx, y = p.oy + ly, z = p.oz + lz;
-        real v;
-        if (p.interior || (x >= 0 && x < NX && y >= 0 && y < NY && z >= 0 && z < NZ)) {
-            v = src[CLS_IDX(x, y, z)];
-        } else {
-#if CLS_BOUNDARY == CLS_PERIODIC
-            v = src[CLS_IDX(cls_wrap(x, NX), cls_wrap(y, NY), cls_wrap(z, NZ))];
-#else
-            v = (real)CLS_BOUNDARY_VALUE;
-#endif
-        }
-        tile0[CLS_TILE_INDEX(lx, ly, lz)] = v;
-    }
+    cls_tile_load(src, tile0, p);
     __local real *cur = cls_tile_steps(p, step0 CLS_AUX_ARGS, hs, tile0, tile1);
     /* Commit the valid inner block (only this item wrote these points of cur: no barrier). */
     for (int k = 0; k < CLS_PPI; k++) {
         int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
         int x = p.ox + lx, y = p.oy + ly, z = p.oz + lz;
-        if (x >= 0 && x < NX && y >= 0 && y < NY && z >= 0 && z < NZ &&
-            lx >= h * CLS_HALO_X && lx < CLS_TILE_X - h * CLS_HALO_X && ly >= h * CLS_HALO_Y &&
-            ly < CLS_TILE_Y - h * CLS_HALO_Y && lz >= h * CLS_HALO_Z &&
-            lz < CLS_TILE_Z - h * CLS_HALO_Z)
+        if (CLS_COMMITS(x, y, z, lx, ly, lz, h))
             dst[CLS_IDX(x, y, z)] = cur[CLS_TILE_INDEX(lx, ly, lz)];
     }
 }
 
-#if !defined(CLS_PERSISTENT) && !defined(CLS_PROFILE)
+#else /* CLS_NUM_FIELDS */
+/* A system of fields (lib/codegen.c, system_tiles): every field's tile in local memory, CLS_TILE_BUFS
+ * buffers of CLS_TILE_ALLOC values in T that rotate as lib/rotation.c rotates the state's:
+ * within a stage every update writes a free buffer while all reads see the stage's start, after
+ * the step each time level takes the buffer its source held at the step's start.  The rotation
+ * is the same for every work-item (private arrays, uniform control flow). */
+__constant int cls_field_prev[CLS_NUM_FIELDS] = CLS_FIELD_PREV;
+__constant int cls_stage_fields[CLS_NUM_STAGES * CLS_NUM_FIELDS] = CLS_STAGE_FIELDS;
+
+inline int cls_rot_busy(const int *at, const int *start, const int *out, int b)
+{
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+        if (at[f] == b || out[f] == b) return 1;
+        if (start[f] == b)
+            for (int g = 0; g < CLS_NUM_FIELDS; g++)
+                if (cls_field_prev[g] == f) return 1;
+    }
+    return 0;
+}
+
+inline void cls_rot_stage_begin(int g, const int *at, const int *start, int *out)
+{
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) out[f] = -1;
+    for (int k = 0; k < CLS_NUM_FIELDS; k++) {
+        int f = cls_stage_fields[g * CLS_NUM_FIELDS + k], b = 0;
+        if (f < 0) break;
+        while (b < CLS_TILE_BUFS - 1 && cls_rot_busy(at, start, out, b)) b++;
+        out[f] = b;
+    }
+}
+
+inline void cls_rot_stage_end(int *at, int *out)
+{
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+        if (out[f] >= 0) at[f] = out[f];
+        out[f] = -1;
+    }
+}
+
+inline void cls_rot_step_end(int *at, const int *start)
+{
+    int next[CLS_NUM_FIELDS];
+    for (int f = 0; f < CLS_NUM_FIELDS; f++)
+        next[f] = cls_field_prev[f] >= 0 ? start[cls_field_prev[f]] : at[f];
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) at[f] = next[f];
+}
+
+/* One trapezoid of a system: tile t of a stage of height h, `hs` <= h steps from step0, every
+ * field from src[f] into dst[f]. */
+inline void cls_trapezoid_tile_fields(CLS_LOAD_QUAL __global real *const *src,
+                                      __global real *const *dst CLS_AUX_PARAMS, int t, int h,
+                                      int step0, int hs, __local real *T)
+{
+    cls_tile_pos p = cls_tile_origin(t, h);
+    int at[CLS_NUM_FIELDS], start[CLS_NUM_FIELDS], out[CLS_NUM_FIELDS];
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+        cls_tile_load(src[f], T + f * CLS_TILE_ALLOC, p);
+        at[f] = f;
+        start[f] = out[f] = -1;
+    }
+    for (int s = 0; s < hs; s++) {
+        for (int f = 0; f < CLS_NUM_FIELDS; f++) start[f] = at[f];
+        for (int g = 0; g < CLS_NUM_STAGES; g++) {
+            cls_rot_stage_begin(g, at, start, out);
+            /* the stage's reads wait for the last stage's writes, and its writes for the last
+             * stage's reads of the buffers now free */
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < CLS_PPI; k++) {
+                int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                cls_stage_tile(g, T, at, out CLS_AUX_ARGS, p.ox + lx, p.oy + ly, p.oz + lz,
+                               step0 + s, p.ox, p.oy, p.oz, p.interior);
+            }
+            cls_rot_stage_end(at, out);
+        }
+        cls_rot_step_end(at, start);
+    }
+    /* Commit: every point of every buffer read here was written (or loaded) by this item. */
+    for (int f = 0; f < CLS_NUM_FIELDS; f++)
+        for (int k = 0; k < CLS_PPI; k++) {
+            int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+            int x = p.ox + lx, y = p.oy + ly, z = p.oz + lz;
+            if (CLS_COMMITS(x, y, z, lx, ly, lz, h))
+                dst[f][CLS_IDX(x, y, z)] = T[at[f] * CLS_TILE_ALLOC + CLS_TILE_INDEX(lx, ly, lz)];
+        }
+}
+
+#define CLS_IN_PARAM(f) __global const real *restrict in##f,
+#define CLS_OUT_PARAM(f) __global real *restrict out##f,
+#define CLS_A_PARAM(f) __global real *a##f,
+#define CLS_B_PARAM(f) __global real *b##f,
+#define CLS_IN_ARG(f) in##f,
+#define CLS_OUT_ARG(f) out##f,
+#define CLS_A_ARG(f) a##f,
+#define CLS_B_ARG(f) b##f,
+#endif /* CLS_NUM_FIELDS */
+
+#if !defined(CLS_PERSISTENT) && !defined(CLS_PROFILE) && defined(CLS_NUM_FIELDS)
+/* Kernel restart for a system: arguments in0.., out0.., step0, hs, h, then the aux arrays. */
+__kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
+void cls_trapezoid(CLS_FOR_FIELDS(CLS_IN_PARAM) CLS_FOR_FIELDS(CLS_OUT_PARAM) int step0, int hs,
+                   int h CLS_AUX_PARAMS)
+{
+    __local real T[CLS_TILE_BUFS * CLS_TILE_ALLOC];
+    CLS_LOAD_QUAL __global real *src[CLS_NUM_FIELDS] = {CLS_FOR_FIELDS(CLS_IN_ARG)};
+    __global real *dst[CLS_NUM_FIELDS] = {CLS_FOR_FIELDS(CLS_OUT_ARG)};
+    cls_trapezoid_tile_fields(src, dst CLS_AUX_ARGS, get_group_id(0), h, step0, hs, T);
+}
+#endif
+
+#if !defined(CLS_PERSISTENT) && !defined(CLS_PROFILE) && !defined(CLS_NUM_FIELDS)
 /* Kernel restart: one work-group per tile (tile t = group t along the first axis), one launch
  * per stage. */
 __kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
@@ -224,6 +354,37 @@ inline int cls_grid_barrier(__global volatile int *counter, __global volatile in
     return *ok;
 }
 
+#ifdef CLS_NUM_FIELDS
+/* Persistent kernel for a system: every field alternates between its buffers a<f> and b<f>;
+ * arguments a0.., b0.., counters, status, step0, steps, h, then the aux arrays. */
+__kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
+void cls_trapezoid_persistent(CLS_FOR_FIELDS(CLS_A_PARAM) CLS_FOR_FIELDS(CLS_B_PARAM)
+                              __global volatile int *counters, __global volatile int *status,
+                              int step0, int steps, int h CLS_AUX_PARAMS)
+{
+    __local real T[CLS_TILE_BUFS * CLS_TILE_ALLOC];
+    __local volatile int ok;
+    __global real *a[CLS_NUM_FIELDS] = {CLS_FOR_FIELDS(CLS_A_ARG)};
+    __global real *b[CLS_NUM_FIELDS] = {CLS_FOR_FIELDS(CLS_B_ARG)};
+    int groups = get_num_groups(0);
+    int ntiles = cls_tile_count(h);
+    int stages = (steps + h - 1) / h;
+    for (int s = 0; s < stages; s++) {
+        CLS_LOAD_QUAL __global real *src[CLS_NUM_FIELDS];
+        __global real *dst[CLS_NUM_FIELDS];
+        for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+            src[f] = s % 2 ? b[f] : a[f];
+            dst[f] = s % 2 ? a[f] : b[f];
+        }
+        int hs = min(h, steps - s * h);
+        for (int t = get_group_id(0); t < ntiles; t += groups) {
+            cls_trapezoid_tile_fields(src, dst CLS_AUX_ARGS, t, h, step0 + s * h, hs, T);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (s + 1 < stages && !cls_grid_barrier(counters + s, status, &ok)) return;
+    }
+}
+#else
 /* Persistent kernel: resident groups loop over the tiles of every stage; buffers alternate.
  * The steps are those from step0 (STEP of the first one) on. */
 __kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
@@ -247,9 +408,10 @@ void cls_trapezoid_persistent(__global real *buf0, __global real *buf1 CLS_AUX_P
         if (s + 1 < stages && !cls_grid_barrier(counters + s, status, &ok)) return;
     }
 }
+#endif /* CLS_NUM_FIELDS */
 #endif
 
-#ifdef CLS_PROFILE
+#if defined(CLS_PROFILE) && !defined(CLS_NUM_FIELDS)
 /* Profiling (Meng & Skadron 2010, Sect. 4.3; lib/schedules/trapezoid/profile.c).  With io = 0:
  * the trapezoids of one stage of height h computed `hs` times over with no device-memory traffic
  * of the state: the tile is filled from the work-item's index and the result is stored only where

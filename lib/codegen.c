@@ -7,6 +7,9 @@
 #include "expr.h"
 #include "internal.h"
 
+/* generate()'s stage for every stage of a system on local-memory tiles (system_tiles). */
+#define CLS__ALL_STAGES (-2)
+
 /* Whether the device rounds float divide and sqrt correctly when asked to; without it the
  * results of bodies that divide are not bitwise reproducible (see cls_reference_run). */
 static int has_correct_divide(cls_context *ctx)
@@ -91,6 +94,95 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     return 0;
 }
 
+/* Every stage of a system on a local-memory tile (CLS__UPDATE_TILE; cl/trapezoid.cl): the
+ * system's structure as initialisers (the template rotates the tile's buffers as
+ * lib/rotation.c rotates the state's), the update functions cls_update_tile_<g>_<k> and
+ * cls_update_tile_<g>_<k>_interior, and cls_stage_tile, which computes every update of stage
+ * g at one point of the tile.  The tile's buffers lie one after another in T, CLS_TILE_ALLOC
+ * values each; at[f] is the buffer holding field f, out[f] the one update of f writes. */
+static cls_status system_tiles(char **src, size_t *len, size_t *cap, const cls_stencil *st)
+{
+    static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
+                                            "X + (dx), Y + (dy), Z + (dz)"};
+    static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
+    cls__rotation rot;
+    char num[40], *body = NULL;
+    cls_status s = CLS_SUCCESS;
+#define OUT(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) goto oom;                            \
+    } while (0)
+    cls__rotation_init(&rot, st);
+    OUT("#define CLS_NUM_FIELDS %zu\n#define CLS_NUM_STAGES %zu\n#define CLS_TILE_BUFS %zu\n",
+        st->n_fields, st->n_stages, rot.n_bufs);
+    OUT("#define CLS_FOR_FIELDS(M)");
+    for (size_t f = 0; f < st->n_fields; f++) OUT(" M(%zu)", f);
+    OUT("\n#define CLS_FIELD_PREV {");
+    for (size_t f = 0; f < st->n_fields; f++) OUT("%s%d", f ? ", " : "", cls__stencil_previous(st, f));
+    OUT("}\n#define CLS_STAGE_FIELDS {");
+    for (size_t g = 0; g < st->n_stages; g++)
+        for (size_t k = 0; k < st->n_fields; k++)
+            OUT("%s%d", g || k ? ", " : "", k < st->stages[g].n ? st->stages[g].update[k].field : -1);
+    OUT("}\n#ifndef CLS_TILE_ALLOC\n#define CLS_TILE_ALLOC (CLS_PITCH_X * CLS_PITCH_Y * "
+        "CLS_PITCH_Z)\n#endif\n#define CLS_TILE_FIELD_PARAMS ");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("%s__local const real *restrict f%zu", f ? ", " : "", f);
+    OUT("\n");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f, dim_params[st->dims - 1], f,
+            dim_args[st->dims - 1]);
+    for (size_t g = 0; g < st->n_stages; g++)
+        for (size_t k = 0; k < st->stages[g].n; k++) {
+            cls_expr *e = NULL;
+            if ((s = cls__stencil_parse_update(st, g, k, &e)) != CLS_SUCCESS) return s;
+            body = cls__expr_emit_opencl(e);
+            cls__expr_free(e);
+            if (!body) goto oom;
+            for (int inner = 0; inner < 2; inner++) {
+                OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n"
+                    "#define CLS_READ_AUX %s\n",
+                    inner ? "cls_read_tile_direct" : "cls_read_tile",
+                    inner ? "cls_read_direct" : "cls_read");
+                OUT("CLS_INLINE real cls_update_tile_%zu_%zu%s(CLS_TILE_FIELD_PARAMS CLS_AUX_PARAMS, "
+                    "int X, int Y, int Z, int STEP, int OX, int OY, int OZ)\n{\n",
+                    g, k, inner ? "_interior" : "");
+                for (size_t j = 0; j < st->n_params; j++)
+                    OUT("    const real %s = (real)%s;\n", st->params[j].name,
+                        cls__fmt_double(num, st->params[j].value));
+                OUT("%s\n}\n", body);
+            }
+            free(body);
+            body = NULL;
+        }
+    /* All updates of the stage read the stage's start (their outputs are free buffers), then
+     * the values are stored. */
+    OUT("CLS_INLINE void cls_stage_tile(int g, __local real *T, const int *at, const int *out "
+        "CLS_AUX_PARAMS, int X, int Y, int Z, int STEP, int OX, int OY, int OZ, int interior)\n{\n"
+        "    int li = CLS_TILE_INDEX(X - OX, Y - OY, Z - OZ);\n    switch (g) {\n");
+    for (size_t g = 0; g < st->n_stages; g++) {
+        OUT("    case %zu: {\n", g);
+        for (size_t k = 0; k < st->stages[g].n; k++) {
+            OUT("        real v%zu = interior ? cls_update_tile_%zu_%zu_interior(", k, g, k);
+            for (size_t f = 0; f < st->n_fields; f++)
+                OUT("%sT + at[%zu] * CLS_TILE_ALLOC", f ? ", " : "", f);
+            OUT(" CLS_AUX_ARGS, X, Y, Z, STEP, OX, OY, OZ) : cls_update_tile_%zu_%zu(", g, k);
+            for (size_t f = 0; f < st->n_fields; f++)
+                OUT("%sT + at[%zu] * CLS_TILE_ALLOC", f ? ", " : "", f);
+            OUT(" CLS_AUX_ARGS, X, Y, Z, STEP, OX, OY, OZ);\n");
+        }
+        for (size_t k = 0; k < st->stages[g].n; k++)
+            OUT("        T[out[%d] * CLS_TILE_ALLOC + li] = v%zu;\n", st->stages[g].update[k].field,
+                k);
+        OUT("        break;\n    }\n");
+    }
+    OUT("    }\n}\n");
+#undef OUT
+    return CLS_SUCCESS;
+oom:
+    free(body);
+    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "generating OpenCL source");
+}
+
 static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dims, int stage,
                            const char *template_file, const char *extra_defines,
                            unsigned variants, char **source, char **options)
@@ -107,7 +199,9 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
     *source = NULL;
     *options = NULL;
 
-    if (stage >= 0) {
+    if (stage == CLS__ALL_STAGES) {
+        /* system_tiles parses every update itself */
+    } else if (stage >= 0) {
         for (size_t k = 0; k < st->stages[stage].n; k++) {
             if ((s = cls__stencil_parse_update(st, (size_t)stage, k, &e)) != CLS_SUCCESS) goto fail;
             bodies[k] = cls__expr_emit_opencl(e);
@@ -195,7 +289,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
          "__global",
          ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY"},
     };
-    for (size_t v = 0; stage < 0 && v < sizeof variant / sizeof variant[0]; v++) {
+    for (size_t v = 0; stage == -1 && v < sizeof variant / sizeof variant[0]; v++) {
         if (variant[v].kind && !(variants & variant[v].kind)) continue;
         OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX %s\n",
             variant[v].in_reader, variant[v].aux_reader);
@@ -208,6 +302,8 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
         OUT("%s\n}\n", body);
     }
     if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies)) goto oom;
+    if (stage == CLS__ALL_STAGES && (s = system_tiles(&src, &len, &cap, st)) != CLS_SUCCESS)
+        goto fail;
     OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#undef CLS_READ_AUX\n"
         "#define CLS_READ_AUX cls_read\n#define CLS_HAVE_UPDATE 1\n");
     OUT("%s\n", tmpl);
@@ -238,6 +334,9 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                         char **source, char **options)
 {
     *source = *options = NULL;
+    if (cls__stencil_is_system(st) && variants == CLS__UPDATE_TILE)
+        return generate(ctx, st, dims, CLS__ALL_STAGES, template_file, extra_defines, variants,
+                        source, options);
     if (cls__stencil_is_system(st))
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
                          "%s: the template %s runs one field; '%s' is a system of %zu fields",

@@ -219,6 +219,13 @@ void cls__system_free(cls_stencil *st);
 /* Bytes per point one step of a system moves at the least: per stage, every field it reads
  * and every field it writes, once; the auxiliary arrays once a step. */
 double cls__system_min_bytes_per_point(const cls_stencil *st);
+/* The largest offset stage `stage` of a system reads of any field, per dimension (its radius;
+ * auxiliary arrays aside, which stay in global memory). */
+cls_status cls__system_stage_reach(const cls_stencil *st, size_t stage, int reach[3]);
+/* How far one step's values depend on the previous step's, per dimension: the halo of a
+ * single-field stencil, the sum of the stages' radii of a system (a tile advanced one step in
+ * local memory loses this much valid margin on each side). */
+void cls__stencil_step_reach(const cls_stencil *st, int reach[3]);
 /* Sums and conjunctions over a system's updates (cls_stencil_flops, cls_stencil_is_exact). */
 cls_status cls__system_flops(const cls_stencil *st, size_t *flops);
 int cls__system_is_exact(const cls_stencil *st);
@@ -329,7 +336,9 @@ const char *cls__kernel_source(const char *file, int *owned);
 /* Builds the OpenCL C source for a stencil: the common prelude (real type, boundary
  * functions, accessors), the update function's variants (parameters as constants), the
  * schedule's own defines (extra_defines, may be NULL) and its template.  *source is
- * malloc'ed. */
+ * malloc'ed.  A system takes variants == CLS__UPDATE_TILE only: every stage on a local-memory
+ * tile (CLS_NUM_FIELDS, CLS_FOR_FIELDS, CLS_FIELD_PREV, CLS_STAGE_FIELDS, CLS_TILE_BUFS and
+ * cls_stage_tile; lib/codegen.c says what each holds). */
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                         const char *template_file, const char *extra_defines, unsigned variants,
                         char **source, char **options);

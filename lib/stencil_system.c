@@ -370,3 +370,40 @@ double cls__system_min_bytes_per_point(const cls_stencil *st)
     }
     return (double)cls_dtype_size(st->dtype) * arrays;
 }
+
+cls_status cls__system_stage_reach(const cls_stencil *st, size_t stage, int reach[3])
+{
+    reach[0] = reach[1] = reach[2] = 0;
+    for (size_t k = 0; k < st->stages[stage].n; k++) {
+        cls_expr *e = NULL;
+        cls_status s = cls__stencil_parse_update(st, stage, k, &e);
+        if (s != CLS_SUCCESS) return s;
+        for (size_t f = 0; f < st->n_fields; f++) {
+            int lo[3], hi[3], used;
+            cls__expr_field_extent(e, f, lo, hi, &used);
+            for (int d = 0; used && d < 3; d++) {
+                if (-lo[d] > reach[d]) reach[d] = -lo[d];
+                if (hi[d] > reach[d]) reach[d] = hi[d];
+            }
+        }
+        cls__expr_free(e);
+    }
+    return CLS_SUCCESS;
+}
+
+void cls__stencil_step_reach(const cls_stencil *st, int reach[3])
+{
+    if (!cls__stencil_is_system(st)) {
+        cls_stencil_halo(st, reach);
+        return;
+    }
+    reach[0] = reach[1] = reach[2] = 0;
+    for (size_t g = 0; g < st->n_stages; g++) {
+        int r[3];
+        if (cls__system_stage_reach(st, g, r) != CLS_SUCCESS) {
+            /* an unparsable update: the halo bounds each stage */
+            cls_stencil_halo(st, r);
+        }
+        for (int d = 0; d < 3; d++) reach[d] += r[d];
+    }
+}

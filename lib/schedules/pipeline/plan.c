@@ -729,13 +729,37 @@ static const cls__param_desc params[] = {
      "1: rectangular copies even where a tile is contiguous (Sect. 6.2.3's merge off)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
+/* A system of fields: the tiles carry one field, so its host-to-host runs copy every field in
+ * whole, advance them resident and copy them out (scheme off); a tiled scheme asked for, or a
+ * grid above the device's memory, fails with the reason. */
+static const char system_reason[] =
+    "the pipeline's tiles carry one field; a system of fields is copied in whole, advanced "
+    "resident and copied out";
+
+static cls_status system_off(const cls__facts *f, int forced)
+{
+    size_t v[3];
+    if (!cls__stencil_is_system(f->st)) return CLS_SUCCESS;
+    int scheme = cls__param_get(f->params, OPS, "scheme", v) ? (int)v[0] : MODE_AUTO;
+    if (!f->fits)
+        return cls__fail(f->ctx, CLS_ERR_TOO_LARGE, "%s; %s", f->fit_error ? f->fit_error : "",
+                         system_reason);
+    if (scheme > MODE_OFF || (forced == CLS__FORCED_BY_NAME && scheme == MODE_AUTO))
+        return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED, "the %s pipeline: %s",
+                         scheme > MODE_OFF ? mode_names[scheme] : "tiled", system_reason);
+    return CLS_SUCCESS;
+}
+
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
     pl_plan p;
     pl_request r;
     size_t v[3];
-    cls_status rs = cls__refuse_system(f, "pipeline");
-    if (rs != CLS_SUCCESS) return rs;
+    cls_status rs = system_off(f, forced);
+    if (rs != CLS_SUCCESS || cls__stencil_is_system(f->st))
+        return rs != CLS_SUCCESS ? rs
+                                 : cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0,
+                                                      "off: %s", system_reason);
     memset(&p, 0, sizeof p);
     memset(&r, 0, sizeof r);
     p.f = f;

@@ -24,6 +24,80 @@ void cls__trapezoid_set_height(cls__trapezoid *t, cls_dims dims, int sdims, size
     t->global[2] = t->local[2];
 }
 
+/* A system's kernel reads every field from one set of buffers and writes the other set
+ * (tiles of other work-groups still read the first): set[0][f] is the state's buffer of field f,
+ * set[1][f] one the rotation leaves free, allocated here when the state holds fewer than two
+ * per field.  After a stage the sets swap. */
+static cls_status field_sets(cls__exec *x, int set[2][CLS__MAX_FIELDS])
+{
+    cls_state *s = x->state;
+    size_t nf = s->n_fields, bytes = s->points * s->elem;
+    for (size_t b = s->n_buf; b < 2 * nf; b++) {
+        cl_int err = CL_SUCCESS;
+        if (!s->buf[b]) s->buf[b] = clCreateBuffer(x->ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (err != CL_SUCCESS)
+            return cls__fail(x->ctx, (cls_status)err,
+                             "allocating a %zu-byte buffer for the trapezoid's second set of "
+                             "fields",
+                             bytes);
+        s->n_buf = b + 1;
+    }
+    int used[CLS__MAX_BUFS] = {0};
+    for (size_t f = 0; f < nf; f++) {
+        set[0][f] = s->rot.at[f];
+        used[s->rot.at[f]] = 1;
+    }
+    int b = 0;
+    for (size_t f = 0; f < nf; f++) {
+        while (used[b]) b++;
+        set[1][f] = b;
+        used[b] = 1;
+    }
+    return CLS_SUCCESS;
+}
+
+/* Sets the buffers of sets[first] then sets[1 - first] as arguments 0 .. 2 x fields - 1. */
+static cl_int set_field_args(cls__exec *x, const cls__trapezoid *t, int set[2][CLS__MAX_FIELDS],
+                             int first)
+{
+    cls_state *s = x->state;
+    cl_int err = CL_SUCCESS;
+    for (int k = 0; k < 2; k++)
+        for (size_t f = 0; f < s->n_fields && err == CL_SUCCESS; f++)
+            err = clSetKernelArg(t->kernel, (cl_uint)(k * s->n_fields + f), sizeof(cl_mem),
+                                 &s->buf[set[k ? 1 - first : first][f]]);
+    return err;
+}
+
+static cls_status run_restart_fields(cls__exec *x, const cls__trapezoid *t)
+{
+    cls_state *s = x->state;
+    cls_status st;
+    int set[2][CLS__MAX_FIELDS];
+    size_t h = t->c.h, stages = (x->steps + h - 1) / h;
+    cl_uint a = (cl_uint)(2 * s->n_fields);
+    cl_int hh = (cl_int)h;
+    if ((st = field_sets(x, set)) != CLS_SUCCESS) return st;
+    cl_int err = clSetKernelArg(t->kernel, a + 2, sizeof hh, &hh);
+    if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
+    for (size_t k = 0; k < stages; k++) {
+        cl_int step0 = (cl_int)(s->step + k * h);
+        cl_int hs = (cl_int)(x->steps - k * h < h ? x->steps - k * h : h);
+        err = set_field_args(x, t, set, (int)(k % 2));
+        if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a, sizeof step0, &step0);
+        if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a + 1, sizeof hs, &hs);
+        if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
+        if ((st = cls__exec_launch(x, t->kernel, 3, t->global, t->local,
+                                   cls__exec_event(x, k, stages), "trapezoid")) != CLS_SUCCESS)
+            return st;
+        for (size_t f = 0; f < s->n_fields; f++) s->rot.at[f] = set[(k + 1) % 2][f];
+        size_t done = (k + 1) * h < x->steps ? (k + 1) * h : x->steps;
+        if (cls__exec_progress_due(x, done, h) && (st = cls__exec_progress(x, done)) != CLS_SUCCESS)
+            return st;
+    }
+    return CLS_SUCCESS;
+}
+
 static cls_status run_restart(cls__exec *x, const cls__trapezoid *t)
 {
     cls_state *s = x->state;
@@ -75,11 +149,19 @@ static cls_status run_barrier(cls__exec *x, const cls__trapezoid *t)
         err = clEnqueueFillBuffer(x->ctx->queue, flag, &zero, sizeof zero, 0, sizeof zero, 0, NULL,
                                   NULL);
     CLS__CHECK_CL(x->ctx, st, err, "clearing the barrier counters");
-    cl_uint a = (cl_uint)(2 + s->n_aux);
+    int sys = cls__stencil_is_system(x->st), set[2][CLS__MAX_FIELDS];
+    /* one field: (buf0, buf1, aux.., counters, ...); a system: (a.., b.., counters, ..., aux..) */
+    cl_uint a = sys ? (cl_uint)(2 * s->n_fields) : (cl_uint)(2 + s->n_aux);
     cl_int step0 = (cl_int)s->step, steps = (cl_int)x->steps, h = (cl_int)t->c.h;
     /* The kernel alternates from buf0: the current state goes first. */
-    err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
-    if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
+    if (sys) {
+        if ((st = field_sets(x, set)) != CLS_SUCCESS) goto fail;
+        err = set_field_args(x, t, set, 0);
+    } else {
+        err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(t->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
+    }
     if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a, sizeof(cl_mem), &counters);
     if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a + 1, sizeof(cl_mem), &flag);
     if (err == CL_SUCCESS) err = clSetKernelArg(t->kernel, a + 2, sizeof step0, &step0);
@@ -97,7 +179,10 @@ static cls_status run_barrier(cls__exec *x, const cls__trapezoid *t)
                        "the in-kernel barrier gave up: the %zu work-groups were not all resident "
                        "at once on '%s'; use kernel-restart synchronisation",
                        t->groups, x->ctx->info.name);
-    if (stages % 2) s->rot.at[0] = 1 - s->rot.at[0];
+    if (stages % 2 && sys)
+        for (size_t f = 0; f < s->n_fields; f++) s->rot.at[f] = set[1][f];
+    else if (stages % 2)
+        s->rot.at[0] = 1 - s->rot.at[0];
 fail:
     if (counters) clReleaseMemObject(counters);
     if (flag) clReleaseMemObject(flag);
@@ -107,7 +192,13 @@ fail:
 cls_status cls__trapezoid_run(cls__exec *x)
 {
     const cls__trapezoid *t = x->config;
-    cls_status s = cls__exec_set_aux_args(x, t->kernel, 2);
+    /* A system's kernels take the auxiliary arrays last (cl/trapezoid.cl). */
+    size_t nf = x->state->n_fields;
+    cl_uint aux = !cls__stencil_is_system(x->st)        ? 2
+                  : t->c.sync == CLS__TRAP_BARRIER ? (cl_uint)(2 * nf + 5)
+                                                   : (cl_uint)(2 * nf + 3);
+    cls_status s = cls__exec_set_aux_args(x, t->kernel, aux);
     if (s != CLS_SUCCESS || !x->steps) return s;
-    return t->c.sync == CLS__TRAP_BARRIER ? run_barrier(x, t) : run_restart(x, t);
+    if (t->c.sync == CLS__TRAP_BARRIER) return run_barrier(x, t);
+    return cls__stencil_is_system(x->st) ? run_restart_fields(x, t) : run_restart(x, t);
 }

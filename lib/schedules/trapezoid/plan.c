@@ -69,14 +69,22 @@ size_t cls__trapezoid_default_ppi(const cls_device_info *d, const cls_model *m,
     return ppi;
 }
 
-/* Local memory of a tile: two buffers (ping-pong) with a margin of one halo on every side. */
+size_t cls__trapezoid_tile_buffers(const cls_stencil *st)
+{
+    cls__rotation rot;
+    cls__rotation_init(&rot, st);
+    return rot.n_bufs;
+}
+
+/* Local memory of a tile: the buffers the fields rotate through (two, ping-pong, for one
+ * field), each with a margin of one halo on every side. */
 double cls__trapezoid_local_bytes(const cls_stencil *st, const size_t tile[3])
 {
     int halo[3];
     double n = 1;
     cls_stencil_halo(st, halo);
     for (int i = 0; i < 3; i++) n *= (double)tile[i] + 2.0 * (i < st->dims ? halo[i] : 0);
-    return 2.0 * n * (double)cls_dtype_size(st->dtype);
+    return (double)cls__trapezoid_tile_buffers(st) * n * (double)cls_dtype_size(st->dtype);
 }
 
 int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const size_t tile[3],
@@ -85,7 +93,7 @@ int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const s
     int halo[3], axis = st->dims - 1;
     size_t wg[3], items;
     double lb;
-    cls_stencil_halo(st, halo);
+    cls__stencil_step_reach(st, halo);
     for (int i = 0; i < 3; i++) {
         if (i >= st->dims && tile[i] != 1) {
             snprintf(why, len, "a %d-D stencil takes %d tile sizes", st->dims, st->dims);
@@ -97,9 +105,10 @@ int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const s
         }
         if (i < st->dims && tile[i] <= 2 * (size_t)halo[i]) {
             snprintf(why, len,
-                     "a tile of %zu in %s leaves no inner block even for h = 1 and halo %d (Eq. 20: "
+                     "a tile of %zu in %s leaves no inner block even for h = 1 and %s %d (Eq. 20: "
                      "the tile must exceed 2*h*halo)",
-                     tile[i], axis_name[i], halo[i]);
+                     tile[i], axis_name[i],
+                     cls__stencil_is_system(st) ? "the stages' summed radius" : "halo", halo[i]);
             return 0;
         }
     }
@@ -126,9 +135,10 @@ int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const s
     lb = cls__trapezoid_local_bytes(st, tile);
     if (lb > (double)d->local_mem_bytes) {
         snprintf(why, len,
-                 "a tile of %zux%zux%zu needs %.0f bytes of local memory (two buffers with a halo "
+                 "a tile of %zux%zux%zu needs %.0f bytes of local memory (%zu buffers with a halo "
                  "margin); '%s' has %llu",
-                 tile[0], tile[1], tile[2], lb, d->name, (unsigned long long)d->local_mem_bytes);
+                 tile[0], tile[1], tile[2], lb, cls__trapezoid_tile_buffers(st), d->name,
+                 (unsigned long long)d->local_mem_bytes);
         return 0;
     }
     return 1;
@@ -142,7 +152,7 @@ size_t cls__trapezoid_candidates(const cls_device_info *d, const cls_model *m,
     size_t n = 0, small = N_CAND;
     int halo[3];
     char why[256];
-    cls_stencil_halo(st, halo);
+    cls__stencil_step_reach(st, halo);
     for (size_t c = 0; c < N_CAND && n < max; c++) {
         int too_big = 0;
         if (!cls__trapezoid_fits(d, st, cand[c], cls__trapezoid_default_ppi(d, m, st, cand[c]),
@@ -179,11 +189,11 @@ cls_status cls__trapezoid_setup(const cls__facts *f, cls__trapezoid *t)
     cls_context *ctx = f->ctx;
     const cls_stencil *st = f->st;
     int halo[3], axis = st->dims - 1;
-    char why[512], defines[512];
+    char why[512], defines[640];
     cls__trap_config *c = &t->c;
     size_t h = c->h, items;
     cls_status s;
-    cls_stencil_halo(st, halo);
+    cls__stencil_step_reach(st, halo);
     if (!cls__trapezoid_fits(f->dev, st, c->tile, c->ppi, why, sizeof why))
         return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE, "trapezoid: %s", why);
     if (h == 0) h = 1;
@@ -192,9 +202,11 @@ cls_status cls__trapezoid_setup(const cls__facts *f, cls__trapezoid *t)
         if (c->tile[i] <= 2 * h * (size_t)halo[i])
             return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
                              "trapezoid: a tile of %zu in %s leaves no inner block for h = %zu and "
-                             "halo %d (the tile must exceed 2*h*halo = %zu); lower h or widen the "
+                             "%s %d (the tile must exceed 2*h*halo = %zu); lower h or widen the "
                              "tile",
-                             c->tile[i], axis_name[i], h, halo[i], 2 * h * (size_t)halo[i]);
+                             c->tile[i], axis_name[i], h,
+                             cls__stencil_is_system(st) ? "the stages' summed radius" : "halo",
+                             halo[i], 2 * h * (size_t)halo[i]);
     if (c->sync != CLS__TRAP_RESTART && c->sync != CLS__TRAP_BARRIER)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "trapezoid: sync must be restart or barrier");
     for (int i = 0; i < 3; i++) t->halo[i] = i < st->dims ? (size_t)halo[i] : 0;
@@ -212,7 +224,12 @@ cls_status cls__trapezoid_setup(const cls__facts *f, cls__trapezoid *t)
                      c->tile[0], c->tile[1], c->tile[2], t->local[0], t->local[1], t->local[2],
                      c->ppi, c->sync == CLS__TRAP_BARRIER ? "#define CLS_PERSISTENT 1\n" : "");
     if (c->sync == CLS__TRAP_BARRIER && spin && n > 0 && (size_t)n < sizeof defines)
-        snprintf(defines + n, sizeof defines - (size_t)n, "#define CLS_SPIN_LIMIT %zu\n", spin);
+        n += snprintf(defines + n, sizeof defines - (size_t)n, "#define CLS_SPIN_LIMIT %zu\n", spin);
+    /* A system's tile loses the sum of its stages' radii per step (cl/trapezoid.cl). */
+    if (cls__stencil_is_system(st) && n > 0 && (size_t)n < sizeof defines)
+        snprintf(defines + n, sizeof defines - (size_t)n,
+                 "#define CLS_GHOST_X %d\n#define CLS_GHOST_Y %d\n#define CLS_GHOST_Z %d\n",
+                 halo[0], halo[1], halo[2]);
     const char *kernel =
         c->sync == CLS__TRAP_BARRIER ? "cls_trapezoid_persistent" : "cls_trapezoid";
     cls__built b = {0};
@@ -263,18 +280,40 @@ static cls_status load_facts(cls__facts *f)
     return cls__facts_set_profile(f, &prof);
 }
 
+/* A system's run holds every field twice on the device (the kernel reads one set while it
+ * writes the other, exec.c) and needs the choices the model cannot make without a profile. */
+static cls_status system_fits(const cls__facts *f, int all_given)
+{
+    double grid = (double)f->points * (double)f->elem, total = 2.0 * (double)f->st->n_fields * grid;
+    for (size_t k = 0; k < f->st->n_aux; k++)
+        total += f->st->aux[k].per_step ? grid * (double)(f->steps ? f->steps : 1) : grid;
+    if (f->device_cap > 0 && total > f->device_cap)
+        return cls__fail(f->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "trapezoid: '%s' holds each of its %zu fields twice on the device (%.4g "
+                         "bytes with the auxiliary arrays), above the %.4g bytes a run may use",
+                         f->st->name, f->st->n_fields, total, f->device_cap);
+    if (!all_given)
+        return cls__fail(f->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "trapezoid: '%s' is a system of %zu fields, for which no ghost-zone "
+                         "profile is measured: give trapezoid.tile, trapezoid.height and "
+                         "trapezoid.sync",
+                         f->st->name, f->st->n_fields);
+    return CLS_SUCCESS;
+}
+
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
     cls__trap_request r;
     cls__trapezoid *t;
     int have = 0;
     cls_status s;
-    if ((s = cls__refuse_system(f, "trapezoid")) != CLS_SUCCESS) return s;
     cls__trapezoid_request(f, &r);
     const int all_given = r.tile_given && r.h && r.sync;
+    if (cls__stencil_is_system(f->st) && (s = system_fits(f, all_given)) != CLS_SUCCESS) return s;
     /* A fully specified plan needs no model; a cached profile still gives its prediction.  An
      * open choice measures the profile when it is missing (once per stencil and device). */
-    if ((s = profile_of(f, !all_given && f->measure_allowed, &have)) != CLS_SUCCESS) {
+    if (!cls__stencil_is_system(f->st) &&
+        (s = profile_of(f, !all_given && f->measure_allowed, &have)) != CLS_SUCCESS) {
         char msg[600];
         snprintf(msg, sizeof msg, "%s", cls_last_error());
         return cls__fail(f->ctx, s, "the stencil's profile could not be measured (%s)", msg);

@@ -34,7 +34,10 @@ size_t cls__trapezoid_default_ppi(const cls_device_info *d, const cls_model *m,
 size_t cls__trapezoid_candidates(const cls_device_info *d, const cls_model *m,
                                  const cls_stencil *st, cls_dims dims, size_t (*tiles)[3],
                                  size_t max);
-/* Local memory of a tile in the trapezoid kernel: two buffers with a halo margin (bytes). */
+/* The tile buffers a work-group holds in local memory: 2 for one field, the rotation's count
+ * for a system (lib/rotation.c). */
+size_t cls__trapezoid_tile_buffers(const cls_stencil *st);
+/* Local memory of a tile in the trapezoid kernel: those buffers with a halo margin (bytes). */
 double cls__trapezoid_local_bytes(const cls_stencil *st, const size_t tile[3]);
 /* The tile the profile measures: the middle candidate for a large grid. */
 void cls__trapezoid_profile_tile(const cls_device_info *d, const cls_model *m,

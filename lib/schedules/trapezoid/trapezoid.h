@@ -28,7 +28,8 @@ typedef struct cls__trapezoid {
     size_t local[3], global[3];
     size_t tiles;         /* tiles per stage of height h */
     size_t groups;        /* the persistent kernel's resident work-groups (0 with restarts) */
-    size_t halo[3];
+    size_t halo[3];       /* the valid margin a tile loses per step: the halo, or for a system
+                             the sum of its stages' radii */
     size_t compute_units;
 } cls__trapezoid;
 

@@ -1,0 +1,336 @@
+/* test_system_sched.c: systems of fields on the trapezoid schedule (PoCL), bitwise against
+ * cls_reference_run_fields: every built-in system in float and double and a few written here
+ * in float (a time-level chain with an aux array and STEP, a field updated in two stages, a
+ * one-sided 1D pair), every boundary kind, heights 1..4 on tiles that do not divide the grid
+ * (1 and the highest in double), kernel restarts and the in-kernel barrier (periodic grids,
+ * the highest height); states advanced in parts that end inside a trapezoid
+ * stage, and states handed between the naive and the trapezoid schedule; host-to-host runs
+ * of the pipeline schedule (copied whole) and its refusals of the tiled schemes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clstencil.h"
+#include "tap.h"
+
+static const char *const written[] = {
+    "{\"name\": \"levels\", \"dims\": 2, \"fields\": [\"w\", {\"name\": \"w1\", \"previous\": "
+    "\"w\"}, {\"name\": \"w2\", \"previous\": \"w1\"}], \"aux\": [\"c\"], \"params\": {\"b\": "
+    "0.125}, \"stages\": [{\"update\": {\"w\": \"b * (IN(w, 2, 0) + IN(w, 0, -1)) + 0.5 * "
+    "IN(w1, 1, 1) - 0.25 * IN(w2, 0, 0) + AUX(c, -1, 1) + STEP * 0.0078125\"}}]}",
+    "{\"name\": \"restaged\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"stages\": [{\"update\": "
+    "{\"a\": \"0.5 * (IN(a, 0, 1, 0) + IN(b, 0, 0, -1))\", \"b\": \"IN(b, 1, 0, 0) * 0.75 + "
+    "IN(a, 0, 0, 0) * 0.25\"}}, {\"update\": {\"a\": \"IN(a, 0, 0, 1) - 0.125 * IN(b, -1, 0, "
+    "0)\"}}]}",
+    "{\"name\": \"pair1d\", \"dims\": 1, \"fields\": [\"p\", \"q\"], \"stages\": [{\"update\": "
+    "{\"q\": \"IN(p, 3) * 0.5 + IN(q, 0) * 0.5\"}}, {\"update\": {\"p\": \"IN(q, -1) - IN(p, 1) "
+    "* 0.25\"}}]}",
+    NULL};
+
+enum { STEPS = 7, MAXF = 8 };
+
+typedef struct grids {
+    size_t nf, n, elem, naux;
+    cls_dims dims;
+    void *in[MAXF], *ref[MAXF], *out[MAXF], *aux[2];
+} grids;
+
+static void grids_free(grids *g)
+{
+    for (size_t f = 0; f < MAXF; f++) free(g->in[f]), free(g->ref[f]), free(g->out[f]);
+    free(g->aux[0]);
+    free(g->aux[1]);
+}
+
+/* Deterministic values in [-0.5, 0.5) that differ per field, point and array. */
+static double sample(size_t f, size_t i)
+{
+    uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull + (f + 1) * 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 31;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 29;
+    return (double)(x >> 40) / (double)(1ull << 24) - 0.5;
+}
+
+static void *filled(size_t n, size_t elem, size_t f, double scale)
+{
+    unsigned char *p = malloc(n * elem);
+    for (size_t i = 0; p && i < n; i++) {
+        double v = scale * sample(f, i);
+        if (elem == 8) memcpy(p + i * 8, &v, 8);
+        else {
+            float w = (float)v;
+            memcpy(p + i * 4, &w, 4);
+        }
+    }
+    return p;
+}
+
+static cls_dims grid_of(int d)
+{
+    cls_dims g = {{1, 1, 1}};
+    if (d == 1) g.n[0] = 101;
+    if (d == 2) g.n[0] = 45, g.n[1] = 29;
+    if (d == 3) g.n[0] = 17, g.n[1] = 14, g.n[2] = 13;
+    return g;
+}
+
+static int grids_make(grids *g, const cls_stencil *st)
+{
+    memset(g, 0, sizeof *g);
+    g->dims = grid_of(cls_stencil_dims(st));
+    g->n = cls_dims_points(g->dims);
+    g->elem = cls_dtype_size(cls_stencil_dtype(st));
+    g->nf = cls_stencil_num_fields(st);
+    g->naux = cls_stencil_num_aux(st);
+    if (g->nf > MAXF || g->naux > 2) return 0;
+    for (size_t f = 0; f < g->nf; f++) {
+        g->in[f] = filled(g->n, g->elem, f, 1.0);
+        g->ref[f] = calloc(g->n, g->elem);
+        g->out[f] = calloc(g->n, g->elem);
+        if (!g->in[f] || !g->ref[f] || !g->out[f]) return 0;
+    }
+    for (size_t k = 0; k < g->naux; k++)
+        if (!(g->aux[k] = filled(g->n, g->elem, 20 + k, 0.0625))) return 0;
+    return cls_reference_run_fields(st, g->dims, STEPS, (const void *const *)g->in,
+                                    (const void *const *)g->aux, g->ref) == CLS_SUCCESS;
+}
+
+static int equal_ref(const grids *g)
+{
+    for (size_t f = 0; f < g->nf; f++)
+        if (memcmp(g->out[f], g->ref[f], g->n * g->elem)) return 0;
+    return 1;
+}
+
+/* A tile per dimension that leaves an inner block up to h = hmax for the step's reach r (the
+ * sum of the stages' radii) and does not divide the grid. */
+static size_t tile_for(size_t r, size_t hmax, size_t n)
+{
+    size_t t = 2 * hmax * r + 3;
+    while (n % (t - 2 * r) == 0) t++;
+    return t;
+}
+
+static int make_plan(cls_context *ctx, cls_stencil *st, const grids *g, cls_schedule sched,
+                     const char *params, cls_plan **plan)
+{
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = sched;
+    opt.params = params;
+    *plan = NULL;
+    return cls_plan_create(ctx, st, g->dims, STEPS, &opt, plan) == CLS_SUCCESS;
+}
+
+/* Advances a state written with the inputs by `first` steps on plan a and the rest on plan b,
+ * then reads it back into g->out. */
+static int split_run(grids *g, cls_plan *a, cls_plan *b, size_t first)
+{
+    cls_state *s = NULL;
+    int ok = cls_state_create(a, &s) == CLS_SUCCESS;
+    for (size_t f = 0; ok && f < g->nf; f++) ok = cls_state_write_field(s, f, g->in[f]) == CLS_SUCCESS;
+    for (size_t k = 0; ok && k < g->naux; k++) ok = cls_state_write_aux(s, k, g->aux[k], 1) == CLS_SUCCESS;
+    ok = ok && cls_plan_advance(a, s, first, NULL) == CLS_SUCCESS &&
+         cls_plan_advance(b, s, STEPS - first, NULL) == CLS_SUCCESS;
+    for (size_t f = 0; ok && f < g->nf; f++) {
+        memset(g->out[f], 0, g->n * g->elem);
+        ok = cls_state_read_field(s, f, g->out[f]) == CLS_SUCCESS;
+    }
+    cls_state_release(s);
+    return ok && equal_ref(g);
+}
+
+/* Heights 1..hmax with restarts (1 and hmax only when `few`), with the barrier too (hmax only)
+ * when `barrier`; the splits of states when `splits`. */
+static void trapezoid_cases(cls_context *ctx, cls_stencil *st, const char *what, int barrier,
+                            int few, int splits)
+{
+    grids g;
+    if (!tap_ok(grids_make(&g, st), "%s: inputs and the reference", what)) {
+        tap_diag("%s", cls_last_error());
+        grids_free(&g);
+        return;
+    }
+    /* a bound of the step's reach: every stage reads at most one halo */
+    int reach[3];
+    cls_stencil_halo(st, reach);
+    for (int i = 0; i < 3; i++) reach[i] *= (int)cls_stencil_num_stages(st);
+    const int d = cls_stencil_dims(st);
+    /* 3D tiles of a wide reach stay within the work-group limit at heights 1 and 2 */
+    size_t hmax = 4, rmax = 0;
+    for (int i = 0; i < d; i++) rmax = (size_t)reach[i] > rmax ? (size_t)reach[i] : rmax;
+    if (d == 3 && rmax > 2) hmax = 1;
+    else if (d == 3 && rmax > 1) hmax = 2;
+    size_t tile[3] = {1, 1, 1};
+    for (int i = 0; i < d; i++) tile[i] = tile_for((size_t)reach[i], hmax, g.dims.n[i]);
+    cls_plan *naive = NULL;
+    if (splits) make_plan(ctx, st, &g, CLS_SCHEDULE_NAIVE, NULL, &naive);
+    for (int sync = 0; sync < (barrier ? 2 : 1); sync++)
+        for (size_t h = sync ? hmax : 1; h <= hmax; h = few && h < hmax ? hmax : h + 1) {
+            char params[200];
+            snprintf(params, sizeof params,
+                     "trapezoid.tile=%zux%zux%zu trapezoid.height=%zu trapezoid.sync=%s", tile[0],
+                     tile[1], tile[2], h, sync ? "barrier" : "restart");
+            cls_plan *p = NULL;
+            int ok = make_plan(ctx, st, &g, CLS_SCHEDULE_TRAPEZOID, params, &p);
+            cls_plan_info info;
+            ok = ok && cls_plan_describe(p, &info) == CLS_SUCCESS &&
+                 info.schedule == CLS_SCHEDULE_TRAPEZOID;
+            for (size_t f = 0; ok && f < g.nf; f++) memset(g.out[f], 0, g.n * g.elem);
+            ok = ok && cls_plan_run_fields(p, (const void *const *)g.in,
+                                           (const void *const *)g.aux, g.out, NULL) == CLS_SUCCESS;
+            tap_ok(ok && equal_ref(&g), "%s: trapezoid %s h=%zu tile %zux%zux%zu equals the reference",
+                   what, sync ? "barrier" : "restart", h, tile[0], tile[1], tile[2]);
+            if (!ok) tap_diag("%s", cls_last_error());
+            if (ok && splits && h == hmax && h > 1) {
+                /* 3 steps end inside a stage of height h; then the rest */
+                tap_ok(split_run(&g, p, p, 3), "%s: %s h=%zu: a state advanced 3 + %d steps",
+                       what, sync ? "barrier" : "restart", h, STEPS - 3);
+                if (naive && !sync) {
+                    tap_ok(split_run(&g, naive, p, 2), "%s: naive 2 steps, then trapezoid", what);
+                    tap_ok(split_run(&g, p, naive, 5), "%s: trapezoid 5 steps, then naive", what);
+                }
+            }
+            cls_plan_release(p);
+        }
+    cls_plan_release(naive);
+    grids_free(&g);
+}
+
+static void each_kind(cls_context *ctx, cls_stencil *st, int has_double, int dtypes)
+{
+    for (int dt = 0; dt < dtypes; dt++) {
+        if (dt && !has_double) {
+            tap_skip(cls_stencil_name(st), "no double precision");
+            continue;
+        }
+        cls_stencil_set_dtype(st, dt ? CLS_FLOAT64 : CLS_FLOAT32);
+        for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++) {
+            char what[160];
+            cls_stencil_set_boundary(st, (cls_boundary)b, -0.25);
+            snprintf(what, sizeof what, "%s %s %s", cls_stencil_name(st), dt ? "double" : "float",
+                     cls_boundary_name((cls_boundary)b));
+            /* every height in float; the barrier (whose kernel differs in its loop only) and
+             * the splits (float clamp) with one boundary kind each */
+            trapezoid_cases(ctx, st, what, b == (int)CLS_BOUNDARY_PERIODIC, dt,
+                            !dt && b == (int)CLS_BOUNDARY_CLAMP);
+        }
+    }
+}
+
+/* What the schedule says when it cannot run a system. */
+static void refusals(cls_context *ctx)
+{
+    cls_stencil *st = NULL;
+    if (cls_stencil_builtin("fdtd2d", &st) != CLS_SUCCESS) return;
+    cls_dims dims = {{40, 30, 1}};
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_TRAPEZOID;
+    cls_plan *p = NULL;
+    cls_status s = cls_plan_create(ctx, st, dims, 4, &opt, &p);
+    tap_ok(s != CLS_SUCCESS && strstr(cls_last_error(), "trapezoid.tile"),
+           "fdtd2d: trapezoid without tile, height and sync says what to give (%s)",
+           cls_last_error());
+    cls_plan_release(p);
+    p = NULL;
+    /* the summed radius: 2 per axis, so a tile of 8 leaves nothing at h = 2 */
+    opt.params = "trapezoid.tile=8x8 trapezoid.height=2 trapezoid.sync=restart";
+    s = cls_plan_create(ctx, st, dims, 4, &opt, &p);
+    tap_ok(s != CLS_SUCCESS && strstr(cls_last_error(), "summed radius"),
+           "fdtd2d: a tile of 8 at h = 2 is refused with the stages' summed radius (%s)",
+           cls_last_error());
+    cls_plan_release(p);
+    p = NULL;
+    opt.params = "trapezoid.tile=16x16 trapezoid.height=1 trapezoid.sync=restart";
+    opt.device_memory = 5.0 * 40 * 30 * 4;
+    s = cls_plan_create(ctx, st, dims, 4, &opt, &p);
+    tap_ok(s != CLS_SUCCESS && strstr(cls_last_error(), "twice"),
+           "fdtd2d: a memory cap below two sets of fields is refused (%s)", cls_last_error());
+    cls_plan_release(p);
+    cls_stencil_release(st);
+}
+
+/* The host-resident pipeline: a system's host-to-host run is copied in whole, advanced
+ * resident and copied out (scheme off), bitwise as the reference; the tiled schemes and a cap
+ * below the grid are refused with the reason. */
+static void pipeline_cases(cls_context *ctx, cls_stencil *st)
+{
+    grids g;
+    cls_stencil_set_dtype(st, CLS_FLOAT32);
+    cls_stencil_set_boundary(st, CLS_BOUNDARY_CLAMP, 0);
+    if (!tap_ok(grids_make(&g, st), "%s: inputs and the reference", cls_stencil_name(st))) {
+        grids_free(&g);
+        return;
+    }
+    static const char *const asked[] = {"pipeline.scheme=off", NULL};
+    for (size_t i = 0; i < 2; i++) {
+        cls_plan *p = NULL;
+        int ok = make_plan(ctx, st, &g, i ? CLS_SCHEDULE_AUTO : CLS_SCHEDULE_PIPELINE, asked[i], &p);
+        for (size_t f = 0; ok && f < g.nf; f++) memset(g.out[f], 0, g.n * g.elem);
+        ok = ok && cls_plan_run_fields(p, (const void *const *)g.in, (const void *const *)g.aux,
+                                       g.out, NULL) == CLS_SUCCESS;
+        tap_ok(ok && equal_ref(&g), "%s: %s: copied in, advanced, copied out, equal to the reference",
+               cls_stencil_name(st), i ? "AUTO" : "pipeline.scheme=off");
+        if (!ok) tap_diag("%s", cls_last_error());
+        cls_plan_release(p);
+    }
+    static const char *const tiled[] = {"basic", "scalable", "buffered"};
+    for (size_t i = 0; i < 3; i++) {
+        char params[64];
+        snprintf(params, sizeof params, "pipeline.scheme=%s", tiled[i]);
+        cls_plan *p = NULL;
+        int ok = !make_plan(ctx, st, &g, CLS_SCHEDULE_PIPELINE, params, &p) &&
+                 strstr(cls_last_error(), tiled[i]) && strstr(cls_last_error(), "one field");
+        tap_ok(ok, "%s: the %s pipeline is refused with the reason (%s)", cls_stencil_name(st),
+               tiled[i], cls_last_error());
+        cls_plan_release(p);
+    }
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.device_memory = (double)(g.n * g.elem);
+    cls_plan *p = NULL;
+    cls_status s = cls_plan_create(ctx, st, g.dims, STEPS, &opt, &p);
+    tap_ok(s == CLS_ERR_TOO_LARGE && strstr(cls_last_error(), "one field"),
+           "%s: a memory cap below the fields is refused with the reason (%s)",
+           cls_stencil_name(st), cls_last_error());
+    cls_plan_release(p);
+    grids_free(&g);
+}
+
+int main(void)
+{
+    cls_context *ctx = NULL;
+    if (cls_context_create(NULL, &ctx) != CLS_SUCCESS) {
+        tap_skip("systems on the trapezoid schedule", "no OpenCL device");
+        return tap_done();
+    }
+    cls_device_info info;
+    cls_context_device(ctx, &info);
+    for (size_t i = 0; cls_stencil_builtin_name(i); i++) {
+        cls_stencil *st = NULL;
+        if (cls_stencil_builtin(cls_stencil_builtin_name(i), &st) != CLS_SUCCESS) continue;
+        if (cls_stencil_is_system(st)) each_kind(ctx, st, info.double_support, 2);
+        cls_stencil_release(st);
+    }
+    for (size_t i = 0; written[i]; i++) {
+        cls_stencil *st = NULL;
+        if (!tap_ok(cls_stencil_from_json(written[i], &st) == CLS_SUCCESS, "system %zu parses", i)) {
+            tap_diag("%s", cls_last_error());
+            continue;
+        }
+        /* what these add is their structure: float only */
+        each_kind(ctx, st, info.double_support, 1);
+        cls_stencil_release(st);
+    }
+    refusals(ctx);
+    static const char *const piped[] = {"wave2d", "gray_scott", "fdtd3d"};
+    for (size_t i = 0; i < 3; i++) {
+        cls_stencil *st = NULL;
+        if (cls_stencil_builtin(piped[i], &st) == CLS_SUCCESS) pipeline_cases(ctx, st);
+        cls_stencil_release(st);
+    }
+    cls_context_release(ctx);
+    return tap_done();
+}
