@@ -211,9 +211,8 @@ static int bench_main(const cli_command *self, int argc, char **argv)
 
     if (cli_load_stencil(stencil_arg, &w.st) != CLS_SUCCESS) goto done;
     /* Device-resident steps: the time per step is the schedule's kernels, so the host pipeline
-     * (tiles re-sent every sweep, the one-point tile kernel) stays off.  A system never
-     * pipelines (the pipeline refuses it, whatever its scheme), so it is not asked to. */
-    if (!cls_stencil_is_system(w.st)) popt.pipeline = "off";
+     * (tiles re-sent every sweep, the one-point tile kernel) stays off. */
+    popt.pipeline = "off";
     if ((ret = cli_plan_finish(self, &popt)) != CLI_EXIT_OK) goto done;
     ret = CLI_EXIT_FAIL;
     if (cli_settings_apply(&set, w.st) != CLS_SUCCESS) goto done;
