@@ -47,3 +47,10 @@ TESTS += tests/test_trapezoid
 tests_test_trapezoid_SOURCES = tests/test_trapezoid.c
 tests_test_trapezoid_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_trapezoid_LDADD = $(TEST_LDADD)
+
+# Systems of fields against physics: orders of convergence, conserved energy, a pattern forming.
+check_PROGRAMS += tests/test_system_physics
+TESTS += tests/test_system_physics
+tests_test_system_physics_SOURCES = tests/test_system_physics.c
+tests_test_system_physics_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_physics_LDADD = $(TEST_LDADD) -lm
