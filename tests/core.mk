@@ -21,6 +21,12 @@ TESTS += tests/test_system
 tests_test_system_SOURCES = tests/test_system.c
 tests_test_system_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_LDADD = $(TEST_LDADD)
+# The same with the H100's model on PoCL: the GPUs' stage kernel (columns).
+check_PROGRAMS += tests/test_system_columns
+TESTS += tests/test_system_columns
+tests_test_system_columns_SOURCES = tests/test_system.c
+tests_test_system_columns_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_TEST_COLUMNS
+tests_test_system_columns_LDADD = $(TEST_LDADD)
 
 # The user guide's example program is compiled and run, and must be quoted verbatim in the guide.
 check_PROGRAMS += tests/example_guide

@@ -14,8 +14,9 @@ typedef struct cls__naive {
     size_t vector;       /* row kernel: its vector length */
     size_t local[3], global[3];
     int local_given;     /* the work-group came from the caller */
-    /* A system of fields: one kernel per stage (cl/naive_system.cl, points along the slowest
-     * axis), launched in order every step over the state's rotating buffers (exec.h). */
+    /* A system of fields: one kernel per stage (cl/naive_system_rows.cl where `rows`, else
+     * cl/naive_system.cl, points along the slowest axis), launched in order every step over
+     * the state's rotating buffers (exec.h). */
     size_t n_stages;     /* 0 for a single-field stencil */
     cl_kernel stage_kernel[CLS__MAX_STAGES];
     /* built */
