@@ -4,7 +4,9 @@
  * double buffering over a float (or, with --double, double) grid, CLAMP boundaries (an index
  * outside the grid is clamped to the edge; cell3d uses a constant-0 boundary instead), a plain
  * interior loop that the compiler can vectorise, separate boundary handling, and
- * `#pragma omp parallel for` over the outer dimension.  No dependency on libclstencil.
+ * `#pragma omp parallel for` over the outer dimension.  The systems of fields (wave2d to
+ * fdtd3d) keep one buffer per field plus the spares their step needs, with the library's
+ * default boundaries (periodic for gray_scott).  No dependency on libclstencil.
  *
  *   gcc -O3 -march=native -fopenmp tools/bench/omp_stencils.c -lm -o omp_stencils
  *   ./omp_stencils [--double] [--steps N] [--reps R] [--csv] NAME [SIZE]
