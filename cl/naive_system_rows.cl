@@ -49,7 +49,8 @@ CLS_INLINE void cls_stage_row(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
 #elif CLS_DIMS == 2
     int inner_row = y >= CLS_HALO_Y && y < NY - CLS_HALO_Y;
 #else
-    int inner_row = y >= CLS_HALO_Y && y < NY - CLS_HALO_Y && z >= CLS_HALO_Z && z < NZ - CLS_HALO_Z;
+    int inner_row =
+        y >= CLS_HALO_Y && y < NY - CLS_HALO_Y && z >= CLS_HALO_Z && z < NZ - CLS_HALO_Z;
 #endif
     int lo = max(x0, CLS_HALO_X), hi = min(x1, NX - CLS_HALO_X);
     if (hi < lo) hi = lo = x1;

@@ -362,7 +362,8 @@ static double fdtd_energy(const sim *s, cls_dims d, int dims, cls_boundary b, do
 
 static double noise(size_t i, size_t f)
 {
-    unsigned long long z = (unsigned long long)i * 0x9e3779b97f4a7c15ULL + (f + 1) * 0xbf58476d1ce4e5b9ULL;
+    unsigned long long z =
+        (unsigned long long)i * 0x9e3779b97f4a7c15ULL + (f + 1) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
@@ -459,8 +460,8 @@ static void check_fdtd(cls_context *ctx, int has_double)
  * After 6000 steps the spots have multiplied (v's variance about 0.0066 and v > 0.1 on
  * about 11 % of the grid, in a double-precision C loop; the seed alone: 0.0015 and 2.4 %):
  * the variance is above 0.004, the spots cover over three times the seed's area but not the
- * whole grid, and u, v stay in [0, 1] at every checkpoint.  With the kill rate raised past the spot regime (k = 0.075)
- * the seed dies instead. */
+ * whole grid, and u, v stay in [0, 1] at every checkpoint.  With the kill rate raised past
+ * the spot regime (k = 0.075) the seed dies instead. */
 typedef struct gs_result {
     int ran, bounded;
     double var, cover; /* v's variance; the fraction of points with v > 0.1 */

@@ -70,15 +70,16 @@ typedef struct stencil_desc {
 #define is_system(id) ((id) >= ST_WAVE2D)
 
 static const stencil_desc stencils[ST_COUNT] = {
-    [ST_HEAT3D7] = {"heat3d7", 3, 0, {256, 256, 256}, "7-point heat equation, alpha 0.1"},
-    [ST_HEAT3D27] = {"heat3d27", 3, 0, {256, 256, 256}, "27-point symmetric weights"},
-    [ST_JACOBI3D] = {"jacobi3d", 3, 0, {256, 256, 256}, "mean of the 6 face neighbours"},
-    [ST_CELL3D] = {"cell3d", 3, 0, {256, 256, 256}, "3D Game of Life, rule 4555"},
-    [ST_POISSON2D] = {"poisson2d", 2, 1, {4096, 4096, 1}, "Jacobi step for Poisson, rhs"},
-    [ST_HOTSPOT] = {"hotspot", 2, 1, {1024, 1024, 1}, "Rodinia HotSpot, power map"},
-    [ST_PATHFINDER] = {"pathfinder", 1, 1, {4194304, 1, 1}, "Rodinia PathFinder, wall rows"},
-    [ST_MOVING_AVERAGE] = {"moving_average", 1, 0, {16777216, 1, 1}, "radius 4"},
-    [ST_EMBOSS] = {"emboss", 2, 0, {4096, 4096, 1}, "2D emboss filter"},
+    [ST_HEAT3D7] = {"heat3d7", 3, 0, {256, 256, 256}, "7-point heat equation, alpha 0.1", 0, 0, 0},
+    [ST_HEAT3D27] = {"heat3d27", 3, 0, {256, 256, 256}, "27-point symmetric weights", 0, 0, 0},
+    [ST_JACOBI3D] = {"jacobi3d", 3, 0, {256, 256, 256}, "mean of the 6 face neighbours", 0, 0, 0},
+    [ST_CELL3D] = {"cell3d", 3, 0, {256, 256, 256}, "3D Game of Life, rule 4555", 0, 0, 0},
+    [ST_POISSON2D] = {"poisson2d", 2, 1, {4096, 4096, 1}, "Jacobi step for Poisson, rhs", 0, 0, 0},
+    [ST_HOTSPOT] = {"hotspot", 2, 1, {1024, 1024, 1}, "Rodinia HotSpot, power map", 0, 0, 0},
+    [ST_PATHFINDER] = {"pathfinder", 1, 1, {4194304, 1, 1}, "Rodinia PathFinder, wall rows", 0, 0,
+                       0},
+    [ST_MOVING_AVERAGE] = {"moving_average", 1, 0, {16777216, 1, 1}, "radius 4", 0, 0, 0},
+    [ST_EMBOSS] = {"emboss", 2, 0, {4096, 4096, 1}, "2D emboss filter", 0, 0, 0},
     [ST_WAVE2D] = {"wave2d", 2, 0, {4096, 4096, 1}, "wave equation, leapfrog, c2 0.25", 2, 3, 3},
     [ST_WAVE3D] = {"wave3d", 3, 0, {256, 256, 256}, "wave equation, leapfrog, c2 0.25", 2, 3, 3},
     [ST_ACOUSTIC3D_R4] = {"acoustic3d_r4", 3, 0, {256, 256, 256},
@@ -776,8 +777,10 @@ static void S(acoustic_row)(T *restrict o, const T *restrict c, const T *restric
     for (long x = lo; x < hi; x++)
         o[x] = P_AC(x, x - 1, x + 1, x - 2, x + 2, x - 3, x + 3, x - 4, x + 4);
 #define F(d) S(fold)(x + (d), nx, 0)
-    for (long x = 0; x < lo; x++) o[x] = P_AC(x, F(-1), F(1), F(-2), F(2), F(-3), F(3), F(-4), F(4));
-    for (long x = hi; x < nx; x++) o[x] = P_AC(x, F(-1), F(1), F(-2), F(2), F(-3), F(3), F(-4), F(4));
+    for (long x = 0; x < lo; x++)
+        o[x] = P_AC(x, F(-1), F(1), F(-2), F(2), F(-3), F(3), F(-4), F(4));
+    for (long x = hi; x < nx; x++)
+        o[x] = P_AC(x, F(-1), F(1), F(-2), F(2), F(-3), F(3), F(-4), F(4));
 #undef F
 #undef P_AC
 }

@@ -112,7 +112,8 @@ int main(int argc, char **argv)
     cls_dims dims = {{(size_t)n[0], (size_t)n[1], (size_t)n[2]}};
     size_t points = cls_dims_points(dims), nf = cls_stencil_num_fields(st), es = dbl ? 8 : 4;
     void *field[16] = {NULL};
-    double *kernel = calloc((size_t)reps, sizeof *kernel), *wall = calloc((size_t)reps, sizeof *wall);
+    double *kernel = calloc((size_t)reps, sizeof *kernel);
+    double *wall = calloc((size_t)reps, sizeof *wall);
     for (size_t k = 0; k < nf && k < 16; k++) {
         if (!(field[k] = malloc(points * es))) return fail("memory");
         fill(name, k, n, dbl, field[k]);
