@@ -6,8 +6,8 @@
 #include "exec.h"
 
 typedef struct cls__naive {
-    int rows;            /* the row kernel (cl/naive_rows.cl): a vectorised run along x per
-                            work-item; else cl/naive.cl, points along the slowest axis */
+    int rows;            /* row kernels (cl/naive_rows.cl, naive_system_rows.cl): a run along
+                            x per work-item; else cl/naive.cl, points along the slowest axis */
     size_t per_item;     /* points per work-item: along x for the row kernel, else along the
                             slowest axis */
     size_t item_rows;    /* row kernel: rows per work-item (1 otherwise) */
