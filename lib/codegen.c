@@ -67,18 +67,24 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     for (size_t f = 0; f < st->n_fields; f++)
         OUT("#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f, dim_params[st->dims - 1], f,
             dim_args[st->dims - 1]);
+    /* Readers: by the boundary rule, direct, and (row kernels, CLS_NAIVE_ROWS) x direct with y
+     * and z folded once per row (cls_read_row in the prelude). */
+    static const char *const readers[3] = {"cls_read", "cls_read_direct", "cls_read_row"};
+    static const char *const suffixes[3] = {"", "_interior", "_row"};
     for (size_t k = 0; k < sg->n; k++)
-        for (int inner = 0; inner < 2; inner++) {
+        for (int v = 0; v < 3; v++) {
+            if (v == 2) OUT("#ifdef CLS_NAIVE_ROWS\n");
             OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX "
                 "%s\n",
-                inner ? "cls_read_direct" : "cls_read", inner ? "cls_read_direct" : "cls_read");
+                readers[v], readers[v]);
             OUT("CLS_INLINE real cls_update_%zu%s(CLS_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
                 "int Z, int STEP)\n{\n",
-                k, inner ? "_interior" : "");
+                k, suffixes[v]);
             for (size_t j = 0; j < st->n_params; j++)
                 OUT("    const real %s = (real)%s;\n", st->params[j].name,
                     cls__fmt_double(num, st->params[j].value));
             OUT("%s\n}\n", bodies[k]);
+            if (v == 2) OUT("#endif\n");
         }
     /* Every update of the stage at one point: all read the stage's start (the outputs are
      * other buffers), then the values are stored. */
@@ -90,6 +96,13 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
             k, k, k);
     for (size_t k = 0; k < sg->n; k++) OUT("    out%zu[CLS_IDX(X, Y, Z)] = v%zu;\n", k, k);
     OUT("}\n");
+    /* The same as a statement of the update variant with suffix SUF (empty, _interior, _row),
+     * for templates that pick the variant per run of points (cl/naive_system_rows.cl). */
+    OUT("#define CLS_STAGE_STORE(SUF, X, Y, Z, STEP) do {");
+    for (size_t k = 0; k < sg->n; k++)
+        OUT(" real v%zu_ = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k, k);
+    for (size_t k = 0; k < sg->n; k++) OUT(" out%zu[CLS_DIDX(X, Y, Z)] = v%zu_;", k, k);
+    OUT(" } while (0)\n");
 #undef OUT
     return 0;
 }

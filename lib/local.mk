@@ -14,7 +14,7 @@ libcls_runtime_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib
 nodist_libcls_runtime_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
-CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/naive_system.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
+CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/naive_system.cl cl/naive_system_rows.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
 CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl
 # The CuMAPz correlation experiment's kernels (Kim & Shrivastava; `clstencil analyze
 # --measure`) and the access descriptions the schedules publish.

@@ -21,6 +21,12 @@ TESTS += tests/test_system
 tests_test_system_SOURCES = tests/test_system.c
 tests_test_system_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_LDADD = $(TEST_LDADD)
+# The same with the H100's model on PoCL: the GPUs' stage kernel (columns).
+check_PROGRAMS += tests/test_system_columns
+TESTS += tests/test_system_columns
+tests_test_system_columns_SOURCES = tests/test_system.c
+tests_test_system_columns_CPPFLAGS = $(TEST_CPPFLAGS) -DCLS_TEST_COLUMNS
+tests_test_system_columns_LDADD = $(TEST_LDADD)
 
 # The user guide's example program is compiled and run, and must be quoted verbatim in the guide.
 check_PROGRAMS += tests/example_guide
@@ -54,3 +60,10 @@ TESTS += tests/test_trapezoid
 tests_test_trapezoid_SOURCES = tests/test_trapezoid.c
 tests_test_trapezoid_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_trapezoid_LDADD = $(TEST_LDADD)
+
+# Systems of fields against physics: orders of convergence, conserved energy, a pattern forming.
+check_PROGRAMS += tests/test_system_physics
+TESTS += tests/test_system_physics
+tests_test_system_physics_SOURCES = tests/test_system_physics.c
+tests_test_system_physics_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_physics_LDADD = $(TEST_LDADD) -lm

@@ -1,23 +1,26 @@
 # tools/bench/local.mk: the benchmark baselines (`make bench`) and the figures of doc/results.md
 # (`make plots`), never built by `make` or `make check`.
 #
-#   make bench   tools/bench/omp_stencils (gcc -O3 -march=native -fopenmp, every built-in) and,
+#   make bench   tools/bench/omp_stencils (gcc -O3 -march=native -fopenmp, every built-in),
+#                tools/bench/pocl_systems (the library's side of the systems' comparison) and,
 #                where configure found nvcc, tools/bench/cuda/{heat3d7,hotspot,poisson2d}_cuda
 #                (NVCC_ARCH, default sm_90: the H100)
 #   make plots   tools/plots/results.py over every doc/data/results-*/ folder into doc/img/
 BENCH_OMP = tools/bench/omp_stencils$(EXEEXT)
+BENCH_SYSTEMS = tools/bench/pocl_systems$(EXEEXT)
 BENCH_CUDA = tools/bench/cuda/heat3d7_cuda$(EXEEXT) tools/bench/cuda/hotspot_cuda$(EXEEXT) \
 	tools/bench/cuda/poisson2d_cuda$(EXEEXT)
 NVCC_ARCH = sm_90
 # -arch=sm_XX embeds the SASS for sm_XX and the PTX of compute_XX.
 NVCC_FLAGS = -O3 -arch=$(NVCC_ARCH)
 EXTRA_DIST += tools/bench/README.md tools/bench/omp_stencils.c tools/bench/pocl_vs_omp.sh \
+	tools/bench/pocl_systems.c \
 	tools/bench/pocl_results.sh tools/bench/cuda/common.cuh tools/bench/cuda/heat3d7.cu \
 	tools/bench/cuda/hotspot.cu tools/bench/cuda/poisson2d.cu tools/plots/results.py \
 	tools/gpu/h100_results.sh tools/gpu/env.sh
-CLEANFILES += $(BENCH_OMP) $(BENCH_CUDA)
+CLEANFILES += $(BENCH_OMP) $(BENCH_CUDA) $(BENCH_SYSTEMS)
 
-bench: $(BENCH_OMP) clstencil$(EXEEXT)
+bench: $(BENCH_OMP) $(BENCH_SYSTEMS) clstencil$(EXEEXT)
 	@if test -n "$(NVCC)"; then \
 	  $(MAKE) $(AM_MAKEFLAGS) $(BENCH_CUDA); \
 	else \
@@ -28,6 +31,11 @@ $(BENCH_OMP): $(srcdir)/tools/bench/omp_stencils.c
 	@$(MKDIR_P) tools/bench
 	$(AM_V_CC)$(CC) -O3 -march=native $(OPENMP_CFLAGS) -Wall -Wextra \
 	  $(srcdir)/tools/bench/omp_stencils.c -lm -o $@
+
+$(BENCH_SYSTEMS): $(srcdir)/tools/bench/pocl_systems.c libclstencil.la
+	@$(MKDIR_P) tools/bench
+	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CC) $(AM_CFLAGS) $(CFLAGS) \
+	  -I$(srcdir)/include $(LDFLAGS) $(srcdir)/tools/bench/pocl_systems.c libclstencil.la -lm -o $@
 
 tools/bench/cuda/heat3d7_cuda$(EXEEXT): $(srcdir)/tools/bench/cuda/heat3d7.cu \
 		$(srcdir)/tools/bench/cuda/common.cuh

@@ -6,16 +6,17 @@
 #include "exec.h"
 
 typedef struct cls__naive {
-    int rows;            /* the row kernel (cl/naive_rows.cl): a vectorised run along x per
-                            work-item; else cl/naive.cl, points along the slowest axis */
+    int rows;            /* row kernels (cl/naive_rows.cl, naive_system_rows.cl): a run along
+                            x per work-item; else cl/naive.cl, points along the slowest axis */
     size_t per_item;     /* points per work-item: along x for the row kernel, else along the
                             slowest axis */
     size_t item_rows;    /* row kernel: rows per work-item (1 otherwise) */
     size_t vector;       /* row kernel: its vector length */
     size_t local[3], global[3];
     int local_given;     /* the work-group came from the caller */
-    /* A system of fields: one kernel per stage (cl/naive_system.cl, points along the slowest
-     * axis), launched in order every step over the state's rotating buffers (exec.h). */
+    /* A system of fields: one kernel per stage (cl/naive_system_rows.cl where `rows`, else
+     * cl/naive_system.cl, points along the slowest axis), launched in order every step over
+     * the state's rotating buffers (exec.h). */
     size_t n_stages;     /* 0 for a single-field stencil */
     cl_kernel stage_kernel[CLS__MAX_STAGES];
     /* built */

@@ -96,7 +96,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     cls__naive *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "naive configuration");
     c->n_stages = cls__stencil_is_system(f->st) ? f->st->n_stages : 0;
-    c->rows = !c->n_stages && tuning(f, "tuning.row_kernel", 0) != 0;
+    c->rows = tuning(f, "tuning.row_kernel", 0) != 0;
     int axis = c->rows ? 0 : f->st->dims - 1;
     size_t given = cls__param_get(f->params, OPS, "points_per_item", v) ? v[0] : 0;
     c->per_item = given ? given : default_per_item(f, c->rows);
@@ -171,8 +171,8 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
         s = CLS_SUCCESS;
         for (size_t g = 0; g < c->n_stages && s == CLS_SUCCESS; g++) {
             cls__built bs = {0};
-            s = cls__build_stage_kernel(f, g, "naive_system.cl", defines, "cls_naive_stage",
-                                        f->max_registers, &bs);
+            s = cls__build_stage_kernel(f, g, c->rows ? "naive_system_rows.cl" : "naive_system.cl",
+                                        defines, "cls_naive_stage", f->max_registers, &bs);
             c->stage_kernel[g] = bs.kernel;
             if (g == 0) b = bs;
             else {
@@ -233,7 +233,9 @@ static void describe(const void *config, cls__description *d)
     d->max_registers = c->max_regs;
     cls__describe_param(d, OPS, "local", "%zux%zux%zu", c->local[0], c->local[1], c->local[2]);
     cls__describe_param(d, OPS, "points_per_item", "%zu", c->per_item);
-    cls__describe_param(d, OPS, "kernel", "%s", c->n_stages ? "stages" : c->rows ? "rows" : "points");
+    cls__describe_param(d, OPS, "kernel", "%s",
+                        c->n_stages ? (c->rows ? "stage_rows" : "stages")
+                                    : c->rows ? "rows" : "points");
     if (c->rows) cls__describe_param(d, OPS, "rows_per_item", "%zu", c->item_rows);
 }
 

@@ -1,0 +1,75 @@
+/* naive_system_rows.cl: the naive schedule's stage of a system of fields for CPUs, as
+ * naive_rows.cl is for one field: each work-item updates a run of CLS_ROW_LEN points along x
+ * in CLS_ITEM_ROWS rows with plain loops that the device compiler vectorises.  Every update of
+ * the stage is computed at each point from the fields at the stage's start and stored in the
+ * stage's outputs (other buffers: the host rotates them, lib/rotation.c), so the overlapping
+ * last vector block recomputes the same values.  The run's points whose stencil stays inside
+ * in x take the direct updates (cls_update_<k>_interior in inner rows, cls_update_<k>_row with
+ * y and z folded once per row in edge rows); the halo-wide ends take the boundary rule per
+ * read.  One launch per stage and step, every read from global memory. */
+#ifndef CLS_GENERATED
+#define CLS_NAIVE_ROWS 1
+#define CLS_INLINE inline
+#define CLS_AUX_PARAMS
+#define CLS_AUX_ARGS
+#define CLS_HALO_X 0
+#define CLS_HALO_Y 0
+#define CLS_HALO_Z 0
+#define CLS_FIELD_PARAMS __global const real *restrict f0
+#define CLS_FIELD_ARGS f0
+#define CLS_STAGE_OUT_PARAMS , __global real *restrict out0
+#define CLS_STAGE_OUT_ARGS , out0
+#define CLS_STAGE_STORE(SUF, X, Y, Z, STEP) (out0[CLS_DIDX(X, Y, Z)] = f0[CLS_DIDX(X, Y, Z)])
+#endif
+#ifndef CLS_ROW_LEN
+#define CLS_ROW_LEN NX
+#endif
+#ifndef CLS_ITEM_ROWS
+#define CLS_ITEM_ROWS 1
+#endif
+#ifndef CLS_ROW_VEC
+#define CLS_ROW_VEC 16
+#endif
+
+/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again. */
+#define CLS_STAGE_ROW_LOOP(SUF)                                                                \
+    do {                                                                                       \
+        int n_ = hi - lo, full_ = n_ - n_ % CLS_ROW_VEC;                                       \
+        for (int x = lo; x < lo + full_; x++) CLS_STAGE_STORE(SUF, x, y, z, step);             \
+        int tail_ = full_ == n_ ? hi : (n_ >= CLS_ROW_VEC ? hi - CLS_ROW_VEC : lo);             \
+        for (int x = tail_; x < hi; x++) CLS_STAGE_STORE(SUF, x, y, z, step);                  \
+    } while (0)
+
+/* One run of points [x0, x1) of row (y, z). */
+CLS_INLINE void cls_stage_row(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, int x0,
+                              int x1, int y, int z, int step)
+{
+#if CLS_DIMS == 1
+    int inner_row = 1;
+#elif CLS_DIMS == 2
+    int inner_row = y >= CLS_HALO_Y && y < NY - CLS_HALO_Y;
+#else
+    int inner_row =
+        y >= CLS_HALO_Y && y < NY - CLS_HALO_Y && z >= CLS_HALO_Z && z < NZ - CLS_HALO_Z;
+#endif
+    int lo = max(x0, CLS_HALO_X), hi = min(x1, NX - CLS_HALO_X);
+    if (hi < lo) hi = lo = x1;
+    for (int x = x0; x < lo; x++) CLS_STAGE_STORE(, x, y, z, step);
+    if (inner_row)
+        CLS_STAGE_ROW_LOOP(_interior);
+    else
+        CLS_STAGE_ROW_LOOP(_row);
+    for (int x = hi; x < x1; x++) CLS_STAGE_STORE(, x, y, z, step);
+}
+
+__kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, int step)
+{
+    int x0 = (int)get_global_id(0) * CLS_ROW_LEN;
+    int y0 = CLS_DIMS > 1 ? (int)get_global_id(1) * CLS_ITEM_ROWS : 0;
+    int z = CLS_DIMS > 2 ? (int)get_global_id(2) : 0;
+    if (x0 >= NX || y0 >= NY || z >= NZ) return;
+    int x1 = min(x0 + CLS_ROW_LEN, NX);
+    int y1 = CLS_DIMS > 1 ? min(y0 + CLS_ITEM_ROWS, NY) : 1;
+    for (int y = y0; y < y1; y++)
+        cls_stage_row(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, x0, x1, y, z, step);
+}
