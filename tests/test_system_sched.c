@@ -168,12 +168,22 @@ static void trapezoid_cases(cls_context *ctx, cls_stencil *st, const char *what,
     if (splits) make_plan(ctx, st, &g, CLS_SCHEDULE_NAIVE, NULL, &naive);
     for (int sync = 0; sync < (barrier ? 2 : 1); sync++)
         for (size_t h = sync ? hmax : 1; h <= hmax; h = few && h < hmax ? hmax : h + 1) {
+            /* One point per work-item where the device takes the whole tile as a work-group
+             * (PoCL); else the fewest points per item, a divisor of the tile's slowest side,
+             * that bring the work-group within the device's and the kernel's limits (the
+             * H100 takes at most 1024 work-items, 256 for kernels heavy in registers). */
             char params[200];
-            snprintf(params, sizeof params,
-                     "trapezoid.tile=%zux%zux%zu trapezoid.height=%zu trapezoid.sync=%s", tile[0],
-                     tile[1], tile[2], h, sync ? "barrier" : "restart");
             cls_plan *p = NULL;
-            int ok = make_plan(ctx, st, &g, CLS_SCHEDULE_TRAPEZOID, params, &p);
+            int ok = 0;
+            for (size_t ppi = 1; ppi <= tile[d - 1]; ppi++) {
+                if (tile[d - 1] % ppi) continue;
+                snprintf(params, sizeof params,
+                         "trapezoid.tile=%zux%zux%zu trapezoid.height=%zu trapezoid.sync=%s "
+                         "trapezoid.points_per_item=%zu",
+                         tile[0], tile[1], tile[2], h, sync ? "barrier" : "restart", ppi);
+                ok = make_plan(ctx, st, &g, CLS_SCHEDULE_TRAPEZOID, params, &p);
+                if (ok || !strstr(cls_last_error(), "work-item")) break;
+            }
             cls_plan_info info;
             ok = ok && cls_plan_describe(p, &info) == CLS_SUCCESS &&
                  info.schedule == CLS_SCHEDULE_TRAPEZOID;
