@@ -184,6 +184,15 @@ static void trapezoid_cases(cls_context *ctx, cls_stencil *st, const char *what,
                 ok = make_plan(ctx, st, &g, CLS_SCHEDULE_TRAPEZOID, params, &p);
                 if (ok || !strstr(cls_last_error(), "work-item")) break;
             }
+            /* A device with less local memory than the tile's fields need (the H100's 48 KiB
+             * against PoCL's megabytes) refuses it; that limit is tested in the refusals. */
+            if (!ok && strstr(cls_last_error(), "bytes of local memory")) {
+                char what_h[160];
+                snprintf(what_h, sizeof what_h, "%s: trapezoid %s h=%zu tile %zux%zux%zu", what,
+                         sync ? "barrier" : "restart", h, tile[0], tile[1], tile[2]);
+                tap_skip(what_h, cls_last_error());
+                continue;
+            }
             cls_plan_info info;
             ok = ok && cls_plan_describe(p, &info) == CLS_SUCCESS &&
                  info.schedule == CLS_SCHEDULE_TRAPEZOID;
