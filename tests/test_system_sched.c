@@ -187,10 +187,10 @@ static void trapezoid_cases(cls_context *ctx, cls_stencil *st, const char *what,
             /* A device with less local memory than the tile's fields need (the H100's 48 KiB
              * against PoCL's megabytes) refuses it; that limit is tested in the refusals. */
             if (!ok && strstr(cls_last_error(), "bytes of local memory")) {
-                char what_h[160];
-                snprintf(what_h, sizeof what_h, "%s: trapezoid %s h=%zu tile %zux%zux%zu", what,
-                         sync ? "barrier" : "restart", h, tile[0], tile[1], tile[2]);
-                tap_skip(what_h, cls_last_error());
+                char what_h[256];
+                int n = snprintf(what_h, sizeof what_h, "%s: trapezoid %s h=%zu tile %zux%zux%zu",
+                                 what, sync ? "barrier" : "restart", h, tile[0], tile[1], tile[2]);
+                tap_skip(n > 0 ? what_h : what, cls_last_error());
                 continue;
             }
             cls_plan_info info;
