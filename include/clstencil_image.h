@@ -28,6 +28,11 @@ CLS_API cls_status cls_image_create(size_t width, size_t height, size_t channels
                                     cls_image **img);
 /* Accepts NULL. */
 CLS_API void cls_image_release(cls_image *img);
+/* Whether an image of width x height may be created: each side 1..2^20 and at most
+ * CLSTENCIL_IMAGE_MAX_PIXELS pixels (default 8192 x 8192).  CLS_ERR_INVALID_SIZE or
+ * CLS_ERR_TOO_LARGE with the limit in cls_last_error() otherwise; allocates nothing, so a
+ * program can refuse a picture before the work that would produce it. */
+CLS_API cls_status cls_image_check_size(size_t width, size_t height);
 /* PNG (8 or 16 bit; grey, grey+alpha, RGB, RGBA, palette; alpha is kept as a channel), PGM
  * (P2, P5) and PPM (P3, P6) with maxval up to 65535, recognised by their content. */
 CLS_API cls_status cls_image_read(const char *path, cls_image **img);

@@ -54,6 +54,11 @@ static cls_status check_size(const char *what, uint64_t width, uint64_t height)
     return CLS_SUCCESS;
 }
 
+cls_status cls_image_check_size(size_t width, size_t height)
+{
+    return check_size("", width, height);
+}
+
 cls_status cls_image_create(size_t width, size_t height, size_t channels, cls_image **img)
 {
     if (!img) return cls__fail(NULL, CLS_ERR_INVALID_ARGUMENT, "cls_image_create: NULL image");

@@ -198,6 +198,13 @@ cli run gray_scott --steps 2 --input v="$tmp/junk.npy"
 verdict $? "a malformed input file is refused with the option and field"
 
 if [ $have_png -eq 1 ]; then
+    # The picture's size is checked before the run: nothing at all is written.
+    CLSTENCIL_IMAGE_MAX_PIXELS=1000 cli run gray_scott --size 40x30 --steps 2 \
+        --output u="$tmp/big-u.npy" --png v="$tmp/big-v.png"
+    [ $rc -eq 1 ] && err_has '--png' && err_has 'big-v.png' && err_has '1200 pixels' &&
+        err_has 'CLSTENCIL_IMAGE_MAX_PIXELS' && [ ! -e "$tmp/big-v.png" ] &&
+        [ ! -e "$tmp/big-u.npy" ] && ! out_has '^time'
+    verdict $? "a picture past the image limits is refused before the run, nothing written"
     cli run moving_average --size 64 --steps 2 --png "$tmp/ma.png"
     [ $rc -eq 1 ] && err_has '--png' && err_has '1D' && [ ! -e "$tmp/ma.png" ]
     verdict $? "--png of a 1D field is refused"

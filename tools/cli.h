@@ -347,6 +347,9 @@ int cli_picture_available(void);
  * any other field maps its minimum..maximum through viridis (dark violet to yellow); NaN and
  * infinities are magenta.  Returns a cls_status (printed). */
 int cli_picture_write(const char *path, const void *data, cls_dtype dt, cls_dims size, int dims);
+/* Refuses, before the run, a picture of a field of that size that cli_picture_write could not
+ * create (the image part's size limits).  Returns a cls_status (printed, naming PATH). */
+int cli_picture_check(const char *path, cls_dims size, int dims);
 
 /* Result of comparing a device result with the host reference. */
 typedef struct cli_verify {

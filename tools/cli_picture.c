@@ -47,6 +47,22 @@ static double value_at(const void *a, cls_dtype dt, size_t i)
 }
 #endif
 
+int cli_picture_check(const char *path, cls_dims size, int dims)
+{
+#ifdef CLS_WITH_IMAGES
+    cls_status rc = cls_image_check_size(size.n[0], dims >= 2 ? size.n[1] : 1);
+    if (rc != CLS_SUCCESS)
+        cli_failf(rc, "--png %s: the picture of a %zux%zu plane: %s", path, size.n[0],
+                  dims >= 2 ? size.n[1] : (size_t)1, cls_last_error());
+    return rc;
+#else
+    (void)size, (void)dims;
+    return cli_failf(CLS_ERR_UNSUPPORTED, "%s: this build of libclstencil leaves out the image "
+                                          "part (libpng; configure --with-png)", path),
+           CLS_ERR_UNSUPPORTED;
+#endif
+}
+
 int cli_picture_write(const char *path, const void *data, cls_dtype dt, cls_dims size, int dims)
 {
 #ifdef CLS_WITH_IMAGES

@@ -1080,6 +1080,11 @@ static int run_main(const cli_command *self, int argc, char **argv)
     }
     w.size = size;
     w.steps = steps;
+    /* Pictures past the image part's limits are refused before the run, not after it. */
+    for (size_t i = 0; i < n_ff; i++)
+        if (ff[i].option == OPT_NAME_PNG &&
+            cli_picture_check(ff[i].path, size, cls_stencil_dims(w.st)) != CLS_SUCCESS)
+            goto done;
     w.n_aux = cls_stencil_num_aux(w.st);
     if (w.n_aux && !(w.aux = calloc(w.n_aux, sizeof *w.aux))) {
         cli_failf(CLS_ERR_OUT_OF_HOST_MEMORY, "aux arrays");
