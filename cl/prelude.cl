@@ -143,8 +143,18 @@ inline real cls_tile_at(__local const real *restrict t, int x, int y, int z, int
  * grid, first element at grid point (ox, oy, oz), rows of px and planes of px x py points.
  * Coordinates stay global, so boundary conditions see the grid's edges, not the box's; clamp
  * and mirror fold into the grid, and the folded point lies in the box whenever the reading
- * point is valid for the step (the box reaches the grid's edge there).  Periodic grids are
- * not tiled (a tile at an edge would need the far side's rows). */
+ * point is valid for the step (the box reaches the grid's edge there).  Periodic boxes hold the
+ * wrapped values at virtual coordinates (an edge tile's box reaches past the grid's edge, filled
+ * from the far side), so their reads never fold: a point is computed at its virtual coordinates
+ * (x + SX, ...) and the body sees its grid coordinates (x, ...). */
+/* The grid coordinate of virtual coordinate v (periodic boxes reach past the grid's edges;
+ * other boxes stay inside it). */
+#if CLS_BOUNDARY == CLS_PERIODIC
+#define CLS_PIPE_GRID(v, n) ((((v) % (n)) + (n)) % (n))
+#else
+#define CLS_PIPE_GRID(v, n) (v)
+#endif
+
 inline size_t cls_box_index(int x, int y, int z, int ox, int oy, int oz, int px, int py)
 {
     return (size_t)(x - ox) + (size_t)px * ((size_t)(y - oy) + (size_t)py * (size_t)(z - oz));
@@ -154,19 +164,27 @@ inline real cls_box_at(__global const real *restrict a, int x, int y, int z, int
 {
 #if CLS_BOUNDARY == CLS_CONSTANT
     if (x < 0 || x >= NX || y < 0 || y >= NY || z < 0 || z >= NZ) return (real)CLS_BOUNDARY_VALUE;
-#else
+#elif CLS_BOUNDARY != CLS_PERIODIC
     x = cls_fold(x, NX);
     y = cls_fold(y, NY);
     z = cls_fold(z, NZ);
 #endif
     return a[cls_box_index(x, y, z, ox, oy, oz, px, py)];
 }
-/* The state's box (OX..PY) and the auxiliary arrays' box (AOX..APY): parameters of the
- * update variants cls_update_box and cls_update_box_interior. */
-#define cls_read_box(a, x, y, z) cls_box_at(a, x, y, z, OX, OY, OZ, PX, PY)
-#define cls_read_abox(a, x, y, z) cls_box_at(a, x, y, z, AOX, AOY, AOZ, APX, APY)
-#define cls_read_box_direct(a, x, y, z) (a)[cls_box_index(x, y, z, OX, OY, OZ, PX, PY)]
-#define cls_read_abox_direct(a, x, y, z) (a)[cls_box_index(x, y, z, AOX, AOY, AOZ, APX, APY)]
+/* The state's box (OX..PY) and the auxiliary arrays' box (AOX..APY), and the shift SX, SY, SZ
+ * from grid to box coordinates: parameters of the update variants cls_update_box and
+ * cls_update_box_interior.  The fields of a system have a box each (f<k>_ox..f<k>_py, named
+ * after the field's parameter f<k>). */
+#define cls_read_box(a, x, y, z) cls_box_at(a, (x) + SX, (y) + SY, (z) + SZ, OX, OY, OZ, PX, PY)
+#define cls_read_abox(a, x, y, z) cls_box_at(a, (x) + SX, (y) + SY, (z) + SZ, AOX, AOY, AOZ, APX, APY)
+#define cls_read_box_direct(a, x, y, z)                                                        \
+    (a)[cls_box_index((x) + SX, (y) + SY, (z) + SZ, OX, OY, OZ, PX, PY)]
+#define cls_read_abox_direct(a, x, y, z)                                                       \
+    (a)[cls_box_index((x) + SX, (y) + SY, (z) + SZ, AOX, AOY, AOZ, APX, APY)]
+#define cls_read_fbox(a, x, y, z)                                                              \
+    cls_box_at(a, (x) + SX, (y) + SY, (z) + SZ, a##_ox, a##_oy, a##_oz, a##_px, a##_py)
+#define cls_read_fbox_direct(a, x, y, z)                                                       \
+    (a)[cls_box_index((x) + SX, (y) + SY, (z) + SZ, a##_ox, a##_oy, a##_oz, a##_px, a##_py)]
 #endif
 
 #ifdef CLS_STREAM25D

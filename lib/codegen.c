@@ -86,6 +86,45 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
             OUT("%s\n}\n", bodies[k]);
             if (v == 2) OUT("#endif\n");
         }
+    /* Pipeline tiles (cl/pipeline_system.cl, CLS_BOX): every field in a box of its own
+     * (origin f<k>_ox.., pitches f<k>_px, f<k>_py; cls_read_fbox in the prelude), the auxiliary
+     * arrays in one box (AOX..APY), the outputs in one box (OOX..OPY); SX, SY, SZ shift the
+     * reads from the point's grid coordinates to the box's (periodic edge tiles hold wrapped
+     * values at virtual coordinates). */
+    OUT("#ifdef CLS_BOX\n#define CLS_FIELD_BOX_PARAMS");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT(", int f%zu_ox, int f%zu_oy, int f%zu_oz, int f%zu_px, int f%zu_py", f, f, f, f, f);
+    OUT("\n#define CLS_FIELD_BOX_ARGS");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT(", f%zu_ox, f%zu_oy, f%zu_oz, f%zu_px, f%zu_py", f, f, f, f, f);
+    OUT("\n#define CLS_BOX_SHIFT_PARAMS , int SX, int SY, int SZ, int AOX, int AOY, int AOZ, "
+        "int APX, int APY\n#define CLS_BOX_SHIFT_ARGS , SX, SY, SZ, AOX, AOY, AOZ, APX, APY\n");
+    for (size_t k = 0; k < sg->n; k++)
+        for (int v = 0; v < 2; v++) {
+            OUT("#undef CLS_READ\n#define CLS_READ %s\n#undef CLS_READ_AUX\n#define CLS_READ_AUX "
+                "%s\n",
+                v ? "cls_read_fbox_direct" : "cls_read_fbox",
+                v ? "cls_read_abox_direct" : "cls_read_abox");
+            OUT("CLS_INLINE real cls_update_%zu_box%s(CLS_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
+                "int Z, int STEP CLS_FIELD_BOX_PARAMS CLS_BOX_SHIFT_PARAMS)\n{\n",
+                k, v ? "_interior" : "");
+            for (size_t j = 0; j < st->n_params; j++)
+                OUT("    const real %s = (real)%s;\n", st->params[j].name,
+                    cls__fmt_double(num, st->params[j].value));
+            OUT("%s\n}\n", bodies[k]);
+        }
+    OUT("CLS_INLINE void cls_stage_point_box(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, "
+        "int X, int Y, int Z, int STEP, int inside CLS_FIELD_BOX_PARAMS CLS_BOX_SHIFT_PARAMS, "
+        "int OOX, int OOY, int OOZ, int OPX, int OPY)\n{\n");
+    for (size_t k = 0; k < sg->n; k++)
+        OUT("    real v%zu = inside ? cls_update_%zu_box_interior(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, "
+            "Z, STEP CLS_FIELD_BOX_ARGS CLS_BOX_SHIFT_ARGS) : cls_update_%zu_box(CLS_FIELD_ARGS "
+            "CLS_AUX_ARGS, X, Y, Z, STEP CLS_FIELD_BOX_ARGS CLS_BOX_SHIFT_ARGS);\n",
+            k, k, k);
+    for (size_t k = 0; k < sg->n; k++)
+        OUT("    out%zu[cls_box_index(X + SX, Y + SY, Z + SZ, OOX, OOY, OOZ, OPX, OPY)] = v%zu;\n",
+            k, k);
+    OUT("}\n#endif\n");
     /* Every update of the stage at one point: all read the stage's start (the outputs are
      * other buffers), then the values are stored. */
     OUT("CLS_INLINE void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, "
@@ -297,10 +336,12 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
         {CLS__UPDATE_TILE, "cls_update_tile_interior", "cls_read_tile_direct", "cls_read_direct",
          "__local", ", int OX, int OY, int OZ"},
         {CLS__UPDATE_BOX, "cls_update_box", "cls_read_box", "cls_read_abox", "__global",
-         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY"},
+         ", int OX, int OY, int OZ, int PX, int PY, int SX, int SY, int SZ, int AOX, int AOY, "
+         "int AOZ, int APX, int APY"},
         {CLS__UPDATE_BOX, "cls_update_box_interior", "cls_read_box_direct", "cls_read_abox_direct",
          "__global",
-         ", int OX, int OY, int OZ, int PX, int PY, int AOX, int AOY, int AOZ, int APX, int APY"},
+         ", int OX, int OY, int OZ, int PX, int PY, int SX, int SY, int SZ, int AOX, int AOY, "
+         "int AOZ, int APX, int APY"},
     };
     for (size_t v = 0; stage == -1 && v < sizeof variant / sizeof variant[0]; v++) {
         if (variant[v].kind && !(variants & variant[v].kind)) continue;

@@ -59,12 +59,13 @@ typedef struct cls__exec {
     void *config;              /* the schedule's configuration, built */
     size_t steps;              /* steps to advance */
     /* Device-resident schedules and host states: the state to advance (its step is the STEP
-     * of the first step).  Host schedules without a state run from `input` and `aux` into
-     * `output` (which may equal input), STEP from 0. */
+     * of the first step).  Host schedules without a state run from `input` (one array per
+     * field) and `aux` into `output` (one per field; any may be an input's array), STEP from
+     * 0. */
     cls_state *state;
-    const void *input;
+    const void *const *input;
     const void *const *aux;
-    void *output;
+    void *const *output;
     int keep_buffers;          /* host schedules may keep their device buffers for the next run */
     /* progress: called with (done_before + done, total) */
     cls_progress_fn progress;

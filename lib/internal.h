@@ -245,6 +245,8 @@ typedef struct cls__rotation {
     int start[CLS__MAX_FIELDS];  /* during a step: the buffer each field held at its start */
     int out[CLS__MAX_FIELDS];    /* during a stage: the buffer each updated field writes (-1:
                                     not updated by the stage) */
+    int reserved;                /* buffers below this one are read, never written (0 after
+                                    init; the pipeline's tiles keep their input boxes so) */
 } cls__rotation;
 void cls__rotation_init(cls__rotation *r, const cls_stencil *st);
 void cls__rotation_step_begin(cls__rotation *r);

@@ -137,9 +137,9 @@ cls_status cls_plan_advance(cls_plan *p, cls_state *s, size_t steps, cls_report 
 }
 
 /* ---------------------------------------------------------------- host arrays */
-/* Through the host schedule: it reads input and writes output itself. */
-static cls_status run_host(cls_plan *p, const void *input, const void *const *aux, void *output,
-                           cls_report *report)
+/* Through the host schedule: it reads the inputs and writes the outputs itself. */
+static cls_status run_host(cls_plan *p, const void *const *input, const void *const *aux,
+                           void *const *output, cls_report *report)
 {
     cls__exec x;
     double t0 = cls__now();
@@ -241,7 +241,6 @@ cls_status cls_plan_run_fields(cls_plan *p, const void *const *input, const void
                              "cls_plan_run: stencil '%s' needs auxiliary array %zu ('%s')",
                              p->st->name, k, p->st->aux[k].name);
     if (report) memset(report, 0, sizeof *report);
-    /* Host schedules run one field (they refuse systems when planning). */
-    if (p->host.ops) return run_host(p, input[0], aux, output[0], report);
+    if (p->host.ops) return run_host(p, input, aux, output, report);
     return run_resident(p, input, aux, output, report);
 }

@@ -45,7 +45,7 @@ void cls__rotation_stage_begin(cls__rotation *r, const cls_stencil *st, size_t s
     size_t n = cls__stencil_is_system(st) ? st->stages[stage].n : 1;
     for (size_t k = 0; k < n; k++) {
         int f = cls__stencil_is_system(st) ? st->stages[stage].update[k].field : 0;
-        int b = 0;
+        int b = r->reserved;
         while (b < CLS__MAX_BUFS - 1 && busy(r, st, b, NULL)) b++;
         r->out[f] = b;
     }

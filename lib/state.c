@@ -27,6 +27,9 @@ static cls_status state_new(cls_plan *p, cls_state **out)
     s->n_fields = cls_stencil_num_fields(p->st);
     cls__rotation_init(&s->rot, p->st);
     s->n_buf = s->rot.n_bufs;
+    /* A host schedule sweeps every field from one array into another that no field occupies
+     * (tiles read their neighbours' rows of the sweep's start). */
+    if (s->host && s->n_buf < 2 * s->n_fields) s->n_buf = 2 * s->n_fields;
     *out = s;
     return CLS_SUCCESS;
 }

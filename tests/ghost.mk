@@ -10,6 +10,6 @@ tests_test_ghost_zone_LDADD = $(MODEL_TEST_LDADD)
 # Systems of fields on the trapezoid schedule against the host reference.
 check_PROGRAMS += tests/test_system_sched
 TESTS += tests/test_system_sched
-tests_test_system_sched_SOURCES = tests/test_system_sched.c
+tests_test_system_sched_SOURCES = tests/test_system_sched.c tests/system_grids.h
 tests_test_system_sched_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_sched_LDADD = $(TEST_LDADD)

@@ -30,7 +30,7 @@
     X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clEnqueueMarkerWithWaitList)           \
     X(clWaitForEvents) X(clGetEventProfilingInfo) X(clRetainEvent) R(clReleaseEvent)          \
     X(clFlush) X(clFinish) X(clGetContextInfo) X(clRetainContext) X(clGetMemObjectInfo)      \
-    X(clRetainMemObject)
+    X(clRetainMemObject) X(clEnqueueCopyBufferRect)
 
 #define SHIM_ENUM(name) E_##name,
 enum { SHIM_ENTRIES(SHIM_ENUM, SHIM_ENUM) E_COUNT };
@@ -243,6 +243,11 @@ ENQUEUE(clEnqueueWriteBufferRect,
 ENQUEUE(clEnqueueCopyBuffer, (cl_command_queue q, cl_mem s, cl_mem d, size_t so, size_t dof,
                               size_t size, cl_uint nw, const cl_event *w, cl_event *event),
         (q, s, d, so, dof, size, nw, w, event))
+ENQUEUE(clEnqueueCopyBufferRect,
+        (cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dof,
+         const size_t *r, size_t srp, size_t ssp, size_t drp, size_t dsp, cl_uint nw,
+         const cl_event *w, cl_event *event),
+        (q, s, d, so, dof, r, srp, ssp, drp, dsp, nw, w, event))
 ENQUEUE(clEnqueueFillBuffer, (cl_command_queue q, cl_mem m, const void *pat, size_t ps,
                               size_t off, size_t size, cl_uint nw, const cl_event *w,
                               cl_event *event),

@@ -49,3 +49,11 @@ TESTS += tests/test_pipeline_limits
 tests_test_pipeline_limits_SOURCES = tests/test_pipeline_limits.c
 tests_test_pipeline_limits_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_pipeline_limits_LDADD = $(TEST_LDADD)
+
+# Systems of fields through the pipeline on PoCL: built-in systems x schemes x steps per tile x
+# tiles x dtypes x boundary kinds, bitwise; a cap, a host state, in place.
+check_PROGRAMS += tests/test_pipeline_system
+TESTS += tests/test_pipeline_system
+tests_test_pipeline_system_SOURCES = tests/test_pipeline_system.c tests/system_grids.h
+tests_test_pipeline_system_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_pipeline_system_LDADD = $(TEST_LDADD)

@@ -77,6 +77,14 @@ for s in wave2d:40x36 wave3d:20x18x16 acoustic3d_r4:20x18x16 gray_scott:40x36 fd
     [ $rc -eq 0 ] && out_has "^stencil: $name (.*; fields " && out_has '^verify: OK (bitwise, [0-9]* fields)'
     verdict $? "run $name --verify is bitwise equal to the reference in every field"
 done
+# A device-memory cap below the fields' buffers: the pipeline runs the system tile by tile
+# (periodic edge tiles filled from the far side), bitwise.
+for b in mirror periodic; do
+    cli run wave2d --size 200x150 --steps 6 --boundary $b --device-memory 300K --verify
+    [ $rc -eq 0 ] && out_has '^pipeline: scalable, tile ' && out_has '^verify: OK (bitwise, 2 fields)'
+    verdict $? "run wave2d --boundary $b --device-memory 300K runs tiled, bitwise"
+done
+
 cli run gray_scott --size 40x36 --steps 7 --dtype double --verify
 [ $rc -eq 0 ] && out_has 'double' && out_has '^verify: OK (bitwise, 2 fields)'
 verdict $? "run gray_scott --dtype double --verify"

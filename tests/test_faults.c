@@ -38,6 +38,7 @@ typedef enum scen_kind {
     SCEN_PLAN,
     SCEN_STATE,   /* a device-resident state: written, advanced in two calls, read */
     SCEN_INTEROP, /* the caller's cl_context and cl_mem (clstencil_cl.h) */
+    SCEN_FIELDS,  /* a system of fields from host arrays (cls_plan_run_fields) */
     SCEN_SOLVER
 } scen_kind;
 
@@ -58,7 +59,8 @@ typedef enum scen_id {
     S_STATE_TRAPEZOID,
     S_STATE_PIPELINE,
     S_INTEROP,
-    S_SOLVER
+    S_SOLVER,
+    S_PIPE_SYSTEM
 } scen_id;
 
 typedef struct scenario {
@@ -113,6 +115,8 @@ static const scenario scenarios[] = {
      "hotspot", {{24, 20, 1}}, 3, 0, NULL, 0, NULL},
     {S_SOLVER, "chaotic solver 4w-combine, poisson2d 24x20", SCEN_SOLVER, "poisson2d",
      {{24, 20, 1}}, 0, 0, NULL, 0, NULL},
+    {S_PIPE_SYSTEM, "pipeline basic, system wave2d 24x20, 3 tiles, 2 steps per tile",
+     SCEN_FIELDS, "wave2d", {{24, 20, 1}}, 2, 0, NULL, 0, TILES_EARLY},
 };
 #define NSCEN (sizeof scenarios / sizeof scenarios[0])
 
@@ -155,6 +159,9 @@ static void plan_options_for(scen_id id, cls_plan_options *opt)
     case S_PIPE_SCALABLE: /* tiles thinner than their overlap: the last bring nothing new */
         opt->params = "pipeline.scheme=scalable pipeline.tile=24x2x1 pipeline.steps=2 "
                       "pipeline.rect=1";
+        break;
+    case S_PIPE_SYSTEM: /* a system's work boxes, copied into basic's full-size outputs */
+        opt->params = "pipeline.scheme=basic pipeline.tile=24x7x1 pipeline.steps=2";
         break;
     case S_PIPE_BUFFERED: /* tiles split in x: packed through pinned staging tiles */
         opt->params = "pipeline.scheme=buffered pipeline.tile=12x10x1 pipeline.steps=1";
@@ -248,6 +255,25 @@ static cls_status run_scenario(const scenario *sc, const cls_stencil *st, const 
         if (r == CLS_SUCCESS)
             r = cls_plan_run(plan, x->in, x->naux ? (const void *const *)x->aux : NULL, out, NULL);
         cls_plan_release(plan);
+    } else if (sc->kind == SCEN_FIELDS) {
+        /* every field starts from the input; the first field's result is compared */
+        cls_plan_options opt;
+        cls_plan *plan = NULL;
+        size_t nf = cls_stencil_num_fields(st);
+        const void *in[8];
+        void *outs[8] = {out};
+        r = nf <= 8 ? CLS_SUCCESS : CLS_ERR_INVALID_ARGUMENT;
+        for (size_t f = 0; f < nf && r == CLS_SUCCESS; f++) {
+            in[f] = x->in;
+            if (f && !(outs[f] = malloc(x->bytes))) r = CLS_ERR_OUT_OF_HOST_MEMORY;
+        }
+        plan_options_for(sc->id, &opt);
+        if (r == CLS_SUCCESS) r = cls_plan_create(ctx, st, sc->dims, sc->steps, &opt, &plan);
+        if (r == CLS_SUCCESS)
+            r = cls_plan_run_fields(plan, in, x->naux ? (const void *const *)x->aux : NULL, outs,
+                                    NULL);
+        cls_plan_release(plan);
+        for (size_t f = 1; f < nf && f < 8; f++) free(outs[f]);
     } else if (sc->kind == SCEN_STATE) {
         /* The first advance takes all but the last steps (inside the trapezoid's stage, or a
          * pipeline sweep), the second the rest. */

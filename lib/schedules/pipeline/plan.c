@@ -62,14 +62,18 @@ static int exec_scheme(cls_pipe_scheme s)
                                     : CLS__PIPE_BUFFERED;
 }
 
+/* The reach of one step per dimension: the halo, or a system's sum of its stages' radii. */
 static void halo_of(const pl_plan *p, size_t halo[3])
 {
     int hl[3];
-    cls_stencil_halo(p->st, hl);
+    cls__stencil_step_reach(p->st, hl);
     for (int d = 0; d < 3; d++) halo[d] = d < p->st->dims && hl[d] > 0 ? (size_t)hl[d] : 0;
 }
 
-/* Points of the largest input box (the tile plus halo x h on each side, clipped). */
+static int periodic(const pl_plan *p) { return p->st->boundary == CLS_BOUNDARY_PERIODIC; }
+
+/* Points of the largest input box (the tile plus halo x h on each side, clipped to the grid;
+ * on periodic grids it reaches past the edges). */
 static double box_points(const pl_plan *p, const size_t tile[3], size_t h, int padded)
 {
     size_t halo[3];
@@ -77,9 +81,42 @@ static double box_points(const pl_plan *p, const size_t tile[3], size_t h, int p
     double n = 1;
     for (int d = 0; d < 3; d++) {
         size_t e = tile[d] + (padded ? 2 * halo[d] * h : 0);
-        n *= (double)(e < p->dims.n[d] ? e : p->dims.n[d]);
+        n *= (double)(e < p->dims.n[d] || (padded && periodic(p)) ? e : p->dims.n[d]);
     }
     return n;
+}
+
+/* The fields a tile carries (1 for a single-field stencil). */
+static size_t n_fields(const pl_plan *p) { return cls_stencil_num_fields(p->st); }
+
+size_t cls__pipe_work_boxes(const cls_stencil *st, size_t h)
+{
+    if (!cls__stencil_is_system(st)) return 0;
+    /* A tile's rotation with its input boxes reserved, stepped until its buffers repeat (a
+     * few steps; the highest box taken by then is the highest ever) or h steps. */
+    enum { SEEN = 64 };
+    int seen[SEEN][CLS__MAX_FIELDS];
+    size_t most = 0, nf = st->n_fields;
+    cls__rotation rot;
+    cls__rotation_init(&rot, st);
+    rot.reserved = (int)nf;
+    for (size_t j = 0; j < h && j < SEEN; j++) {
+        memcpy(seen[j], rot.at, sizeof seen[j]);
+        cls__rotation_step_begin(&rot);
+        for (size_t g = 0; g < st->n_stages; g++) {
+            cls__rotation_stage_begin(&rot, st, g);
+            for (size_t f = 0; f < nf; f++)
+                if (rot.out[f] >= (int)nf && (size_t)rot.out[f] + 1 - nf > most)
+                    most = (size_t)rot.out[f] + 1 - nf;
+            cls__rotation_stage_end(&rot);
+        }
+        cls__rotation_step_end(&rot, st);
+        for (size_t i = 0; i <= j; i++)
+            if (!memcmp(seen[i], rot.at, sizeof rot.at)) return most;
+    }
+    /* no repeat seen: every buffer but the inputs can be a work box (lib/rotation.c's bound) */
+    cls__rotation_init(&rot, st);
+    return most > rot.n_bufs ? most : rot.n_bufs;
 }
 
 static double cls__pipe_device_bytes(const pl_plan *p, cls_pipe_scheme scheme, const size_t tile[3],
@@ -87,12 +124,29 @@ static double cls__pipe_device_bytes(const pl_plan *p, cls_pipe_scheme scheme, c
 {
     double elem = (double)p->elem, grid = (double)p->points * elem;
     double in_box = box_points(p, tile, h, 1) * elem, out = box_points(p, tile, h, 0) * elem;
-    double n_in = 1 + (double)p->st->n_aux;
+    double nf = (double)n_fields(p), n_in = nf + (double)p->st->n_aux;
     size_t per_dim[3], nt = 1;
     for (int d = 0; d < 3; d++) nt *= per_dim[d] = (p->dims.n[d] + tile[d] - 1) / tile[d];
-    if (scheme == CLS_PIPE_NAIVE) return (n_in + 1) * grid;
+    if (scheme == CLS_PIPE_NAIVE) return (n_in + nf) * grid;
+    /* the basic scheme's full-size input arrays: on periodic grids padded by the input
+     * boxes' reach past the edges */
+    double full = grid;
+    if (periodic(p)) {
+        size_t halo[3];
+        halo_of(p, halo);
+        full = elem;
+        for (int d = 0; d < 3; d++) full *= (double)(p->dims.n[d] + 2 * halo[d] * h);
+    }
+    if (cls__stencil_is_system(p->st)) {
+        /* every field's input box (basic: full arrays, and full outputs) and the work boxes
+         * its stages rotate through (exec.c) */
+        double work = (double)cls__pipe_work_boxes(p->st, h);
+        if (scheme == CLS_PIPE_BASIC) return n_in * full + nf * grid + work * in_box;
+        double sets = nt < 3 ? (double)nt : 3;
+        return sets * (n_in + work) * in_box;
+    }
     /* basic: full input, aux and output arrays, plus a ping-pong pair of boxes for h > 1 */
-    if (scheme == CLS_PIPE_BASIC) return (n_in + 1) * grid + (h > 1 ? 2 * in_box : 0);
+    if (scheme == CLS_PIPE_BASIC) return n_in * full + grid + (h > 1 ? 2 * in_box : 0);
     /* scalable, buffered: up to three sets of input boxes and one output buffer (a box when
      * the tile's steps ping-pong); scalable with halo reuse and h > 1 ping-pongs through a
      * box of its own, since the next tile's halo copy reads the input box
@@ -110,13 +164,14 @@ static double cls__pipe_device_bytes(const pl_plan *p, cls_pipe_scheme scheme, c
 typedef struct kernel_user {
     size_t halo[3];
     size_t h;
+    size_t launches;        /* per step: one, or a system's stages */
     double ns_per_point, launch_ns;
 } kernel_user;
 
 static double tile_kernel_ns(const cls_pipe_tile_info *t, void *user)
 {
     const kernel_user *u = user;
-    double ns = (double)u->h * u->launch_ns;
+    double ns = (double)u->h * (double)u->launches * u->launch_ns;
     for (size_t j = 1; j <= u->h; j++) {
         double n = 1;
         for (int d = 0; d < 3; d++) {
@@ -189,8 +244,9 @@ static void model_grid(const pl_plan *p, size_t h, cls_pipe_grid *g)
         g->size[d] = p->dims.n[d];
         g->pad_lo[d] = g->pad_hi[d] = halo[d] * h;
     }
-    g->n_in = 1 + (unsigned)p->st->n_aux;
-    g->n_out = 1;
+    /* every field in and out (time levels change too), the aux arrays in */
+    g->n_in = (unsigned)(n_fields(p) + p->st->n_aux);
+    g->n_out = (unsigned)n_fields(p);
     g->steps_per_tile = h;
 }
 
@@ -225,6 +281,7 @@ static cls_status model_choose(pl_plan *p, const pl_request *opt,
     halo_of(p, ku.halo);
     ku.ns_per_point = nspp;
     ku.launch_ns = launch;
+    ku.launches = cls__stencil_is_system(p->st) ? p->st->n_stages : 1;
     cls_pipe_kernel k = {0, 0, tile_kernel_ns, &ku};
     c->total_ns = c->rank_ns = INFINITY;
     c->have_model = 1;
@@ -461,12 +518,29 @@ static cls_status build_pipe(const cls__facts *f, cls__pipe *q)
 {
     cls_context *ctx = f->ctx;
     cls__built b = {0};
-    cls_status s = cls__build_kernel(f, "pipeline.cl", "#define CLS_BOX 1", CLS__UPDATE_BOX,
-                                     "cls_pipe", 0, &b);
-    q->program = b.program;
-    q->kernel = b.kernel;
-    q->from_cache = b.from_cache;
-    q->build_seconds = b.build_seconds;
+    cls_status s = CLS_SUCCESS;
+    if (q->n_stages) {
+        /* a system: one program per stage; stage 0's kernel stands for the work-group */
+        q->from_cache = 1;
+        q->build_seconds = 0;
+        for (size_t g = 0; g < q->n_stages && s == CLS_SUCCESS; g++) {
+            cls__built bs = {0};
+            s = cls__build_stage_kernel(f, g, "pipeline_system.cl", "#define CLS_BOX 1",
+                                        "cls_pipe_stage", 0, &bs);
+            q->stage_kernel[g] = bs.kernel;
+            if (g == 0) q->program = bs.program;
+            q->from_cache = q->from_cache && bs.from_cache;
+            q->build_seconds += bs.build_seconds;
+        }
+        q->kernel = q->stage_kernel[0];
+    } else {
+        s = cls__build_kernel(f, "pipeline.cl", "#define CLS_BOX 1", CLS__UPDATE_BOX, "cls_pipe",
+                              0, &b);
+        q->program = b.program;
+        q->kernel = b.kernel;
+        q->from_cache = b.from_cache;
+        q->build_seconds = b.build_seconds;
+    }
     if (s != CLS_SUCCESS) return s;
     cls__choose_local_size(f, q->kernel, q->local);
     for (int i = 0; i < 3; i++) {
@@ -483,7 +557,12 @@ static void release(void *config)
     cls__pipe *q = config;
     if (!q) return;
     cls__pipe_bufs_release(q);
-    if (q->kernel) clReleaseKernel(q->kernel);
+    if (q->n_stages) {
+        for (size_t g = 0; g < q->n_stages; g++)
+            if (q->stage_kernel[g]) clReleaseKernel(q->stage_kernel[g]);
+    } else if (q->kernel) {
+        clReleaseKernel(q->kernel);
+    }
     for (int i = 0; i < 3; i++)
         if (q->q[i]) clReleaseCommandQueue(q->q[i]);
     free(q);
@@ -551,10 +630,8 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
     if (!fits && opt->pipeline == MODE_OFF)
         return cls__fail(ctx, CLS_ERR_TOO_LARGE, "%s, and the pipeline is off", fit_msg);
 
-    /* What the tiles cannot do: the far side's rows of periodic grids, per-step arrays. */
+    /* What the tiles cannot do: per-step arrays. */
     const char *cannot = NULL;
-    if (p->st->boundary == CLS_BOUNDARY_PERIODIC)
-        cannot = "periodic boundaries would need the far side's rows in every edge tile";
     for (size_t k = 0; k < p->st->n_aux && !cannot; k++)
         if (p->st->aux[k].per_step) cannot = "per-step auxiliary arrays are not tiled";
     if (!p->steps) cannot = "a run of 0 steps moves nothing";
@@ -563,7 +640,7 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
      * the caller asked for the pipeline or set its parameters (arrays it maps from files,
      * say). */
     if (!fits && !asked && !opt->given && !cannot) {
-        double grid = (double)p->points * (double)p->elem, need = 2 * grid;
+        double grid = (double)p->points * (double)p->elem, need = 2 * (double)n_fields(p) * grid;
         for (size_t k = 0; k < p->st->n_aux; k++)
             need += p->st->aux[k].per_step ? grid * (double)p->steps : grid;
         double host = cls__host_memory_bytes();
@@ -674,6 +751,20 @@ static cls_status decide(pl_plan *p, const pl_request *opt)
     q->rect = opt->pipeline_rect != 0;
     q->h = c.h;
     halo_of(p, q->halo);
+    q->n_fields = n_fields(p);
+    q->periodic = periodic(p);
+    if (cls__stencil_is_system(p->st)) {
+        q->n_stages = p->st->n_stages;
+        for (size_t g = 0; g < q->n_stages; g++) {
+            int rg[3];
+            if ((s = cls__system_stage_reach(p->st, g, rg)) != CLS_SUCCESS) {
+                free(q);
+                return s;
+            }
+            for (int d = 0; d < 3; d++) q->reach[g][d] = d < p->st->dims && rg[d] > 0 ? (size_t)rg[d] : 0;
+        }
+        q->work = cls__pipe_work_boxes(p->st, q->h);
+    }
     for (int d = 0; d < 3; d++) {
         q->tile[d] = c.tile[d] ? c.tile[d] : 1;
         q->ntiles[d] = (p->dims.n[d] + q->tile[d] - 1) / q->tile[d];
@@ -729,37 +820,11 @@ static const cls__param_desc params[] = {
      "1: rectangular copies even where a tile is contiguous (Sect. 6.2.3's merge off)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
-/* A system of fields: the tiles carry one field, so its host-to-host runs copy every field in
- * whole, advance them resident and copy them out (scheme off); a tiled scheme asked for, or a
- * grid above the device's memory, fails with the reason. */
-static const char system_reason[] =
-    "the pipeline's tiles carry one field; a system of fields is copied in whole, advanced "
-    "resident and copied out";
-
-static cls_status system_off(const cls__facts *f, int forced)
-{
-    size_t v[3];
-    if (!cls__stencil_is_system(f->st)) return CLS_SUCCESS;
-    int scheme = cls__param_get(f->params, OPS, "scheme", v) ? (int)v[0] : MODE_AUTO;
-    if (!f->fits)
-        return cls__fail(f->ctx, CLS_ERR_TOO_LARGE, "%s; %s", f->fit_error ? f->fit_error : "",
-                         system_reason);
-    if (scheme > MODE_OFF || (forced == CLS__FORCED_BY_NAME && scheme == MODE_AUTO))
-        return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED, "the %s pipeline: %s",
-                         scheme > MODE_OFF ? mode_names[scheme] : "tiled", system_reason);
-    return CLS_SUCCESS;
-}
-
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
     pl_plan p;
     pl_request r;
     size_t v[3];
-    cls_status rs = system_off(f, forced);
-    if (rs != CLS_SUCCESS || cls__stencil_is_system(f->st))
-        return rs != CLS_SUCCESS ? rs
-                                 : cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0,
-                                                      "off: %s", system_reason);
     memset(&p, 0, sizeof p);
     memset(&r, 0, sizeof r);
     p.f = f;

@@ -1,0 +1,91 @@
+/* system_grids.h: the host arrays of a system's test run (tests of systems on PoCL): every
+ * field's input, reference and output, the auxiliary arrays, deterministic values, and the
+ * bitwise comparison with the reference. */
+#ifndef CLS_SYSTEM_GRIDS_H
+#define CLS_SYSTEM_GRIDS_H
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clstencil.h"
+#include "tap.h"
+
+enum { SG_MAXF = 8 };
+
+typedef struct grids {
+    size_t nf, n, elem, naux;
+    cls_dims dims;
+    void *in[SG_MAXF], *ref[SG_MAXF], *out[SG_MAXF], *aux[2];
+} grids;
+
+static void grids_free(grids *g)
+{
+    for (size_t f = 0; f < SG_MAXF; f++) free(g->in[f]), free(g->ref[f]), free(g->out[f]);
+    free(g->aux[0]);
+    free(g->aux[1]);
+    memset(g, 0, sizeof *g);
+}
+
+/* Deterministic values in [-0.5, 0.5) that differ per field, point and array. */
+static double sample(size_t f, size_t i)
+{
+    uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull + (f + 1) * 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 31;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 29;
+    return (double)(x >> 40) / (double)(1ull << 24) - 0.5;
+}
+
+static void *filled(size_t n, size_t elem, size_t f, double scale)
+{
+    unsigned char *p = malloc(n * elem);
+    for (size_t i = 0; p && i < n; i++) {
+        double v = scale * sample(f, i);
+        if (elem == 8) {
+            memcpy(p + i * 8, &v, 8);
+        } else {
+            float w = (float)v;
+            memcpy(p + i * 4, &w, 4);
+        }
+    }
+    return p;
+}
+
+/* The arrays of stencil st on grid `dims` and the reference's result after `steps` steps. */
+static int grids_make_on(grids *g, const cls_stencil *st, cls_dims dims, size_t steps)
+{
+    memset(g, 0, sizeof *g);
+    g->dims = dims;
+    g->n = cls_dims_points(g->dims);
+    g->elem = cls_dtype_size(cls_stencil_dtype(st));
+    g->nf = cls_stencil_num_fields(st);
+    g->naux = cls_stencil_num_aux(st);
+    if (g->nf > SG_MAXF || g->naux > 2) return 0;
+    for (size_t f = 0; f < g->nf; f++) {
+        g->in[f] = filled(g->n, g->elem, f, 1.0);
+        g->ref[f] = calloc(g->n, g->elem);
+        g->out[f] = calloc(g->n, g->elem);
+        if (!g->in[f] || !g->ref[f] || !g->out[f]) return 0;
+    }
+    for (size_t k = 0; k < g->naux; k++)
+        if (!(g->aux[k] = filled(g->n, g->elem, 20 + k, 0.0625))) return 0;
+    return cls_reference_run_fields(st, g->dims, steps, (const void *const *)g->in,
+                                    (const void *const *)g->aux, g->ref) == CLS_SUCCESS;
+}
+
+/* Whether every field equals the reference; the first difference goes to the log. */
+static int equal_ref(const grids *g)
+{
+    for (size_t f = 0; f < g->nf; f++)
+        if (memcmp(g->out[f], g->ref[f], g->n * g->elem)) {
+            for (size_t i = 0; i < g->n; i++)
+                if (memcmp((char *)g->out[f] + i * g->elem, (char *)g->ref[f] + i * g->elem,
+                           g->elem)) {
+                    tap_diag("field %zu differs first at point %zu", f, i);
+                    break;
+                }
+            return 0;
+        }
+    return 1;
+}
+#endif /* CLS_SYSTEM_GRIDS_H */
