@@ -252,6 +252,7 @@ inline void cls_store_plane(__local real *buf, __private const real *pf,
     CLS_WIN_MOVE(dx, dy, 1)
 #endif
 
+#ifndef CLS_NUM_FIELDS
 __kernel __attribute__((reqd_work_group_size(CLS_BX, CLS_BY, 1)))
 void cls_stream25d(__global const real *restrict in, __global real *restrict out
                    CLS_AUX_PARAMS, int step)
@@ -315,11 +316,90 @@ void cls_stream25d(__global const real *restrict in, __global real *restrict out
     }
 }
 #else
+/* One stage of a system of fields (codegen's system stage): the kernel above with every field
+ * of the system streamed side by side, each with its planes in local memory and its window,
+ * at the offsets the stage's updates read of any field (their union: the windows' unused
+ * entries are dead code).  Every update of the stage reads the fields as they were at the
+ * stage's start and writes its own output buffer (lib/rotation.c). */
+#define CLS_FIELD_WIN_READ(dx, dy)                                                             \
+    w[CLS_WIN_IDX(dx, dy, CLS_RZ)] = buf[(ly * CLS_ITEM_Y + CLS_RY + (dy)) * CLS_LW + lx + CLS_GX + (dx)];
+#define CLS_FIELD_WIN_MOVE(dx, dy, dz) w[CLS_WIN_IDX(dx, dy, dz)] = w[CLS_WIN_IDX(dx, dy, (dz) + 1)];
+#if CLS_RZ == 0
+#define CLS_FIELD_WIN_SHIFT(dx, dy)
+#elif CLS_RZ == 1
+#define CLS_FIELD_WIN_SHIFT(dx, dy) CLS_FIELD_WIN_MOVE(dx, dy, -1) CLS_FIELD_WIN_MOVE(dx, dy, 0)
+#else
+#define CLS_FIELD_WIN_SHIFT(dx, dy)                                                            \
+    CLS_FIELD_WIN_MOVE(dx, dy, -2) CLS_FIELD_WIN_MOVE(dx, dy, -1)                              \
+    CLS_FIELD_WIN_MOVE(dx, dy, 0) CLS_FIELD_WIN_MOVE(dx, dy, 1)
+#endif
+__kernel __attribute__((reqd_work_group_size(CLS_BX, CLS_BY, 1)))
+void cls_stream25d_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, int step)
+{
+    __local real planes[CLS_NUM_FIELDS][2][CLS_LPLANE];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * CLS_BX, y0 = get_group_id(1) * CLS_TY;
+    const int z0 = get_group_id(2) * CLS_ZCHUNK, z1 = min(z0 + CLS_ZCHUNK, NZ);
+    const int x = x0 + lx, y = y0 + ly * CLS_ITEM_Y;
+    const int xc = min(x, NX - 1);
+    __global const real *src[CLS_NUM_FIELDS] = {CLS_FIELD_ARGS};
+    cls_slot slots[CLS_NLOAD];
+    real pf[CLS_NUM_FIELDS][CLS_PREFETCH][CLS_NLOAD];
+    real win[CLS_NUM_FIELDS][CLS_WIN];
+    cls_setup(slots, lx, ly, x0, y0);
+
+    const int q0 = z0 - CLS_RZ, q1 = z1 + CLS_RZ;
+#pragma unroll
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+#pragma unroll
+        for (int d = 0; d < CLS_PREFETCH; d++)
+            if (q0 + d < q1)
+                cls_load_plane(src[f], pf[f][d], slots, CLS_ZOFF(q0 + d), CLS_INZ(q0 + d), lx,
+                               ly);
+        cls_store_plane(planes[f][q0 & 1], pf[f][0], slots, lx, ly);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int q = q0; q < q1; q++) {
+        const int ahead = q + CLS_PREFETCH;
+#pragma unroll
+        for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+#pragma unroll
+            for (int d = 0; d + 1 < CLS_PREFETCH; d++)
+#pragma unroll
+                for (int r = 0; r < CLS_NLOAD; r++) pf[f][d][r] = pf[f][d + 1][r];
+            if (ahead < q1)
+                cls_load_plane(src[f], pf[f][CLS_PREFETCH - 1], slots, CLS_ZOFF(ahead),
+                               CLS_INZ(ahead), lx, ly);
+            __local real *buf = planes[f][q & 1];
+            __private real *w = win[f];
+            CLS_OFFSETS(CLS_FIELD_WIN_READ)
+        }
+        const int z = q - CLS_RZ;
+        if (z >= z0) {
+#pragma unroll
+            for (int j = 0; j < CLS_ITEM_Y; j++)
+                CLS_STAGE_WIN_STORE(win, j, xc, min(y + j, NY - 1), z, step,
+                                    x < NX && y + j < NY, CLS_IDX(x, y + j, z));
+        }
+#pragma unroll
+        for (int f = 0; f < CLS_NUM_FIELDS; f++)
+            if (q + 1 < q1) cls_store_plane(planes[f][(q + 1) & 1], pf[f][0], slots, lx, ly);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+            __private real *w = win[f];
+            CLS_OFFSETS(CLS_FIELD_WIN_SHIFT)
+        }
+    }
+}
+#endif
+#else
 /* ------------------------------------------------------------------ direct (CPUs) */
 /* Each work-item streams a block of CLS_ROWS rows of CLS_ROW_LEN points through CLS_ZCHUNK
  * planes.  The rows of planes z-1, z, z+1 it reads were touched one plane earlier, so they come
  * from the cache; the interior part of each row has no boundary code and vectorises like a C
  * loop (as naive_rows.cl). */
+#ifndef CLS_NUM_FIELDS
 __kernel void cls_stream25d_rows(__global const real *restrict in, __global real *restrict out
                                  CLS_AUX_PARAMS, int step)
 {
@@ -344,4 +424,28 @@ __kernel void cls_stream25d_rows(__global const real *restrict in, __global real
         }
     }
 }
+#else
+/* One stage of a system, as above: every update of the stage per point (CLS_STAGE_STORE). */
+__kernel void cls_stream25d_stage_rows(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS,
+                                       int step)
+{
+    const int x0 = (int)get_global_id(0) * CLS_ROW_LEN;
+    const int yb = (int)get_global_id(1) * CLS_ROWS;
+    const int z0 = (int)get_global_id(2) * CLS_ZCHUNK;
+    if (x0 >= NX || yb >= NY || z0 >= NZ) return;
+    const int x1 = min(x0 + CLS_ROW_LEN, NX), y1 = min(yb + CLS_ROWS, NY);
+    const int z1 = min(z0 + CLS_ZCHUNK, NZ);
+    const int lo_in = max(x0, CLS_HALO_X), hi_in = min(x1, NX - CLS_HALO_X);
+    for (int z = z0; z < z1; z++) {
+        const int inner_z = z >= CLS_HALO_Z && z < NZ - CLS_HALO_Z;
+        for (int y = yb; y < y1; y++) {
+            int inner = inner_z && y >= CLS_HALO_Y && y < NY - CLS_HALO_Y && lo_in < hi_in;
+            int lo = inner ? lo_in : x1, hi = inner ? hi_in : x1;
+            for (int x = x0; x < lo; x++) CLS_STAGE_STORE(, x, y, z, step);
+            for (int x = lo; x < hi; x++) CLS_STAGE_STORE(_interior, x, y, z, step);
+            for (int x = hi; x < x1; x++) CLS_STAGE_STORE(, x, y, z, step);
+        }
+    }
+}
+#endif
 #endif

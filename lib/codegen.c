@@ -125,6 +125,36 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
         OUT("    out%zu[cls_box_index(X + SX, Y + SY, Z + SZ, OOX, OOY, OOZ, OPX, OPY)] = v%zu;\n",
             k, k);
     OUT("}\n#endif\n");
+    /* The stream25d schedule's variant (cl/stream25d.cl, CLS_STREAM25D): every field read
+     * from its private window of planes (the prelude's cls_read_win), auxiliary arrays from
+     * global memory; and the stage at one point from the windows W[f] shifted by J rows, its
+     * values stored where OK. */
+    OUT("#ifdef CLS_STREAM25D\n#define CLS_WIN_FIELD_PARAMS ");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("%s__private const real *restrict f%zu", f ? ", " : "", f);
+    OUT("\n#define CLS_FOR_FIELDS(M)");
+    for (size_t f = 0; f < st->n_fields; f++) OUT(" M(%zu)", f);
+    OUT("\n#undef CLS_READ\n#define CLS_READ cls_read_win\n#undef CLS_READ_AUX\n"
+        "#define CLS_READ_AUX cls_read\n");
+    for (size_t k = 0; k < sg->n; k++) {
+        OUT("CLS_INLINE real cls_update_%zu_win(CLS_WIN_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
+            "int Z, int STEP)\n{\n",
+            k);
+        for (size_t j = 0; j < st->n_params; j++)
+            OUT("    const real %s = (real)%s;\n", st->params[j].name,
+                cls__fmt_double(num, st->params[j].value));
+        OUT("%s\n}\n", bodies[k]);
+    }
+    OUT("#define CLS_STAGE_WIN_STORE(W, J, X, Y, Z, STEP, OK, AT) do {");
+    for (size_t k = 0; k < sg->n; k++) {
+        OUT(" real v%zu_ = cls_update_%zu_win(", k, k);
+        for (size_t f = 0; f < st->n_fields; f++)
+            OUT("%sW[%zu] + (J) * CLS_WIN_X", f ? ", " : "", f);
+        OUT(" CLS_AUX_ARGS, X, Y, Z, STEP);");
+    }
+    OUT(" if (OK) {");
+    for (size_t k = 0; k < sg->n; k++) OUT(" out%zu[AT] = v%zu_;", k, k);
+    OUT(" } } while (0)\n#endif\n");
     /* Every update of the stage at one point: all read the stage's start (the outputs are
      * other buffers), then the values are stored. */
     OUT("CLS_INLINE void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, "

@@ -1,5 +1,6 @@
 /* exec.c: what executors share: the first and last events, auxiliary arguments, progress
- * calls, launches, one launch per step over the state's two buffers, and event times. */
+ * calls, launches, one launch per step over the state's two buffers, one launch per stage and
+ * step over a system's rotating buffers, and event times. */
 #include "exec.h"
 
 cl_event *cls__exec_event(cls__exec *x, size_t i, size_t n)
@@ -89,6 +90,46 @@ cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
         s->rot.at[0] = 1 - s->rot.at[0];
         if (cls__exec_progress_due(x, t + 1, 1) && (st = cls__exec_progress(x, t + 1)) != CLS_SUCCESS)
             return st;
+    }
+    return CLS_SUCCESS;
+}
+
+cls_status cls__exec_stages(cls__exec *x, const cl_kernel *kernels, cl_uint work_dim,
+                            const size_t global[3], const size_t local[3], const char *what)
+{
+    cls_state *s = x->state;
+    const cls_stencil *st = x->st;
+    cls_status r;
+    const size_t n_launch = x->steps * st->n_stages;
+    for (size_t t = 0; t < x->steps; t++) {
+        cl_int step = (cl_int)(s->step + t);
+        cls__rotation_step_begin(&s->rot);
+        for (size_t g = 0; g < st->n_stages; g++) {
+            cl_kernel k = kernels[g];
+            const cls__stage *sg = &st->stages[g];
+            cl_uint arg = 0;
+            cl_int err = CL_SUCCESS;
+            cls__rotation_stage_begin(&s->rot, st, g);
+            for (size_t f = 0; f < st->n_fields && err == CL_SUCCESS; f++)
+                err = clSetKernelArg(k, arg++, sizeof(cl_mem), &s->buf[s->rot.at[f]]);
+            for (size_t u = 0; u < sg->n && err == CL_SUCCESS; u++)
+                err = clSetKernelArg(k, arg++, sizeof(cl_mem),
+                                     &s->buf[s->rot.out[sg->update[u].field]]);
+            if (err != CL_SUCCESS)
+                return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
+            if ((r = cls__exec_set_aux_args(x, k, arg)) != CLS_SUCCESS) return r;
+            arg += (cl_uint)s->n_aux;
+            if ((err = clSetKernelArg(k, arg, sizeof step, &step)) != CL_SUCCESS)
+                return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
+            if ((r = cls__exec_launch(x, k, work_dim, global, local,
+                                      cls__exec_event(x, t * st->n_stages + g, n_launch), what)) !=
+                CLS_SUCCESS)
+                return r;
+            cls__rotation_stage_end(&s->rot);
+        }
+        cls__rotation_step_end(&s->rot, st);
+        if (cls__exec_progress_due(x, t + 1, 1) && (r = cls__exec_progress(x, t + 1)) != CLS_SUCCESS)
+            return r;
     }
     return CLS_SUCCESS;
 }

@@ -93,6 +93,10 @@ cls_status cls__exec_launch(cls__exec *x, cl_kernel k, cl_uint work_dim, const s
 /* One launch per step of kernel(in, out, aux..., step) over the state's two buffers. */
 cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
                               const size_t global[3], const size_t local[3], const char *what);
+/* A system: one launch per stage and step of kernels[g](fields..., outputs..., aux..., step),
+ * the fields in the buffers the rotation gives them (above), the outputs in the free ones. */
+cls_status cls__exec_stages(cls__exec *x, const cl_kernel *kernels, cl_uint work_dim,
+                            const size_t global[3], const size_t local[3], const char *what);
 /* Device seconds from the start of `first` to the end of `last` (0 if unavailable). */
 double cls__event_span(cl_event first, cl_event last);
 

@@ -4,8 +4,9 @@
  * one-sided 1D pair), every boundary kind, heights 1..4 on tiles that do not divide the grid
  * (1 and the highest in double), kernel restarts and the in-kernel barrier (periodic grids,
  * the highest height); states advanced in parts that end inside a trapezoid
- * stage, and states handed between the naive and the trapezoid schedule; host-to-host runs
- * of the pipeline schedule (copied whole, and tile by tile). */
+ * stage, and states handed between the naive and the trapezoid schedule; the 3D systems on
+ * the stream25d schedule (stream25d_cases); host-to-host runs of the pipeline schedule
+ * (copied whole, and tile by tile). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,103 @@ static void refusals(cls_context *ctx)
     cls_stencil_release(st);
 }
 
+/* The stream25d schedule, one step per pass: a 3D system bitwise as the reference with every
+ * loader (direct: rows from global memory; classic, aligned: every field's planes in local
+ * memory), every boundary kind, float and double (clamp and periodic), rows per work-item and
+ * prefetch, columns cut into chunks of planes; a state handed between it and the naive
+ * schedule; AUTO passes it by with the reason; fused steps and a radius beyond its window are
+ * refused naming what. */
+static void stream25d_cases(cls_context *ctx, cls_stencil *st, int has_double)
+{
+    static const char *const configs[] = {
+        "stream25d.loader=direct",
+        "stream25d.loader=direct stream25d.tile=9x4 stream25d.planes=5",
+        "stream25d.loader=classic",
+        "stream25d.loader=aligned stream25d.rows_per_item=2 stream25d.prefetch=2 "
+        "stream25d.planes=6",
+    };
+    for (int dt = 0; dt < (has_double ? 2 : 1); dt++) {
+        cls_stencil_set_dtype(st, dt ? CLS_FLOAT64 : CLS_FLOAT32);
+        for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++) {
+            if (dt && b != (int)CLS_BOUNDARY_CLAMP && b != (int)CLS_BOUNDARY_PERIODIC) continue;
+            grids g;
+            cls_stencil_set_boundary(st, (cls_boundary)b, -0.25);
+            char what[160];
+            snprintf(what, sizeof what, "%s %s %s", cls_stencil_name(st), dt ? "double" : "float",
+                     cls_boundary_name((cls_boundary)b));
+            if (!tap_ok(grids_make(&g, st), "%s: inputs and the reference", what)) {
+                grids_free(&g);
+                continue;
+            }
+            for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {
+                cls_plan *p = NULL;
+                cls_plan_info info;
+                int ok = make_plan(ctx, st, &g, CLS_SCHEDULE_STREAM25D, configs[i], &p) &&
+                         cls_plan_describe(p, &info) == CLS_SUCCESS &&
+                         info.schedule == CLS_SCHEDULE_STREAM25D;
+                for (size_t f = 0; ok && f < g.nf; f++) memset(g.out[f], 0, g.n * g.elem);
+                ok = ok && cls_plan_run_fields(p, (const void *const *)g.in,
+                                               (const void *const *)g.aux, g.out,
+                                               NULL) == CLS_SUCCESS;
+                tap_ok(ok && equal_ref(&g), "%s: stream25d %s equals the reference", what,
+                       configs[i]);
+                if (!ok) tap_diag("%s", cls_last_error());
+                if (ok && i == 2 && !dt && b == (int)CLS_BOUNDARY_CLAMP) {
+                    cls_plan *naive = NULL;
+                    if (make_plan(ctx, st, &g, CLS_SCHEDULE_NAIVE, NULL, &naive)) {
+                        tap_ok(split_run(&g, naive, p, 3), "%s: naive 3 steps, then stream25d",
+                               what);
+                        tap_ok(split_run(&g, p, naive, 4), "%s: stream25d 4 steps, then naive",
+                               what);
+                    }
+                    cls_plan_release(naive);
+                }
+                cls_plan_release(p);
+            }
+            grids_free(&g);
+        }
+    }
+    cls_stencil_set_dtype(st, CLS_FLOAT32);
+    cls_stencil_set_boundary(st, CLS_BOUNDARY_CLAMP, 0);
+    cls_dims dims = grid_of(3);
+    cls_plan *p = NULL;
+    cls_plan_info info;
+    int ok = cls_plan_create(ctx, st, dims, STEPS, NULL, &p) == CLS_SUCCESS &&
+             cls_plan_describe(p, &info) == CLS_SUCCESS &&
+             info.schedule != CLS_SCHEDULE_STREAM25D &&
+             strstr(info.why, "a system streams only when asked for");
+    tap_ok(ok, "%s: AUTO passes stream25d by, saying why", cls_stencil_name(st));
+    cls_plan_release(p);
+    p = NULL;
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_STREAM25D;
+    opt.params = "stream25d.steps_per_pass=2";
+    cls_status s = cls_plan_create(ctx, st, dims, STEPS, &opt, &p);
+    tap_ok(s == CLS_ERR_UNSUPPORTED && strstr(cls_last_error(), "one step per pass"),
+           "%s: fused steps are refused (%s)", cls_stencil_name(st), cls_last_error());
+    cls_plan_release(p);
+}
+
+/* A system beyond the window's radius is refused, naming the field, stage and offset. */
+static void stream25d_radius(cls_context *ctx)
+{
+    cls_stencil *st = NULL;
+    if (cls_stencil_builtin("acoustic3d_r4", &st) != CLS_SUCCESS) return;
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_STREAM25D;
+    cls_plan *p = NULL;
+    cls_dims dims = grid_of(3);
+    cls_status s = cls_plan_create(ctx, st, dims, STEPS, &opt, &p);
+    tap_ok(s == CLS_ERR_PLAN_INFEASIBLE && strstr(cls_last_error(), "'u'") &&
+               strstr(cls_last_error(), "stage 0") && strstr(cls_last_error(), "offset 3"),
+           "acoustic3d_r4: stream25d refuses radius 4 naming field, stage and offset (%s)",
+           cls_last_error());
+    cls_plan_release(p);
+    cls_stencil_release(st);
+}
+
 /* The host-resident pipeline: a system's host-to-host run is copied in whole, advanced
  * resident and copied out (scheme off), or run tile by tile, bitwise as the reference. */
 static void pipeline_cases(cls_context *ctx, cls_stencil *st)
@@ -279,6 +377,20 @@ int main(void)
         cls_stencil_release(st);
     }
     refusals(ctx);
+    static const char *const streamed[] = {"wave3d", "fdtd3d"};
+    for (size_t i = 0; i < 2; i++) {
+        cls_stencil *st = NULL;
+        if (cls_stencil_builtin(streamed[i], &st) == CLS_SUCCESS)
+            stream25d_cases(ctx, st, info.double_support);
+        cls_stencil_release(st);
+    }
+    {
+        cls_stencil *st = NULL;
+        if (cls_stencil_from_json(written[1], &st) == CLS_SUCCESS)
+            stream25d_cases(ctx, st, 0);
+        cls_stencil_release(st);
+    }
+    stream25d_radius(ctx);
     static const char *const piped[] = {"wave2d", "gray_scott", "fdtd3d"};
     for (size_t i = 0; i < 3; i++) {
         cls_stencil *st = NULL;

@@ -1,6 +1,6 @@
 /* exec.c: the stream25d schedule's executor: one launch per pass over z, each streaming the
  * whole grid through one step (cl/stream25d.cl) or steps_per_pass steps (cl/stream25d_tb.cl),
- * over the state's two buffers. */
+ * over the state's two buffers; for a system one launch per stage and step (exec.h). */
 #include "stream25d.h"
 
 /* Fused steps: ceil(steps / k) launches, the last one told how many steps remain (its later
@@ -40,6 +40,7 @@ cls_status cls__stream25d_run(cls__exec *x)
 {
     const cls__s25 *c = x->config;
     /* The kernels are 3D whatever the stencil: 2D groups times z chunks. */
+    if (c->n_stages) return cls__exec_stages(x, c->stage_kernel, 3, c->global, c->local, "stream25d stage");
     if (c->steps_per_pass > 1) return fused(x, c);
     return cls__exec_per_step(x, c->kernel, 3, c->global, c->local, "stream25d");
 }

@@ -63,8 +63,10 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
 
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
-    cls_status rs = cls__refuse_system(f, "stream25d");
-    if (rs != CLS_SUCCESS) return rs;
+    if (cls__stencil_is_system(f->st) && !forced)
+        return cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0,
+                                  "a system streams only when asked for: AUTO's rule and its "
+                                  "thresholds were measured on single fields");
     cls__s25 *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d configuration");
     c->facts = f;
@@ -146,6 +148,8 @@ static void release(void *config)
     cls__s25 *c = config;
     if (!c) return;
     if (c->kernel) clReleaseKernel(c->kernel);
+    for (size_t g = 0; g < c->n_stages; g++)
+        if (c->stage_kernel[g]) clReleaseKernel(c->stage_kernel[g]);
     free(c);
 }
 

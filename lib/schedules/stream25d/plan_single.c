@@ -17,36 +17,81 @@
  * neighbours. */
 typedef cls__s25_reads s25_reads;
 
-/* Scans the body as the generator emits it (offsets folded to integer literals,
- * "IN(dx, dy, dz)"), so every read is found whatever the user wrote. */
-cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
+/* Adds the reads of one emitted body to rd: "IN(dx, dy, dz)" for a single field, every
+ * field's "CLS_FIELD_f(dx, dy, dz)" for a system (their union: one window geometry for all). */
+static cls_status scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
+                             s25_reads *rd)
 {
-    char *text = NULL;
-    memset(rd, 0, sizeof *rd);
-    text = cls__expr_emit_opencl(cls__s25_facts(p)->expr);
-    if (!text) return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: emitting the body");
-    for (const char *c = strstr(text, "IN("); c; c = strstr(c + 3, "IN(")) {
-        int off[3];
+    const char *pat = cls__stencil_is_system(p->st) ? "CLS_FIELD_" : "IN(";
+    for (const char *c = strstr(text, pat); c; c = strstr(c + 3, pat)) {
+        int off[3], field = -1;
         if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
-        if (sscanf(c, "IN(%d, %d, %d)", &off[0], &off[1], &off[2]) != 3) continue;
+        if (cls__stencil_is_system(p->st)
+                ? sscanf(c, "CLS_FIELD_%d(%d, %d, %d)", &field, &off[0], &off[1], &off[2]) != 4
+                : sscanf(c, "IN(%d, %d, %d)", &off[0], &off[1], &off[2]) != 3)
+            continue;
         for (int d = 0; d < 3; d++) {
             if (abs(off[d]) > MAX_R) {
                 static const char axis[] = "xyz";
-                int bad = off[d];
-                free(text);
+                if (!cls__stencil_is_system(p->st))
+                    return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                                     "stream25d: the body reads IN at offset %d in %c; the "
+                                     "window holds offsets up to %d in each dimension (use "
+                                     "another schedule)",
+                                     off[d], axis[d], MAX_R);
+                const cls__stage *sg = &p->st->stages[stage];
                 return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                                 "stream25d: the body reads IN at offset %d in %c; the window "
-                                 "holds offsets up to %d in each dimension (use another "
-                                 "schedule)",
-                                 bad, axis[d], MAX_R);
+                                 "stream25d: stage %zu, update of '%s': reads '%s' at offset %d "
+                                 "in %c; the window holds offsets up to %d in each dimension "
+                                 "(use another schedule)",
+                                 stage, p->st->fields[sg->update[k].field].name,
+                                 field >= 0 && (size_t)field < p->st->n_fields
+                                     ? p->st->fields[field].name
+                                     : "?",
+                                 off[d], axis[d], MAX_R);
             }
             if (abs(off[d]) > rd->r[d]) rd->r[d] = abs(off[d]);
         }
         rd->read[off[1] + MAX_R][off[0] + MAX_R] = 1;
         if (off[0] && off[1]) rd->corners = 1;
     }
-    free(text);
     return CLS_SUCCESS;
+}
+
+/* Scans the body (every update of every stage of a system) as the generator emits it (offsets
+ * folded to integer literals), so every read is found whatever the user wrote. */
+cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
+{
+    memset(rd, 0, sizeof *rd);
+    if (!cls__stencil_is_system(p->st)) {
+        char *text = cls__expr_emit_opencl(cls__s25_facts(p)->expr);
+        if (!text)
+            return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: emitting the body");
+        cls_status s = scan_reads(p, text, 0, 0, rd);
+        free(text);
+        return s;
+    }
+    for (size_t g = 0; g < p->st->n_stages; g++)
+        for (size_t k = 0; k < p->st->stages[g].n; k++) {
+            cls_expr *e = NULL;
+            cls_status s = cls__stencil_parse_update(p->st, g, k, &e);
+            if (s != CLS_SUCCESS) return s;
+            char *text = cls__expr_emit_opencl(e);
+            cls__expr_free(e);
+            if (!text)
+                return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY,
+                                 "stream25d: emitting an update");
+            s = scan_reads(p, text, g, k, rd);
+            free(text);
+            if (s != CLS_SUCCESS) return s;
+        }
+    return CLS_SUCCESS;
+}
+
+/* Arrays streamed side by side: every field of a system, else the one. */
+static size_t streamed(const cls__s25 *p)
+{
+    return cls__stencil_is_system(p->st) ? p->st->n_fields : 1;
 }
 
 /* Model numbers the tile choice needs (cls_model_get reads 0 where unknown). */
@@ -121,7 +166,8 @@ static size_t window_offsets(const s25_reads *rd, size_t rows, int *list)
 /* Local memory of a tile: two planes (double buffering) with their ghost zone. */
 static size_t tile_local_bytes(const cls__s25 *p, const s25_reads *rd, const s25_config *c)
 {
-    return 2 * (c->bx + 2 * c->gx) * (c->by * c->rows + 2 * (size_t)rd->r[1]) * p->elem;
+    return 2 * (c->bx + 2 * c->gx) * (c->by * c->rows + 2 * (size_t)rd->r[1]) * p->elem *
+           streamed(p);
 }
 
 /* Global loads per work-item and plane (the registers of one prefetched plane). */
@@ -137,8 +183,9 @@ static double loads_per_item(const s25_reads *rd, const s25_config *c)
 static int occupancy(const cls__s25 *p, const s25_reads *rd, const s25_device *dv,
                      const s25_config *c, cls_model_occupancy_info *occ)
 {
-    double words = (double)p->elem / 4, loads = loads_per_item(rd, c);
-    double window = (double)window_offsets(rd, c->rows, NULL) * (2 * rd->r[2] + 1);
+    double words = (double)p->elem / 4, loads = loads_per_item(rd, c) * (double)streamed(p);
+    double window = (double)window_offsets(rd, c->rows, NULL) * (2 * rd->r[2] + 1) *
+                    (double)streamed(p);
     unsigned regs =
         (unsigned)ceil((window + loads * (double)c->prefetch) * words + 2 * loads + 24);
     return cls_model_occupancy(dv->m, c->bx * c->by, regs, tile_local_bytes(p, rd, c), occ) ==
@@ -169,7 +216,7 @@ static double shape_cost(const cls__s25 *p, const s25_reads *rd, const s25_devic
     if (cls_traffic_tile_eval(&tile, &t) != 0 || !occupancy(p, rd, dv, c, &occ)) return HUGE_VAL;
     double need = dv->bandwidth / dv->cus / dv->clock_hz * dv->latency;
     double inflight = occ.warps_per_cu * dv->warp * loads_per_item(rd, c) * (double)p->elem *
-                      (double)c->prefetch;
+                      (double)c->prefetch * (double)streamed(p);
     double hiding = need > 0 && inflight < need ? inflight / need : 1;
     double sync = occ.groups_per_cu >= 2 ? 1 : 0.5;
     size_t tx = div_up(p->dims.n[0], c->bx), tyn = div_up(p->dims.n[1], c->by * c->rows);
@@ -202,6 +249,20 @@ static double predict_single(cls__s25 *p, const s25_reads *rd, s25_device *dv,
     }
     if (!isfinite(bytes)) return 0;
     cls_model_get(dv->m, "sync.kernel_restart_cycles", &restart);
+    if (cls__stencil_is_system(p->st)) {
+        /* Every stage streams every field through its tile (the single field's read traffic:
+         * its bytes less the one write), writes one array per update and reads the auxiliary
+         * arrays once per point; one launch per stage. */
+        const double read = bytes - (aux > 0 ? aux : 0) - (double)p->elem;
+        double seconds = 0;
+        for (size_t g = 0; g < p->st->n_stages; g++)
+            seconds += restart / dv->clock_hz +
+                       (double)p->points *
+                           ((double)p->st->n_fields * read +
+                            (double)(p->st->stages[g].n + p->st->n_aux) * (double)p->elem) /
+                           dv->bandwidth;
+        return (double)p->steps * seconds;
+    }
     return (double)p->steps *
            (restart / dv->clock_hz + (double)p->points * bytes / dv->bandwidth);
 }
@@ -289,6 +350,40 @@ static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config 
     return CLS_SUCCESS;
 }
 
+/* A system's kernels, one per stage (cls_stream25d_stage or, direct, _stage_rows), with the
+ * same defines; *kmax the smallest work-group limit among them. */
+static cls_status build_stages(cls__s25 *p, const char *defines, size_t *kmax)
+{
+    const cls__facts *f = cls__s25_facts(p);
+    const char *name = strstr(defines, "#define CLS_LOADER 3") ? "cls_stream25d_stage_rows"
+                                                                : "cls_stream25d_stage";
+    for (size_t g = 0; g < p->n_stages; g++)
+        if (p->stage_kernel[g]) {
+            clReleaseKernel(p->stage_kernel[g]);
+            p->stage_kernel[g] = NULL;
+        }
+    p->n_stages = p->st->n_stages;
+    p->from_cache = 1;
+    p->build_seconds = 0;
+    for (size_t g = 0; g < p->n_stages; g++) {
+        cls__built b = {0};
+        cls_status s = cls__build_stage_kernel(f, g, "stream25d.cl", defines, name,
+                                               f->max_registers, &b);
+        p->stage_kernel[g] = b.kernel;
+        if (s != CLS_SUCCESS) return s;
+        if (g == 0) {
+            p->program = b.program;
+            p->max_regs = b.max_regs;
+            p->regs_ignored = b.regs_ignored;
+        }
+        p->from_cache = p->from_cache && b.from_cache;
+        p->build_seconds += b.build_seconds;
+        size_t k = cls__kernel_wg_limit(p->ctx, b.kernel);
+        if (k && (!*kmax || k < *kmax)) *kmax = k;
+    }
+    return CLS_SUCCESS;
+}
+
 /* Generates the configuration's defines and builds its kernel; *kmax receives the work-group
  * limit the device reports for it (0 if unknown). */
 static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, size_t *kmax)
@@ -319,9 +414,14 @@ static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, s
         clReleaseKernel(p->kernel);
         p->kernel = NULL;
     }
+    *kmax = 0;
+    if (cls__stencil_is_system(p->st)) {
+        s = build_stages(p, defines, kmax);
+        free(defines);
+        return s;
+    }
     s = cls__s25_build_kernel(p, "stream25d.cl", defines,
                           c->loader == CLS__LOADER_DIRECT ? "cls_stream25d_rows" : "cls_stream25d");
-    *kmax = 0;
     if (s == CLS_SUCCESS)
         clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof *kmax, kmax, NULL);
@@ -362,8 +462,13 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
     if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
+    if (cls__stencil_is_system(p->st) && opt->steps_per_pass > 1)
+        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                         "stream25d: fused steps (steps_per_pass %zu) run single-field "
+                         "stencils; '%s' is a system of %zu fields: one step per pass",
+                         opt->steps_per_pass, p->st->name, p->st->n_fields);
     /* Several steps per pass (plan_fused.c), asked for or chosen by the model. */
-    if (opt->steps_per_pass != 1) {
+    if (opt->steps_per_pass != 1 && !cls__stencil_is_system(p->st)) {
         int fused = 0;
         if ((s = cls__plan_stream25d_tb(p, opt, &rd, &fused)) != CLS_SUCCESS || fused) return s;
     }

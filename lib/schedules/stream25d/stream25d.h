@@ -48,6 +48,10 @@ typedef struct cls__s25 {
     size_t tile[3];         /* the XY output tile and the planes per group */
     size_t local[3], global[3];
     double predicted_seconds;
+    /* A system of fields (one step per pass only): one kernel per stage, launched in order every
+     * step over the state's rotating buffers (exec.h), each streaming every field. */
+    size_t n_stages;        /* 0 for a single-field stencil */
+    cl_kernel stage_kernel[CLS__MAX_STAGES];
     /* built */
     cl_program program;
     cl_kernel kernel;
