@@ -13,3 +13,10 @@ TESTS += tests/test_system_sched
 tests_test_system_sched_SOURCES = tests/test_system_sched.c
 tests_test_system_sched_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_sched_LDADD = $(TEST_LDADD)
+
+# AUTO and the ghost-zone model for systems of fields: profiles, predictions, bitwise runs.
+check_PROGRAMS += tests/test_system_auto
+TESTS += tests/test_system_auto
+tests_test_system_auto_SOURCES = tests/test_system_auto.c
+tests_test_system_auto_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_auto_LDADD = $(TEST_LDADD)
