@@ -20,3 +20,6 @@ TESTS += tests/test_system_auto
 tests_test_system_auto_SOURCES = tests/test_system_auto.c
 tests_test_system_auto_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_auto_LDADD = $(TEST_LDADD)
+# The same on the command line: tune's profile of a system, run --verify with both predictions.
+TESTS += tests/test_cli_system_auto.sh
+EXTRA_DIST += tests/test_cli_system_auto.sh

@@ -369,7 +369,13 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
                          cls_model_name(m), tt, best->h, best_cont,
                          best->sync == CLS_SYNC_BARRIER ? "barrier" : "restart", best_delta,
                          best_delta >= 0 ? "restart" : "barrier", best->ppi,
-                         best->ppi == 1 ? "" : "s", best_s) != 0)
+                         best->ppi == 1 ? "" : "s", best_s) != 0 ||
+            (cls__stencil_is_system(st) &&
+             cls__appendf(why_out, &len, &cap,
+                          " (a system of %zu fields in %zu stage%s: every field loaded and "
+                          "committed, Eqs. 8-9, each stage priced by Eq. 16, the ghost zone "
+                          "growing by the stages' summed reach, Eqs. 3 and 20)",
+                          st->n_fields, st->n_stages, st->n_stages == 1 ? "" : "s") != 0))
             return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "trapezoid: why");
     }
     if (seconds) *seconds = best_s;
