@@ -65,7 +65,8 @@ cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsig
     p->NumStages = gp->num_stages >= 2 && gp->num_stages <= CLS_GZ_MAX_STAGES ? gp->num_stages
                                                                               : 0;
     for (int g = 0; g < p->NumStages; g++) {
-        for (int i = 0; i < CLS_GZ_MAX_DIMS; i++) p->StageHaloWidth[g][i] = gp->stage_halo_width[g][i];
+        for (int i = 0; i < CLS_GZ_MAX_DIMS; i++)
+            p->StageHaloWidth[g][i] = gp->stage_halo_width[g][i];
         p->StageInstsPerSM_IC[g] = gp->stage_insts_per_sm_ic[g];
     }
     /* A measured tile-load efficiency replaces the document's alpha = sigma^(D-1) (Sect. 4.2,
