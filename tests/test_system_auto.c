@@ -1,7 +1,8 @@
 /* test_system_auto.c: the ghost-zone model and AUTO for systems of fields on the test device.
  * For gray_scott (two fields, one stage), wave2d (a field and its time level) and fdtd2d (three
  * fields, two stages): the measured profile carries the system's shape (fields, stages, the
- * summed reach, each stage's own reach and cost); the trapezoid asked for with nothing given
+ * summed reach, each stage's own reach and cost), read back from the disk cache bit for bit
+ * and measured again when its stage values are missing; the trapezoid asked for with nothing given
  * plans the model's pick with a prediction; AUTO prices the naive schedule and the trapezoid
  * and takes the lower prediction; both plans run bitwise equal to cls_reference_run_fields on
  * a grid the tiles do not divide.  Under the H100 stand-in (its model allows 48 KiB of local
@@ -89,6 +90,52 @@ typedef struct expect {
     int fields, stages, halo_width; /* halo_width: 2 x the summed reach, both axes */
 } expect;
 
+static int same_stages(const cls_ghost_profile *a, const cls_ghost_profile *b)
+{
+    if (a->num_stages != b->num_stages || a->insts_per_sm_ic != b->insts_per_sm_ic) return 0;
+    for (int g = 0; g < a->num_stages; g++)
+        if (a->stage_insts_per_sm_ic[g] != b->stage_insts_per_sm_ic[g]) return 0;
+    return 1;
+}
+
+/* A new context reads a system's profile back with its stages' values bit for bit; a file
+ * whose stage values are missing is measured again. */
+static void check_cache(const cls_stencil *st, const cls_ghost_profile *p, const char *name)
+{
+    cls_context *c = NULL;
+    cls_ghost_profile q;
+    char path[4096];
+    int fc = -1;
+    int ok = cls_context_create(NULL, &c) == CLS_SUCCESS &&
+             cls_ghost_profile_path(c, st, path, sizeof path) == CLS_SUCCESS &&
+             cls_ghost_profile_get(c, st, &q, &fc) == CLS_SUCCESS;
+    cls_context_release(c);
+    c = NULL;
+    tap_ok(ok && fc == 1 && same_stages(p, &q),
+           "%s: a new context reads the profile and each stage's value from the cache", name);
+    if (!ok) return;
+    /* the stage values' key renamed: the entry lacks them */
+    FILE *f = fopen(path, "rb");
+    char text[16384];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[n] = 0;
+    char *key = strstr(text, "stage_insts_per_sm_ic");
+    if (key) key[0] = 'x';
+    f = key ? fopen(path, "wb") : NULL;
+    if (f) {
+        fwrite(text, 1, n, f);
+        fclose(f);
+    }
+    fc = -1;
+    ok = f && cls_context_create(NULL, &c) == CLS_SUCCESS &&
+         cls_ghost_profile_get(c, st, &q, &fc) == CLS_SUCCESS;
+    cls_context_release(c);
+    tap_ok(ok && fc == 0 && q.num_stages == p->num_stages && q.stage_insts_per_sm_ic[0] > 0 &&
+               q.stage_insts_per_sm_ic[1] > 0,
+           "%s: an entry without the stages' values is measured again", name);
+}
+
 static void check_profile(cls_context *ctx, const cls_stencil *st, const expect *e)
 {
     cls_ghost_profile p;
@@ -119,6 +166,7 @@ static void check_profile(cls_context *ctx, const cls_stencil *st, const expect 
            e->stages >= 2 ? " (each stage measured alone, their widths summing to HaloWidth)"
                           : "",
            p.naive_seconds_per_point * 1e9, p.alpha);
+    if (e->stages >= 2) check_cache(st, &p, e->name);
 }
 
 static void check_system(cls_context *ctx, const expect *e)
