@@ -3,7 +3,7 @@
 # line, reported as TAP: `clstencil tune` measures a system's profile and prints its fields,
 # stages and each stage's reach and cost; `clstencil run ... --verify` then shows the chosen
 # plan with both schedules' predictions, and the trapezoid asked for runs the model's pick;
-# both verify bitwise.
+# both verify bitwise; `clstencil analyze` describes a system's reads and ghost zone.
 CLI=${builddir:-.}/clstencil
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/clstencil-sysauto.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -49,6 +49,16 @@ cli run fdtd2d --size $size --steps $steps --verify --schedule trapezoid
     out_has 'a system of 3 fields in 2 stages' && out_has '^predicted time/step: ' &&
     out_has '^verify: OK (bitwise, 3 fields)$'
 verdict $? "run fdtd2d --schedule trapezoid --verify: the model's tile and height, bitwise"
+
+# The memory analysis of a system: the union of its fields' offsets, the trapezoid's ghost zone
+# growing by the stages' summed reach (fdtd2d: 2 per step, so 4 at h = 2 on a 32-wide tile).
+cli analyze gray_scott --size 128x128 --schedule naive --dump
+[ $rc -eq 0 ] && out_has '"RX": 1, "RY": 1' && out_has 'in\[C+(1)+(0)\*P' &&
+    out_has 'in\[C+(0)+(-1)\*P'
+verdict $? "analyze gray_scott: the naive variants read the Laplacian's offsets"
+cli analyze fdtd2d --size 128x128 --schedule trapezoid --dump
+[ $rc -eq 0 ] && out_has 'tx >= 4 && tx < 28'
+verdict $? "analyze fdtd2d: the trapezoid's inner block at h 2 is the tile less twice 2 x 2"
 
 echo "1..$n"
 exit $failed
