@@ -248,22 +248,18 @@ inline void cls_rot_step_end(int *at, const int *start)
     for (int f = 0; f < CLS_NUM_FIELDS; f++) at[f] = next[f];
 }
 
-/* One trapezoid of a system: tile t of a stage of height h, `hs` <= h steps from step0, every
- * field from src[f] into dst[f]. */
-inline void cls_trapezoid_tile_fields(CLS_LOAD_QUAL __global real *const *src,
-                                      __global real *const *dst CLS_AUX_PARAMS, int t, int h,
-                                      int step0, int hs, __local real *T)
+/* `hs` loops of every stage (only < 0) or of stage `only` alone (profiling, Sect. 4.3: one
+ * stage's computation) on the tile's buffers in T, rotating them; at[f] receives the buffer
+ * that holds field f. */
+inline void cls_tile_fields_steps(cls_tile_pos p, int *at, int step0 CLS_AUX_PARAMS, int hs,
+                                  int only, __local real *T)
 {
-    cls_tile_pos p = cls_tile_origin(t, h);
-    int at[CLS_NUM_FIELDS], start[CLS_NUM_FIELDS], out[CLS_NUM_FIELDS];
-    for (int f = 0; f < CLS_NUM_FIELDS; f++) {
-        cls_tile_load(src[f], T + f * CLS_TILE_ALLOC, p);
-        at[f] = f;
-        start[f] = out[f] = -1;
-    }
+    int start[CLS_NUM_FIELDS], out[CLS_NUM_FIELDS];
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) start[f] = out[f] = -1;
     for (int s = 0; s < hs; s++) {
         for (int f = 0; f < CLS_NUM_FIELDS; f++) start[f] = at[f];
         for (int g = 0; g < CLS_NUM_STAGES; g++) {
+            if (only >= 0 && g != only) continue;
             cls_rot_stage_begin(g, at, start, out);
             /* the stage's reads wait for the last stage's writes, and its writes for the last
              * stage's reads of the buffers now free */
@@ -277,6 +273,21 @@ inline void cls_trapezoid_tile_fields(CLS_LOAD_QUAL __global real *const *src,
         }
         cls_rot_step_end(at, start);
     }
+}
+
+/* One trapezoid of a system: tile t of a stage of height h, `hs` <= h steps from step0, every
+ * field from src[f] into dst[f]. */
+inline void cls_trapezoid_tile_fields(CLS_LOAD_QUAL __global real *const *src,
+                                      __global real *const *dst CLS_AUX_PARAMS, int t, int h,
+                                      int step0, int hs, __local real *T)
+{
+    cls_tile_pos p = cls_tile_origin(t, h);
+    int at[CLS_NUM_FIELDS];
+    for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+        cls_tile_load(src[f], T + f * CLS_TILE_ALLOC, p);
+        at[f] = f;
+    }
+    cls_tile_fields_steps(p, at, step0 CLS_AUX_ARGS, hs, -1, T);
     /* Commit: every point of every buffer read here was written (or loaded) by this item. */
     for (int f = 0; f < CLS_NUM_FIELDS; f++)
         for (int k = 0; k < CLS_PPI; k++) {
@@ -409,6 +420,46 @@ void cls_trapezoid_persistent(__global real *buf0, __global real *buf1 CLS_AUX_P
     }
 }
 #endif /* CLS_NUM_FIELDS */
+#endif
+
+#if defined(CLS_PROFILE) && defined(CLS_NUM_FIELDS)
+/* Profiling a system (lib/schedules/trapezoid/profile.c) as the single-field kernel below
+ * does; `only` >= 0 computes stage `only` alone in each loop (the per-stage costs of the
+ * model's Eq. 16 for systems).  Arguments in0.., out0.., step0, hs, h, io, limit, only, never,
+ * then the aux arrays. */
+__kernel __attribute__((reqd_work_group_size(CLS_WG_X, CLS_WG_Y, CLS_WG_Z)))
+void cls_trapezoid_profile(CLS_FOR_FIELDS(CLS_IN_PARAM) CLS_FOR_FIELDS(CLS_OUT_PARAM) int step0,
+                           int hs, int h, int io, int limit, int only, real never CLS_AUX_PARAMS)
+{
+    __local real T[CLS_TILE_BUFS * CLS_TILE_ALLOC];
+    __global const real *src[CLS_NUM_FIELDS] = {CLS_FOR_FIELDS(CLS_IN_ARG)};
+    __global real *dst[CLS_NUM_FIELDS] = {CLS_FOR_FIELDS(CLS_OUT_ARG)};
+    int ntiles = min(cls_tile_count(h), limit);
+    for (int t = get_group_id(0); t < ntiles; t += get_num_groups(0)) {
+        if (io) {
+            cls_trapezoid_tile_fields(src, dst CLS_AUX_ARGS, t, h, step0, hs, T);
+        } else {
+            cls_tile_pos p = cls_tile_origin(t, h);
+            int at[CLS_NUM_FIELDS];
+            for (int f = 0; f < CLS_NUM_FIELDS; f++) {
+                at[f] = f;
+                for (int k = 0; k < CLS_PPI; k++) {
+                    int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                    T[f * CLS_TILE_ALLOC + CLS_TILE_INDEX(lx, ly, lz)] =
+                        (real)((lx + ly + lz + t + f) & 15) * (real)0.0625;
+                }
+            }
+            cls_tile_fields_steps(p, at, step0 CLS_AUX_ARGS, hs, only, T);
+            for (int f = 0; f < CLS_NUM_FIELDS; f++)
+                for (int k = 0; k < CLS_PPI; k++) {
+                    int lx = CLS_PX(k), ly = CLS_PY(k), lz = CLS_PZ(k);
+                    real v = T[at[f] * CLS_TILE_ALLOC + CLS_TILE_INDEX(lx, ly, lz)];
+                    if (v == never) dst[f][CLS_TILE_INDEX(lx, ly, lz)] = v;
+                }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
 #endif
 
 #if defined(CLS_PROFILE) && !defined(CLS_NUM_FIELDS)

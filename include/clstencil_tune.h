@@ -59,6 +59,13 @@ typedef struct cls_ghost_profile {
     size_t points_per_item;
     double seconds;             /* time the measurement took (0 for a document profile) */
     char source[320];           /* where the numbers come from */
+    /* Systems of fields (doc/ghost-zones.md, "The model for systems"); a single field has one
+     * field and one stage.  halo_width above is then the sum of the stages' widths. */
+    double num_fields;          /* fields a trapezoid loads and commits (Eq. 9 once each) */
+    int num_stages;             /* stages per step */
+    int stage_halo_width[16][3]; /* stage g's reach left plus right along i */
+    double stage_insts_per_sm_ic[16]; /* InstsPerSM_IC of stage g (num_stages >= 2: measured
+                                         stage by stage; the model sums Eq. 16 over them) */
 } cls_ghost_profile;
 
 /* The document's Table 2 profile of one of its applications by built-in name ("hotspot",

@@ -58,40 +58,59 @@ int cls__access_reads(cls__access_out *o, const cls__access_request *a, int in_p
     return rc;
 }
 
-static cls_status scan_reads(const cls_stencil *st, cls__access_request *a)
+/* Adds the reads of one emitted body: IN(dx, ...) of a single field, or CLS_FIELD_<f>(dx, ...)
+ * of a system's update (any field: the descriptions model one array, so a system's reads are
+ * the union of its fields' offsets). */
+static cls_status scan_text(const cls_stencil *st, const char *text, const char *tag,
+                            cls__access_request *a)
 {
-    cls_expr *e = NULL;
-    cls_status s = cls__stencil_parse(st, &e);
-    if (s != CLS_SUCCESS) return s;
-    char *text = cls__expr_emit_opencl(e);
-    cls__expr_free(e);
-    if (!text) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting the body");
-    for (const char *c = strstr(text, "IN("); c; c = strstr(c + 3, "IN(")) {
+    const size_t tl = strlen(tag);
+    for (const char *c = strstr(text, tag); c; c = strstr(c + tl, tag)) {
         int o[3] = {0, 0, 0};
         size_t k;
         if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
-        /* IN(dx), IN(dx, dy) or IN(dx, dy, dz) by the stencil's dimensions */
-        int got = sscanf(c, "IN(%d, %d, %d)", &o[0], &o[1], &o[2]);
+        const char *args = c + tl;
+        if (tag[tl - 1] == '_') { /* CLS_FIELD_<f>( */
+            while (isdigit((unsigned char)*args)) args++;
+            if (*args++ != '(') continue;
+        }
+        /* (dx), (dx, dy) or (dx, dy, dz) by the stencil's dimensions */
+        int got = sscanf(args, "%d, %d, %d", &o[0], &o[1], &o[2]);
         if (got < 1 || got > st->dims) continue;
         for (int d = got; d < 3; d++) o[d] = 0;
         for (k = 0; k < a->n; k++)
             if (!memcmp(a->off[k], o, sizeof o)) break;
         if (k < a->n) continue;
-        if (a->n == CLS__ACCESS_MAX_OFFS || abs(o[0]) > 3 || abs(o[1]) > 3 || abs(o[2]) > 3) {
-            free(text);
+        if (a->n == CLS__ACCESS_MAX_OFFS || abs(o[0]) > 3 || abs(o[1]) > 3 || abs(o[2]) > 3)
             return cls__fail(NULL, CLS_ERR_PLAN_INFEASIBLE,
                              "the body reads IN(%d, %d, %d): the published descriptions cover "
                              "offsets up to 3 in each dimension",
                              o[0], o[1], o[2]);
-        }
         memcpy(a->off[a->n++], o, sizeof o);
         for (int d = 0; d < 3; d++)
             if (abs(o[d]) > a->r[d]) a->r[d] = abs(o[d]);
         if (o[0] && o[1]) a->corners = 1;
     }
-    free(text);
-    if (!a->n) a->n = 1; /* IN(0, 0, 0) */
     return CLS_SUCCESS;
+}
+
+static cls_status scan_reads(const cls_stencil *st, cls__access_request *a)
+{
+    const int sys = cls__stencil_is_system(st);
+    cls_status s = CLS_SUCCESS;
+    for (size_t g = 0; g < (sys ? st->n_stages : 1) && s == CLS_SUCCESS; g++)
+        for (size_t k = 0; k < (sys ? st->stages[g].n : 1) && s == CLS_SUCCESS; k++) {
+            cls_expr *e = NULL;
+            s = sys ? cls__stencil_parse_update(st, g, k, &e) : cls__stencil_parse(st, &e);
+            if (s != CLS_SUCCESS) return s;
+            char *text = cls__expr_emit_opencl(e);
+            cls__expr_free(e);
+            if (!text) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting the body");
+            s = scan_text(st, text, sys ? "CLS_FIELD_" : "IN(", a);
+            free(text);
+        }
+    if (!a->n) a->n = 1; /* IN(0, 0, 0) */
+    return s;
 }
 
 cls_status cls__access_publish(const cls_stencil *st, cls_dims dims,

@@ -8,6 +8,7 @@
 
 #include "expr.h"
 #include "internal.h"
+#include "traffic.h"
 
 /* Names the body language reserves; parameters and aux arrays may not take them. */
 static const char *const reserved_names[] = {
@@ -573,7 +574,10 @@ double cls_stencil_min_bytes_per_point(const cls_stencil *st)
 {
     if (!st) return 0;
     if (st->n_fields) return cls__system_min_bytes_per_point(st);
-    return (double)cls_dtype_size(st->dtype) * (2.0 + (double)st->n_aux);
+    /* the state read and written once, the auxiliary arrays read once (model/traffic.c) */
+    const double one = 1;
+    return cls_traffic_minimal_bytes((double)cls_dtype_size(st->dtype), &one, &one, 1,
+                                     (double)st->n_aux);
 }
 
 static const char *const boundary_names[] = {"clamp", "constant", "periodic", "mirror"};

@@ -7,6 +7,7 @@
 
 #include "expr.h"
 #include "internal.h"
+#include "traffic.h"
 
 #define Q(str) cls__quote((char[CLS__QUOTE_MAX]){0}, CLS__QUOTE_MAX, (str))
 
@@ -352,12 +353,14 @@ int cls__system_is_exact(const cls_stencil *st)
 
 double cls__system_min_bytes_per_point(const cls_stencil *st)
 {
-    double arrays = (double)st->n_aux;
-    for (size_t g = 0; g < st->n_stages; g++) {
+    /* Every field each stage reads and every field it writes, once per stage, and the
+     * auxiliary arrays once per step (Mo & Li's minimal traffic, model/traffic.c). */
+    double reads[CLS__MAX_STAGES] = {0}, writes[CLS__MAX_STAGES] = {0};
+    for (size_t g = 0; g < st->n_stages && g < CLS__MAX_STAGES; g++) {
         int read[CLS__MAX_FIELDS] = {0};
         for (size_t k = 0; k < st->stages[g].n; k++) {
             cls_expr *e = NULL;
-            arrays += 1; /* the field it writes */
+            writes[g] += 1; /* the field it writes */
             if (cls__stencil_parse_update(st, g, k, &e) != CLS_SUCCESS) continue;
             for (size_t f = 0; f < st->n_fields; f++) {
                 int lo[3], hi[3], used;
@@ -366,9 +369,10 @@ double cls__system_min_bytes_per_point(const cls_stencil *st)
             }
             cls__expr_free(e);
         }
-        for (size_t f = 0; f < st->n_fields; f++) arrays += read[f];
+        for (size_t f = 0; f < st->n_fields; f++) reads[g] += read[f];
     }
-    return (double)cls_dtype_size(st->dtype) * arrays;
+    return cls_traffic_minimal_bytes((double)cls_dtype_size(st->dtype), reads, writes,
+                                     (int)st->n_stages, (double)st->n_aux);
 }
 
 cls_status cls__system_stage_reach(const cls_stencil *st, size_t stage, int reach[3])

@@ -109,6 +109,30 @@ cls_status cls_gz_check(const cls_gz_device *d, const cls_gz_profile *p, const c
                           "profile %s: N and x must be positive; NumStencilArrays, "
                           "NumElemPerOp, InstsPerSM_MC, InstsPerSM_IC, BankConflictRate >= 0",
                           p->name ? p->name : "");
+    if (!(p->NumFields >= 0) || !isfinite(p->NumFields) || p->NumStages < 0 ||
+        p->NumStages > CLS_GZ_MAX_STAGES)
+        return cls__error(bad, "profile %s: NumFields must be >= 0 and NumStages 0 to %d",
+                          p->name ? p->name : "", CLS_GZ_MAX_STAGES);
+    if (p->NumStages >= 2)
+        for (int i = 0; i < p->D; i++) {
+            /* The ghost zone grows by every stage's reach per loop. */
+            int sum = 0;
+            for (int g = 0; g < p->NumStages; g++) {
+                if (p->StageHaloWidth[g][i] < 0)
+                    return cls__error(bad, "profile %s: StageHaloWidth_%d,%d = %d is negative",
+                                      p->name ? p->name : "", g, i, p->StageHaloWidth[g][i]);
+                sum += p->StageHaloWidth[g][i];
+            }
+            if (sum != p->HaloWidth[i])
+                return cls__error(bad,
+                                  "profile %s: HaloWidth_%d = %d, but its %d stages' widths add "
+                                  "up to %d (the ghost zone grows by every stage's reach)",
+                                  p->name ? p->name : "", i, p->HaloWidth[i], p->NumStages, sum);
+        }
+    for (int g = 0; g < p->NumStages && p->NumStages >= 2; g++)
+        if (!(p->StageInstsPerSM_IC[g] >= 0) || !isfinite(p->StageInstsPerSM_IC[g]))
+            return cls__error(bad, "profile %s: StageInstsPerSM_IC_%d = %g, must be >= 0",
+                              p->name ? p->name : "", g, p->StageInstsPerSM_IC[g]);
     if (!c) return CLS_SUCCESS;
     for (int i = 0; i < p->D; i++) {
         if (!(c->DataLength[i] >= 1) || !isfinite(c->DataLength[i]))
@@ -132,6 +156,20 @@ static double tile(const cls_gz_profile *p, const cls_gz_config *c, double k)
     for (int i = 0; i < p->D; i++) r *= (double)c->blk_len[i] - (double)p->HaloWidth[i] * k;
     return r;
 }
+
+/* prod_{i<D} (blk_len_i - StageHaloWidth[g][i]): the points of the tile whose stage-g reads
+ * stay inside it (stage 0 of a profile of one stage: P(1)). */
+static double stage_tile(const cls_gz_profile *p, const cls_gz_config *c, int g)
+{
+    if (p->NumStages < 2) return tile(p, c, 1);
+    double r = 1;
+    for (int i = 0; i < p->D; i++) r *= (double)c->blk_len[i] - (double)p->StageHaloWidth[g][i];
+    return r;
+}
+
+int cls_gz_stages(const cls_gz_profile *p) { return p->NumStages >= 2 ? p->NumStages : 1; }
+
+double cls_gz_fields(const cls_gz_profile *p) { return p->NumFields >= 1 ? p->NumFields : 1; }
 
 static double data_elems(const cls_gz_profile *p, const cls_gz_config *c)
 {
@@ -231,8 +269,9 @@ double cls_gz_Commit(const cls_gz_device *d, const cls_gz_profile *p, const cls_
 {
     double T = cls_gz_T(p, c);
     if (T == HUGE_VAL) return HUGE_VAL;
-    /* Eq. 9: MemCycles(T x prod (blk_len - HaloWidth_i x h)) */
-    return cls_gz_MemCycles(d, p->D, p->x, T, T * tile(p, c, c->h));
+    /* Eq. 9: MemCycles(T x prod (blk_len - HaloWidth_i x h)), once per field of a system
+     * (NumFields x Eq. 9: every field's valid tile is stored, as Eq. 8 loads every array). */
+    return cls_gz_fields(p) * cls_gz_MemCycles(d, p->D, p->x, T, T * tile(p, c, c->h));
 }
 
 double cls_gz_IterMem(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c)
@@ -294,6 +333,14 @@ double cls_gz_ActiveWarpsPerBlock_IC(const cls_gz_device *d, const cls_gz_profil
     return tile(p, c, 1) / d->WarpSize;
 }
 
+double cls_gz_ActiveWarpsPerBlock_IC_stage(const cls_gz_device *d, const cls_gz_profile *p,
+                                           const cls_gz_config *c, int g)
+{
+    /* Sect. 4.3's prod (blk_len - HaloWidth_j) / WarpSize for stage g of a system: the threads
+     * whose stage-g reads stay in the tile, prod (blk_len - StageHaloWidth_g,j) / WarpSize. */
+    return stage_tile(p, c, g) / d->WarpSize;
+}
+
 /* The tau that Eqs. 15-16 use: the printed equations substitute Eq. 11 without tau (the factor
  * was added to the text in the journal version, Sect. 4.3 "[IJPP]", and the equations were not
  * changed).  apply_tau = 1 restores it. */
@@ -312,13 +359,26 @@ double cls_gz_MiscComp(const cls_gz_device *d, const cls_gz_profile *p, const cl
                              cls_gz_ActiveWarpsPerBlock_MC(d, p, c));
 }
 
-double cls_gz_IterComp(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c)
+double cls_gz_IterComp_stage(const cls_gz_device *d, const cls_gz_profile *p,
+                             const cls_gz_config *c, int g)
 {
     /* Eq. 16 = Eq. 11 with Eqs. 13 and 14 substituted:
-     *   h x InstsPerSM_IC x M / N x prod (blk_len - HaloWidth_j) x CPI. */
-    double ipw = cls_gz_IterInstsPerWarp(d, p->InstsPerSM_IC, p->N);
+     *   h x InstsPerSM_IC x M / N x prod (blk_len - HaloWidth_j) x CPI;
+     * for stage g of a system its own instructions and active tile:
+     *   h x StageInstsPerSM_IC_g x M / N x prod (blk_len - StageHaloWidth_g,j) x CPI. */
+    double insts = p->NumStages >= 2 ? p->StageInstsPerSM_IC[g] : p->InstsPerSM_IC;
+    double ipw = cls_gz_IterInstsPerWarp(d, insts, p->N);
     return cls_gz_CompCycles(d, cls_gz_StageInstsPerWarp_IC(c->h, ipw), tau_used(d, p),
-                             cls_gz_ActiveWarpsPerBlock_IC(d, p, c));
+                             cls_gz_ActiveWarpsPerBlock_IC_stage(d, p, c, g));
+}
+
+double cls_gz_IterComp(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c)
+{
+    /* Eq. 16, or for a system its sum over the stages of a loop (each stage sweeps the tile
+     * once per loop, Eq. 13's h loops of every stage). */
+    double r = 0;
+    for (int g = 0; g < cls_gz_stages(p); g++) r += cls_gz_IterComp_stage(d, p, c, g);
+    return r;
 }
 
 double cls_gz_CPT(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c)

@@ -17,6 +17,8 @@
 #include "device_model.h"
 
 #define CLS_GZ_MAX_DIMS 3
+/* Stages per loop of a system of fields (the library's CLS__MAX_STAGES). */
+#define CLS_GZ_MAX_STAGES 16
 
 /* How stages are globally synchronised (Sect. 4.4, 4.5). */
 typedef enum cls_gz_sync {
@@ -92,6 +94,21 @@ typedef struct cls_gz_profile {
     double InstsPerSM_IC;               /* the same for IterComp (Sect. 4.3) */
     double BankConflictRate;            /* bank conflicts per warp instruction (Sect. 4.3) */
     double x;                           /* bytes per element (Eq. 7) */
+    /* Systems of coupled fields: an extension, not in Meng & Skadron 2010, whose profiles leave
+     * all of it 0 (one field, one stage: the equations as printed).  A loop of a system is
+     * NumStages stages, each a sweep of the whole tile in local memory after a barrier, stage
+     * g's updates reading up to StageHaloWidth[g][i] / 2 points away along i.
+     *   NumFields: the arrays a trapezoid commits (Eq. 9, once per field); their loads are
+     *     counted in NumStencilArrays (Eq. 8) with the auxiliary arrays.  0 or 1: one.
+     *   NumStages: 0 or 1: one stage, priced by InstsPerSM_IC and HaloWidth (Eq. 16 as
+     *     printed).  >= 2: HaloWidth_i must be the sum of the stages' widths (the ghost zone
+     *     grows by every stage's reach per loop, Eqs. 3, 20) and stage g's computation is
+     *     priced by Eq. 16 with StageInstsPerSM_IC[g] over its own active tile
+     *     prod (blk_len_i - StageHaloWidth[g][i]), summed over the stages. */
+    double NumFields;
+    int NumStages;
+    int StageHaloWidth[CLS_GZ_MAX_STAGES][CLS_GZ_MAX_DIMS];
+    double StageInstsPerSM_IC[CLS_GZ_MAX_STAGES];
 } cls_gz_profile;
 
 typedef struct cls_gz_config {
@@ -129,7 +146,7 @@ double cls_gz_alpha(const cls_gz_device *d, int D);
 double cls_gz_MemCycles(const cls_gz_device *d, int D, double x, double T, double n);
 /* Eq. 8: loading the tiles with their ghost zones. */
 double cls_gz_LoadSten(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);
-/* Eq. 9: storing the valid tiles. */
+/* Eq. 9: storing the valid tiles (of every field, NumFields x Eq. 9, for a system). */
 double cls_gz_Commit(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);
 /* Eq. 10: the extra device-memory elements of every stencil op over h loops. */
 double cls_gz_IterMem(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);
@@ -154,8 +171,20 @@ double cls_gz_ActiveWarpsPerBlock_IC(const cls_gz_device *d, const cls_gz_profil
                                      const cls_gz_config *c);
 /* Eq. 15: InstsPerSM_MC x M / N x blk_len^D x CPI (cycles per trapezoid). */
 double cls_gz_MiscComp(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);
-/* Eq. 16: h x InstsPerSM_IC x M / N x prod (blk_len - HaloWidth_j) x CPI. */
+/* Eq. 16: h x InstsPerSM_IC x M / N x prod (blk_len - HaloWidth_j) x CPI; for a system of
+ * NumStages >= 2 stages the sum over g of Eq. 16 with StageInstsPerSM_IC[g] and
+ * StageHaloWidth[g] (cls_gz_IterComp_stage). */
 double cls_gz_IterComp(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);
+/* Eq. 16 for stage g of a system: h x StageInstsPerSM_IC[g] x M / N x
+ * prod (blk_len - StageHaloWidth[g][j]) x CPI (through Eqs. 11, 13, 14 with
+ * cls_gz_ActiveWarpsPerBlock_IC_stage); for a profile of one stage, stage 0 is Eq. 16. */
+double cls_gz_IterComp_stage(const cls_gz_device *d, const cls_gz_profile *p,
+                             const cls_gz_config *c, int g);
+double cls_gz_ActiveWarpsPerBlock_IC_stage(const cls_gz_device *d, const cls_gz_profile *p,
+                                           const cls_gz_config *c, int g);
+/* The stages of one loop and the fields a trapezoid commits: at least 1. */
+int cls_gz_stages(const cls_gz_profile *p);
+double cls_gz_fields(const cls_gz_profile *p);
 /* Sect. 4.1 and 4.5: CPT = MiscComp + IterComp with kernel restart, IterComp alone with
  * memory fences. */
 double cls_gz_CPT(const cls_gz_device *d, const cls_gz_profile *p, const cls_gz_config *c);

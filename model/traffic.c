@@ -1,4 +1,5 @@
-/* traffic.c: the memory traffic of 2.5D-streamed XY tiles (Mo & Li, Eq. 2). */
+/* traffic.c: the memory traffic of 2.5D-streamed XY tiles (Mo & Li, Eq. 2) and the minimal
+ * traffic of a step. */
 #include <math.h>
 
 #include "traffic.h"
@@ -54,6 +55,19 @@ double cls_traffic_ideal_bytes(double elem)
 {
     /* Sect. 4.2: "4 bytes for loading and 4 bytes for writing" in single precision. */
     return 2 * elem;
+}
+
+double cls_traffic_minimal_bytes(double elem, const double *reads, const double *writes,
+                                 int n_stages, double aux)
+{
+    double arrays = aux;
+    if (!(elem >= 1) || n_stages < 1 || !reads || !writes || !(aux >= 0)) return 0;
+    for (int g = 0; g < n_stages; g++) {
+        if (!(reads[g] >= 0) || !(writes[g] >= 0)) return 0;
+        /* Sect. 4.2: one load and one store of elem bytes per point, for each array moved */
+        arrays += reads[g] + writes[g];
+    }
+    return elem * arrays;
 }
 
 double cls_traffic_effective_bytes(double ref_bytes, double ref_gpts, double gpts)

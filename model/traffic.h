@@ -1,4 +1,5 @@
-/* traffic.h: bytes moved per grid point by a 2.5D-streamed XY tile (Mo & Li). */
+/* traffic.h: bytes moved per grid point by a 2.5D-streamed XY tile (Mo & Li), and the minimal
+ * traffic of a step of a stencil or a system of fields. */
 #ifndef CLS_TRAFFIC_H
 #define CLS_TRAFFIC_H
 
@@ -62,6 +63,17 @@ double cls_traffic_eq2(double bx, double by);
 /* Ideal traffic: one read and one write per point, no ghost zone (8 bytes per float point,
  * Sect. 4.2 and 6.1). */
 double cls_traffic_ideal_bytes(double elem);
+
+/* The minimal traffic of one time step of a stencil or a system of fields, bytes per point:
+ * Sect. 4.2's ideal (every point read once and written once) for every array the step must
+ * move.  Stage g of a step reads reads[g] arrays (the fields any of its updates reads) and
+ * writes writes[g] (the fields it updates), each once per point: a stage sees its
+ * predecessor's results, so a field that two stages read is read twice; auxiliary arrays are
+ * read once per step.  A time level is a field's earlier buffer (no traffic to keep it) and
+ * counts where a stage reads it.  One field in one stage: reads 1, writes 1, elem x (2 + aux).
+ * 0 for an argument out of range (elem < 1, n_stages < 1, a negative count). */
+double cls_traffic_minimal_bytes(double elem, const double *reads, const double *writes,
+                                 int n_stages, double aux);
 
 /* Bytes per point that a kernel effectively moves, derived from throughputs (Sect. 6.2):
  * a reference kernel that moves ref_bytes per point at ref_gpts, and the kernel at gpts,

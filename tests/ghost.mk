@@ -13,3 +13,13 @@ TESTS += tests/test_system_sched
 tests_test_system_sched_SOURCES = tests/test_system_sched.c tests/system_grids.h
 tests_test_system_sched_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_sched_LDADD = $(TEST_LDADD)
+
+# AUTO and the ghost-zone model for systems of fields: profiles, predictions, bitwise runs.
+check_PROGRAMS += tests/test_system_auto
+TESTS += tests/test_system_auto
+tests_test_system_auto_SOURCES = tests/test_system_auto.c tests/h100_standin.h
+tests_test_system_auto_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_auto_LDADD = $(TEST_LDADD)
+# The same on the command line: tune's profile of a system, run --verify with both predictions.
+TESTS += tests/test_cli_system_auto.sh
+EXTRA_DIST += tests/test_cli_system_auto.sh

@@ -51,7 +51,95 @@ static cls_gz_device toy_device(void)
 
 /* D = 2, HaloWidth 2x2, one stencil array, one extra element per op, N = 6400,
  * InstsPerSM_MC 3200, InstsPerSM_IC 6400, BankConflictRate 0.5, 4-byte elements. */
-static const cls_gz_profile toy_profile = {"toy", 2, {2, 2, 0}, 1, 1, 6400, 3200, 6400, 0.5, 4};
+static const cls_gz_profile toy_profile = {"toy", 2, {2, 2, 0}, 1, 1, 6400, 3200, 6400, 0.5, 4,
+                                           0, 0, {{0}}, {0}};
+
+/* A system of two fields in two stages on the toy device: both fields loaded (2 arrays) and
+ * committed, stage 0 reaching 2 x 1 (HaloWidth 4 x 2), stage 1 0 x 1 (0 x 2), so one loop grows
+ * the ghost zone by 4 x 4; stage 0 costs InstsPerSM_IC 6400, stage 1 3200; no per-op element. */
+static cls_gz_profile toy_system(void)
+{
+    cls_gz_profile p = {"toy system", 2, {4, 4, 0}, 2, 0, 6400, 3200, 0, 0.5, 4, 2, 2, {{0}}, {0}};
+    p.StageHaloWidth[0][0] = 4;
+    p.StageHaloWidth[0][1] = 2;
+    p.StageHaloWidth[1][0] = 0;
+    p.StageHaloWidth[1][1] = 2;
+    p.StageInstsPerSM_IC[0] = 6400;
+    p.StageInstsPerSM_IC[1] = 3200;
+    return p;
+}
+
+/* The model for systems (doc/ghost-zones.md, "The model for systems") on hand values. */
+static void test_system_values(void)
+{
+    cls_gz_device d = toy_device();
+    cls_gz_config c = {{120, 120, 1}, {16, 16, 1}, 2, CLS_GZ_KNL_RESTART};
+    cls_gz_profile p = toy_system();
+    cls_gz_breakdown b;
+
+    tap_ok(cls_gz_check(&d, &p, &c) == CLS_SUCCESS, "system: toy two-field profile valid");
+    NEAR(cls_gz_fields(&p), 2, "system: fields");
+    NEAR(cls_gz_stages(&p), 2, "system: stages");
+    /* Eq. 3 with the summed reach: T = 14400 / ((16 - 4*2) * (16 - 4*2)) = 14400 / 64 = 225;
+     * passes = 225 / 4 = 56.25, so MemCycles(n) = 5625 + 5n */
+    NEAR(cls_gz_T(&p, &c), 225, "system: Eq. 3 T");
+    /* Eq. 8: 2 arrays x MemCycles(225 x 256 = 57600) = 2 x (5625 + 288000) = 587250 */
+    NEAR(cls_gz_LoadSten(&d, &p, &c), 587250, "system: Eq. 8 LoadSten (both fields)");
+    /* Eq. 9 per field: 2 x MemCycles(225 x 8 x 8 = 14400) = 2 x (5625 + 72000) = 155250 */
+    NEAR(cls_gz_Commit(&d, &p, &c), 155250, "system: Eq. 9 Commit (both fields)");
+    NEAR(cls_gz_IterMem(&d, &p, &c), 0, "system: Eq. 10 IterMem (no per-op element)");
+    /* Eq. 16 per stage: stage 0 over (16 - 4)(16 - 2) = 168 points, 2 x 6400 x 2 / 6400 x 168
+     * x 4 = 2688; stage 1 over 16 x 14 = 224, 2 x 3200 x 2 / 6400 x 224 x 4 = 1792 */
+    NEAR(cls_gz_ActiveWarpsPerBlock_IC_stage(&d, &p, &c, 0), 168.0 / 32,
+         "system: stage 0 active warps");
+    NEAR(cls_gz_ActiveWarpsPerBlock_IC_stage(&d, &p, &c, 1), 224.0 / 32,
+         "system: stage 1 active warps");
+    NEAR(cls_gz_IterComp_stage(&d, &p, &c, 0), 2688, "system: Eq. 16 stage 0");
+    NEAR(cls_gz_IterComp_stage(&d, &p, &c, 1), 1792, "system: Eq. 16 stage 1");
+    NEAR(cls_gz_IterComp(&d, &p, &c), 4480, "system: IterComp = the stages' sum");
+    /* Eq. 15 is per trapezoid, as for one field: 3200 x 2 / 6400 x 256 x 4 = 1024 */
+    NEAR(cls_gz_MiscComp(&d, &p, &c), 1024, "system: Eq. 15 MiscComp");
+    /* Eq. 2: 1000 + (587250 + 155250) + (1024 + 4480) x 225 / 2 = 1362700; Eq. 1: / 2 */
+    NEAR(cls_gz_CPS(&d, &p, &c), 1362700, "system: Eq. 2 CPS");
+    NEAR(cls_gz_CPL(&d, &p, &c), 681350, "system: Eq. 1 CPL");
+    /* Eqs. 25-30: 500, 293625, 77625, 1024 x 225 / 4 = 57600, 4480 x 225 / 4 = 252000, 0 */
+    cls_gz_breakdown_of(&d, &p, &c, &b);
+    NEAR(b.Commit, 77625, "system: Eq. 27 Commit*");
+    NEAR(b.IterComp, 252000, "system: Eq. 29 IterComp*");
+    NEAR(b.CPL, 681350, "system: Eq. 24 sum = CPL");
+    /* Eq. 20 with the summed reach: 16 - 4h > 0 up to h = 3 */
+    tap_ok(cls_gz_h_max(&p, &c) == 3, "system: Eq. 20 h_max = 3 (got %d)", cls_gz_h_max(&p, &c));
+    /* The optimizer still finds the integer minimum (CPL stays convex: Eq. 16's sum of
+     * positive multiples of T). */
+    cls_gz_opt o;
+    int hb = 0;
+    double cb = 0;
+    cls_gz_config big = {{4000, 4000, 1}, {64, 64, 1}, 1, CLS_GZ_KNL_RESTART};
+    int opt_ok = cls_gz_optimize_h(&d, &p, &big, 0, &o) == CLS_SUCCESS &&
+                 cls_gz_brute_force_h(&d, &p, &big, 0, &hb, &cb) == CLS_SUCCESS;
+    tap_ok(opt_ok && hb > 1 && (o.h == hb || near(o.CPL, cb, 1e-12)),
+           "system: optimizer h %d == brute force h %d on 64x64 over 4000^2",
+           opt_ok ? o.h : 0, opt_ok ? hb : 0);
+
+    /* One field in one stage, written out: the document's equations, the toy's numbers. */
+    cls_gz_profile one = toy_profile;
+    c.sync = CLS_GZ_KNL_RESTART;
+    one.NumFields = 1;
+    one.NumStages = 1;
+    one.StageInstsPerSM_IC[0] = 12345; /* ignored below two stages */
+    NEAR(cls_gz_CPL(&d, &one, &c), 307500, "system of one field and one stage: the toy's CPL");
+
+    /* Stage widths that do not add up to HaloWidth are refused, naming both. */
+    cls_gz_profile bad = toy_system();
+    bad.StageHaloWidth[1][1] = 1;
+    tap_ok(cls_gz_check(&d, &bad, &c) == CLS_ERR_INVALID_ARGUMENT &&
+               strstr(cls_last_error(), "HaloWidth_1 = 4") && strstr(cls_last_error(), "up to 3"),
+           "system: inconsistent stage widths refused (%s)", cls_last_error());
+    bad = toy_system();
+    bad.NumStages = CLS_GZ_MAX_STAGES + 1;
+    tap_ok(cls_gz_check(&d, &bad, &c) == CLS_ERR_INVALID_ARGUMENT,
+           "system: too many stages refused (%s)", cls_last_error());
+}
 
 static void test_hand_values(void)
 {
@@ -438,7 +526,8 @@ static void test_optimizer(const cls_gz_device *gtx)
     cases = agree = 0;
     for (int n = 0; n < 400; n++) {
         cls_gz_device d = *gtx;
-        cls_gz_profile p = {"random", 1 + (int)(lcg() * 3), {0, 0, 0}, 0, 0, 0, 0, 0, 0, 4};
+        cls_gz_profile p = {"random", 1 + (int)(lcg() * 3), {0, 0, 0}, 0, 0, 0, 0, 0, 0, 4,
+                            0, 0, {{0}}, {0}};
         cls_gz_config c;
         cls_gz_opt o;
         int hb;
@@ -641,6 +730,7 @@ int main(void)
     cls_model *m;
     cls_gz_device gtx;
     test_hand_values();
+    test_system_values();
     test_apps();
     m = load_gtx280();
     if (!tap_ok(m != NULL, "gtx280 model loads")) return tap_done();

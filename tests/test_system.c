@@ -200,8 +200,9 @@ static void check_split(cls_context *ctx, cls_stencil *st)
 static void check_refusals(cls_context *ctx, cls_stencil *st)
 {
     cls_dims dims = dims_for(cls_stencil_dims(st));
-    /* (the pipeline runs systems: tests/test_pipeline_system) */
-    static const cls_schedule forced[] = {CLS_SCHEDULE_TRAPEZOID, CLS_SCHEDULE_STREAM25D};
+    /* (the trapezoid, stream25d in 3D and the pipeline run systems: test_system_auto,
+     * test_system_sched, test_pipeline_system) */
+    static const cls_schedule forced[] = {CLS_SCHEDULE_STREAM25D};
     for (size_t i = 0; i < sizeof forced / sizeof forced[0]; i++) {
         cls_plan_options opt;
         cls_plan_options_init(&opt);

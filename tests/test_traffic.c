@@ -99,5 +99,29 @@ int main(void)
     tap_ok(near(cls_traffic_eq3_gbs(n, 8, n / 14.1e9, 1073741824.0), 105.05, 0.01),
            "Eq. 3 in units of 2^30 bytes: %.2f", cls_traffic_eq3_gbs(n, 8, n / 14.1e9,
                                                                       1073741824.0));
+
+    /* The minimal traffic of a step: one field in float with one auxiliary array, 4 x (2 + 1);
+     * the ideal of Sect. 4.2 without; Gray-Scott (u, v read and written in one stage) 16;
+     * Yee's 2D TE mode (Hz from Ex, Ey, Hz; then Ex, Ey from themselves and the new Hz) reads
+     * 3 + 3 and writes 1 + 2 fields: 36 bytes in float, 72 in double. */
+    const double one = 1, two = 2, yee_r[2] = {3, 3}, yee_w[2] = {1, 2};
+    tap_ok(cls_traffic_minimal_bytes(4, &one, &one, 1, 1) == 12 &&
+               cls_traffic_minimal_bytes(4, &one, &one, 1, 0) == cls_traffic_ideal_bytes(4),
+           "minimal traffic of one field: 12 bytes with an aux array, 8 without (Sect. 4.2)");
+    tap_ok(cls_traffic_minimal_bytes(4, &two, &two, 1, 0) == 16,
+           "minimal traffic of two fields in one stage: %g bytes (want 16)",
+           cls_traffic_minimal_bytes(4, &two, &two, 1, 0));
+    tap_ok(cls_traffic_minimal_bytes(4, yee_r, yee_w, 2, 0) == 36 &&
+               cls_traffic_minimal_bytes(8, yee_r, yee_w, 2, 0) == 72,
+           "minimal traffic of fdtd2d's two stages: %g bytes in float (want 36), %g in double "
+           "(want 72)",
+           cls_traffic_minimal_bytes(4, yee_r, yee_w, 2, 0),
+           cls_traffic_minimal_bytes(8, yee_r, yee_w, 2, 0));
+    const double neg = -1;
+    tap_ok(cls_traffic_minimal_bytes(0, &one, &one, 1, 0) == 0 &&
+               cls_traffic_minimal_bytes(4, &one, &one, 0, 0) == 0 &&
+               cls_traffic_minimal_bytes(4, &neg, &one, 1, 0) == 0 &&
+               cls_traffic_minimal_bytes(4, NULL, &one, 1, 0) == 0,
+           "minimal traffic: no element size, no stage, a negative count, no counts: 0");
     return tap_done();
 }

@@ -160,7 +160,7 @@ static void cache_tests(const cls_stencil *st)
 
     FILE *f = fopen(path, "w");
     if (f) {
-        fputs("{\"format\": \"libclstencil ghost-zone profile v2\", \"insts_per_sm_mc\": ", f);
+        fputs("{\"format\": \"libclstencil ghost-zone profile v3\", \"insts_per_sm_mc\": ", f);
         fclose(f);
     }
     int ok3 = cls_context_create(NULL, &c) == CLS_SUCCESS &&

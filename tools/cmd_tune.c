@@ -67,6 +67,18 @@ static void print_text(const cls_tune_result *r, const cli_workload *w, const cl
     printf("  InstsPerSM_MC %.6g, InstsPerSM_IC %.6g (persistent kernel: %.6g, %.6g), N %.0f\n",
            p->insts_per_sm_mc, p->insts_per_sm_ic, p->insts_per_sm_mc_persistent,
            p->insts_per_sm_ic_persistent, p->n);
+    if (p->num_fields > 1 || p->num_stages > 1) {
+        /* a system: the fields every trapezoid loads and commits, each stage's reach and cost */
+        printf("  system: %g fields loaded and committed per trapezoid, %d stage%s, HaloWidth",
+               p->num_fields, p->num_stages, p->num_stages == 1 ? "" : "s");
+        for (int i = 0; i < dims; i++) printf("%s%d", i ? "x" : " ", p->halo_width[i]);
+        printf(" (the stages' reach summed)\n");
+        for (int g = 0; g < p->num_stages && p->num_stages >= 2 && g < 16; g++) {
+            printf("  stage %d: HaloWidth", g);
+            for (int i = 0; i < dims; i++) printf("%s%d", i ? "x" : " ", p->stage_halo_width[g][i]);
+            printf(", InstsPerSM_IC %.6g\n", p->stage_insts_per_sm_ic[g]);
+        }
+    }
     printf("  alpha %.3f, naive %.4g ns/point, fit error %.1f %%, spread %.1f %%, model error "
            "%+.1f %% (worst whole-kernel check), measured in %.2f s\n",
            p->alpha, p->naive_seconds_per_point * 1e9, 100 * p->fit_error, 100 * p->spread,

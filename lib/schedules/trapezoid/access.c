@@ -6,11 +6,13 @@
 /* trapezoid (cl/trapezoid.cl), 2D: a tile of tx x ty points (ghost zone of h x radius
  * included) in local memory with a one-halo margin, work-groups of tx x wy work-items with
  * ty/wy points each along y; h steps in local memory (two buffers), the inner block written. */
-static int variant(cls__access_out *o, const cls__access_request *a, unsigned tx,
-                   unsigned ty, unsigned wy, unsigned h)
+static int variant(cls__access_out *o, const cls__access_request *a, const int ghost[3],
+                   unsigned tx, unsigned ty, unsigned wy, unsigned h)
 {
-    const int RX = a->r[0], RY = a->r[1];
-    const unsigned ppi = ty / wy, PX = tx + 2 * (unsigned)RX, PY = ty + 2 * (unsigned)RY;
+    /* the margin is one halo; the tile loses a step's reach per step (for a system the sum
+     * of its stages' radii, whose reads the description folds onto one array) */
+    const int RX = ghost[0], RY = ghost[1];
+    const unsigned ppi = ty / wy, PX = tx + 2 * (unsigned)a->r[0], PY = ty + 2 * (unsigned)a->r[1];
     const unsigned vx = tx - 2 * h * (unsigned)RX, vy = ty - 2 * h * (unsigned)RY;
     int rc = cls__access_next(o);
     if (!rc)
@@ -59,7 +61,8 @@ cls_status cls__trapezoid_publish_access(const cls__access_request *a, const voi
                                         {64, 16, 4}, {64, 16, 8},  {16, 16, 8},
                                         {16, 16, 16}, {128, 8, 2}};
     const cls__trapezoid *t = own;
-    int rc = 0;
+    int rc = 0, ghost[3];
+    cls__stencil_step_reach(a->st, ghost);
     if (a->st->dims != 2)
         return cls__fail(NULL, CLS_ERR_PLAN_INFEASIBLE,
                          "the published trapezoid descriptions cover 2D stencils; '%s' has %d "
@@ -73,10 +76,10 @@ cls_status cls__trapezoid_publish_access(const cls__access_request *a, const voi
         /* published tiles keep half their width and height as output; a plan's own tile
          * only needs some output and whole points per work-item */
         const unsigned m = t ? 2 : 4;
-        if (!h || !wy || ty % wy || tx <= m * (unsigned)a->r[0] * h ||
-            ty <= m * (unsigned)a->r[1] * h)
+        if (!h || !wy || ty % wy || tx <= m * (unsigned)ghost[0] * h ||
+            ty <= m * (unsigned)ghost[1] * h)
             continue;
-        rc = variant(o, a, tx, ty, wy, h);
+        rc = variant(o, a, ghost, tx, ty, wy, h);
     }
     return rc ? cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "writing the description")
               : CLS_SUCCESS;

@@ -13,15 +13,27 @@ void cls__profile_shape(const cls_stencil *st, cls_ghost_profile *gp)
 {
     int halo[3];
     size_t per_step = 0;
-    cls_stencil_halo(st, halo);
+    const int sys = cls__stencil_is_system(st);
+    /* A step's reach: the halo, or for a system the sum of its stages' radii. */
+    cls__stencil_step_reach(st, halo);
     gp->dims = st->dims;
     /* HaloWidth is "the length of the stencil minus one" (Sect. 4.1): both sides' reach. */
     for (int i = 0; i < 3; i++) gp->halo_width[i] = i < st->dims ? 2 * halo[i] : 0;
     for (size_t k = 0; k < st->n_aux; k++) per_step += st->aux[k].per_step != 0;
-    /* The state and every auxiliary array read at each step are loaded once per stage (the
+    /* A system: every field's tile is loaded and committed (time levels too), and each stage
+     * sweeps the tile with its own reach. */
+    gp->num_fields = sys ? (double)st->n_fields : 1.0;
+    gp->num_stages = sys ? (int)st->n_stages : 1;
+    memset(gp->stage_halo_width, 0, sizeof gp->stage_halo_width);
+    for (size_t g = 0; sys && g < st->n_stages && g < 16; g++) {
+        int r[3] = {0, 0, 0};
+        cls__system_stage_reach(st, g, r);
+        for (int i = 0; i < st->dims; i++) gp->stage_halo_width[g][i] = 2 * r[i];
+    }
+    /* The fields and every auxiliary array read at each step are loaded once per stage (the
      * kernel reads those from global memory, where the tile's part stays cached: Eq. 8);
      * per-step arrays bring a new slice at every step (NumElemPerOp, Eq. 10). */
-    gp->num_stencil_arrays = 1.0 + (double)(st->n_aux - per_step);
+    gp->num_stencil_arrays = gp->num_fields + (double)(st->n_aux - per_step);
     gp->num_elem_per_op = (double)per_step;
     gp->bank_conflict_rate = 0;
     gp->elem_bytes = (double)cls_dtype_size(st->dtype);
@@ -48,6 +60,15 @@ cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsig
     p->InstsPerSM_IC = gp->insts_per_sm_ic;
     p->BankConflictRate = gp->bank_conflict_rate;
     p->x = gp->elem_bytes;
+    /* A system of fields (its stages' widths add up to halo_width). */
+    p->NumFields = gp->num_fields;
+    p->NumStages = gp->num_stages >= 2 && gp->num_stages <= CLS_GZ_MAX_STAGES ? gp->num_stages
+                                                                              : 0;
+    for (int g = 0; g < p->NumStages; g++) {
+        for (int i = 0; i < CLS_GZ_MAX_DIMS; i++)
+            p->StageHaloWidth[g][i] = gp->stage_halo_width[g][i];
+        p->StageInstsPerSM_IC[g] = gp->stage_insts_per_sm_ic[g];
+    }
     /* A measured tile-load efficiency replaces the document's alpha = sigma^(D-1) (Sect. 4.2,
      * fitted to the GTX 280): MemCycles (Eq. 7) then charges alpha x n x x / MemBandwidth. */
     if (gp->alpha > 0) {
@@ -63,7 +84,12 @@ cls_status cls__gz_inputs(const cls_model *m, const cls_ghost_profile *gp, unsig
         d->GlbSync_KnlRestart = d->mu * d->BarrierPerBlk * G;
         d->BlksPerSM = G / d->M;
         if (gp->insts_per_sm_mc_persistent > 0) p->InstsPerSM_MC = gp->insts_per_sm_mc_persistent;
-        if (gp->insts_per_sm_ic_persistent > 0) p->InstsPerSM_IC = gp->insts_per_sm_ic_persistent;
+        if (gp->insts_per_sm_ic_persistent > 0) {
+            /* The stages of a system in the proportions the restart kernel measured them. */
+            for (int g = 0; g < p->NumStages && gp->insts_per_sm_ic > 0; g++)
+                p->StageInstsPerSM_IC[g] *= gp->insts_per_sm_ic_persistent / gp->insts_per_sm_ic;
+            p->InstsPerSM_IC = gp->insts_per_sm_ic_persistent;
+        }
         *sync_out = CLS_GZ_KNL_RESTART;
     }
     return cls_gz_check(d, p, NULL);
@@ -239,7 +265,7 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
         size_t ppi = r->ppi ? r->ppi : cls__trapezoid_default_ppi(f->dev, m, st, tiles[t]);
         char tt[64];
         tile_text(tt, sizeof tt, tiles[t], st->dims);
-        if (!cls__trapezoid_fits(f->dev, st, tiles[t], ppi, why, sizeof why)) {
+        if (!cls__trapezoid_fits(f->dev, m, st, tiles[t], ppi, why, sizeof why)) {
             size_t l = strlen(reasons);
             snprintf(reasons + l, sizeof reasons - l, "%s%s: %s", l ? "; " : "", tt, why);
             continue;
@@ -344,7 +370,13 @@ cls_status cls__trapezoid_choose(const cls__facts *f, const cls__trap_request *r
                          cls_model_name(m), tt, best->h, best_cont,
                          best->sync == CLS_SYNC_BARRIER ? "barrier" : "restart", best_delta,
                          best_delta >= 0 ? "restart" : "barrier", best->ppi,
-                         best->ppi == 1 ? "" : "s", best_s) != 0)
+                         best->ppi == 1 ? "" : "s", best_s) != 0 ||
+            (cls__stencil_is_system(st) &&
+             cls__appendf(why_out, &len, &cap,
+                          " (a system of %zu fields in %zu stage%s: every field loaded and "
+                          "committed, Eqs. 8-9, each stage priced by Eq. 16, the ghost zone "
+                          "growing by the stages' summed reach, Eqs. 3 and 20)",
+                          st->n_fields, st->n_stages, st->n_stages == 1 ? "" : "s") != 0))
             return cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "trapezoid: why");
     }
     if (seconds) *seconds = best_s;

@@ -87,8 +87,8 @@ double cls__trapezoid_local_bytes(const cls_stencil *st, const size_t tile[3])
     return (double)cls__trapezoid_tile_buffers(st) * n * (double)cls_dtype_size(st->dtype);
 }
 
-int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const size_t tile[3],
-                        size_t ppi, char *why, size_t len)
+int cls__trapezoid_fits(const cls_device_info *d, const cls_model *m, const cls_stencil *st,
+                        const size_t tile[3], size_t ppi, char *why, size_t len)
 {
     int halo[3], axis = st->dims - 1;
     size_t wg[3], items;
@@ -132,7 +132,19 @@ int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const s
                      wg[i], axis_name[i], d->max_work_item_sizes[i]);
             return 0;
         }
+    /* Every buffer the fields rotate through, within what one work-group may hold: the
+     * device's, or the device model's local_memory.bytes where that is less. */
     lb = cls__trapezoid_local_bytes(st, tile);
+    double model_lb = 0;
+    if (m && cls_model_get(m, "local_memory.bytes", &model_lb) == CLS_SUCCESS && model_lb > 0 &&
+        model_lb < (double)d->local_mem_bytes && lb > model_lb) {
+        snprintf(why, len,
+                 "a tile of %zux%zux%zu needs %.0f bytes of local memory (%zu buffers with a halo "
+                 "margin); device model '%s' allows %.0f per work-group (local_memory.bytes)",
+                 tile[0], tile[1], tile[2], lb, cls__trapezoid_tile_buffers(st),
+                 cls_model_name(m), model_lb);
+        return 0;
+    }
     if (lb > (double)d->local_mem_bytes) {
         snprintf(why, len,
                  "a tile of %zux%zux%zu needs %.0f bytes of local memory (%zu buffers with a halo "
@@ -155,7 +167,7 @@ size_t cls__trapezoid_candidates(const cls_device_info *d, const cls_model *m,
     cls__stencil_step_reach(st, halo);
     for (size_t c = 0; c < N_CAND && n < max; c++) {
         int too_big = 0;
-        if (!cls__trapezoid_fits(d, st, cand[c], cls__trapezoid_default_ppi(d, m, st, cand[c]),
+        if (!cls__trapezoid_fits(d, m, st, cand[c], cls__trapezoid_default_ppi(d, m, st, cand[c]),
                                  why, sizeof why))
             continue;
         if (small == N_CAND) small = c;
@@ -176,7 +188,7 @@ void cls__trapezoid_profile_tile(const cls_device_info *d, const cls_model *m,
     size_t order[N_CAND] = {PROFILE_CAND, 1, 0, 3, 4};
     memcpy(tile, cand[0], 3 * sizeof *tile);
     for (size_t k = 0; k < N_CAND; k++)
-        if (cls__trapezoid_fits(d, st, cand[order[k]],
+        if (cls__trapezoid_fits(d, m, st, cand[order[k]],
                                 cls__trapezoid_default_ppi(d, m, st, cand[order[k]]), why,
                                 sizeof why)) {
             memcpy(tile, cand[order[k]], 3 * sizeof *tile);
@@ -194,7 +206,7 @@ cls_status cls__trapezoid_setup(const cls__facts *f, cls__trapezoid *t)
     size_t h = c->h, items;
     cls_status s;
     cls__stencil_step_reach(st, halo);
-    if (!cls__trapezoid_fits(f->dev, st, c->tile, c->ppi, why, sizeof why))
+    if (!cls__trapezoid_fits(f->dev, f->model, st, c->tile, c->ppi, why, sizeof why))
         return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE, "trapezoid: %s", why);
     if (h == 0) h = 1;
     if (f->steps && h > f->steps) h = f->steps;
@@ -274,15 +286,14 @@ static cls_status load_facts(cls__facts *f)
 {
     cls_ghost_profile prof;
     int fc = 0;
-    if (cls__stencil_is_system(f->st)) return CLS_SUCCESS; /* no profile of a system */
     if (f->profile || cls__profile_get(f->ctx, f->st, 0, &prof, &fc) != CLS_SUCCESS)
         return CLS_SUCCESS;
     return cls__facts_set_profile(f, &prof);
 }
 
 /* A system's run holds every field twice on the device (the kernel reads one set while it
- * writes the other, exec.c) and needs the choices the model cannot make without a profile. */
-static cls_status system_fits(const cls__facts *f, int all_given)
+ * writes the other, exec.c). */
+static cls_status system_fits(const cls__facts *f)
 {
     double grid = (double)f->points * (double)f->elem, total = 2.0 * (double)f->st->n_fields * grid;
     for (size_t k = 0; k < f->st->n_aux; k++)
@@ -292,12 +303,6 @@ static cls_status system_fits(const cls__facts *f, int all_given)
                          "trapezoid: '%s' holds each of its %zu fields twice on the device (%.4g "
                          "bytes with the auxiliary arrays), above the %.4g bytes a run may use",
                          f->st->name, f->st->n_fields, total, f->device_cap);
-    if (!all_given)
-        return cls__fail(f->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "trapezoid: '%s' is a system of %zu fields, for which no ghost-zone "
-                         "profile is measured: give trapezoid.tile, trapezoid.height and "
-                         "trapezoid.sync",
-                         f->st->name, f->st->n_fields);
     return CLS_SUCCESS;
 }
 
@@ -309,11 +314,10 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     cls_status s;
     cls__trapezoid_request(f, &r);
     const int all_given = r.tile_given && r.h && r.sync;
-    if (cls__stencil_is_system(f->st) && (s = system_fits(f, all_given)) != CLS_SUCCESS) return s;
+    if (cls__stencil_is_system(f->st) && (s = system_fits(f)) != CLS_SUCCESS) return s;
     /* A fully specified plan needs no model; a cached profile still gives its prediction.  An
      * open choice measures the profile when it is missing (once per stencil and device). */
-    if (!cls__stencil_is_system(f->st) &&
-        (s = profile_of(f, !all_given && f->measure_allowed, &have)) != CLS_SUCCESS) {
+    if ((s = profile_of(f, !all_given && f->measure_allowed, &have)) != CLS_SUCCESS) {
         char msg[600];
         snprintf(msg, sizeof msg, "%s", cls_last_error());
         return cls__fail(f->ctx, s, "the stencil's profile could not be measured (%s)", msg);

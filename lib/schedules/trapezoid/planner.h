@@ -23,9 +23,11 @@ typedef struct cls__trap_request {
 void cls__trapezoid_request(const cls__facts *f, cls__trap_request *r);
 
 /* ---------------------------------------------------------------- plan.c */
-/* Whether tile and ppi fit the device with at least h = 1 (no build); why gets the reason. */
-int cls__trapezoid_fits(const cls_device_info *d, const cls_stencil *st, const size_t tile[3],
-                        size_t ppi, char *why, size_t len);
+/* Whether tile and ppi fit the device with at least h = 1 (no build): the work-group, the local
+ * memory of every buffer the fields rotate through (within the device's and the device model's
+ * local_memory.bytes, m may be NULL) and Eq. 20; why gets the reason. */
+int cls__trapezoid_fits(const cls_device_info *d, const cls_model *m, const cls_stencil *st,
+                        const size_t tile[3], size_t ppi, char *why, size_t len);
 /* The points per work-item of a tile: the smallest power of two that keeps the work-group
  * within the work-items the device model aims at. */
 size_t cls__trapezoid_default_ppi(const cls_device_info *d, const cls_model *m,

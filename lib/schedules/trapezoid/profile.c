@@ -17,7 +17,7 @@
 #include "planner.h"
 
 /* Bump when the measurement or the file changes: old entries then miss. */
-#define PROFILE_FORMAT "libclstencil ghost-zone profile v2"
+#define PROFILE_FORMAT "libclstencil ghost-zone profile v3"
 /* Loop counts of the compute-only variant (the document comments code out; we vary k). */
 static const int prof_k[] = {0, 1, 2, 4, 8};
 #define N_K (sizeof prof_k / sizeof prof_k[0])
@@ -78,28 +78,35 @@ static cls_status time_kernel(cls_context *ctx, cl_kernel k, const size_t global
 }
 
 /* ---------------------------------------------------------------- the measurement */
-/* A grid of about `tiles` tiles of h = 1, as square as the dimensionality allows. */
+/* A grid of about `tiles` tiles of h = 1, as square as the dimensionality allows.  A tile
+ * loses a step's reach per step on each side: the halo, or for a system the sum of its stages'
+ * radii. */
 static cls_dims grid_of(const cls_stencil *st, const size_t tile[3], double tiles)
 {
     int halo[3];
     cls_dims g = {{1, 1, 1}};
     double per = ceil(pow(tiles, 1.0 / st->dims) - 1e-9);
-    cls_stencil_halo(st, halo);
+    cls__stencil_step_reach(st, halo);
     for (int i = 0; i < st->dims; i++) g.n[i] = (size_t)per * (tile[i] - 2 * (size_t)halo[i]);
     return g;
 }
 
-/* Device buffers of one measurement: state in/out and the auxiliary arrays (per-step arrays
- * with `slices` slices), filled with a constant so that no denormal or NaN slows anything. */
+/* Device buffers of one measurement: every field's state in/out (one for a single field) and
+ * the auxiliary arrays (per-step arrays with `slices` slices), filled with a constant so that
+ * no denormal or NaN slows anything. */
 typedef struct prof_bufs {
-    cl_mem in, out, aux[16];
-    size_t n_aux;
+    cl_mem in[CLS__MAX_FIELDS], out[CLS__MAX_FIELDS], aux[16];
+    size_t n_fields, n_aux;
+    int system;
+    double elem;
 } prof_bufs;
 
 static void bufs_release(prof_bufs *b)
 {
-    if (b->in) clReleaseMemObject(b->in);
-    if (b->out) clReleaseMemObject(b->out);
+    for (size_t f = 0; f < b->n_fields; f++) {
+        if (b->in[f]) clReleaseMemObject(b->in[f]);
+        if (b->out[f]) clReleaseMemObject(b->out[f]);
+    }
     for (size_t k = 0; k < b->n_aux; k++)
         if (b->aux[k]) clReleaseMemObject(b->aux[k]);
     memset(b, 0, sizeof *b);
@@ -115,13 +122,19 @@ static cls_status bufs_make(cls_context *ctx, const cls_stencil *st, size_t poin
     cl_int err = CL_SUCCESS;
     memset(b, 0, sizeof *b);
     b->n_aux = st->n_aux;
+    b->system = cls__stencil_is_system(st);
+    b->elem = (double)es;
     size_t outn = points > out_min ? points : out_min;
-    b->in = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, points * es, NULL, &err);
-    if (err == CL_SUCCESS) b->out = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, outn * es, NULL, &err);
-    if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(ctx->queue, b->in, pat, es, 0, points * es, 0, NULL, NULL);
-    if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(ctx->queue, b->out, pat, es, 0, outn * es, 0, NULL, NULL);
+    for (size_t i = 0; err == CL_SUCCESS && i < (b->system ? st->n_fields : 1); i++) {
+        b->n_fields = i + 1;
+        b->in[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, points * es, NULL, &err);
+        if (err == CL_SUCCESS)
+            b->out[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, outn * es, NULL, &err);
+        if (err == CL_SUCCESS)
+            err = clEnqueueFillBuffer(ctx->queue, b->in[i], pat, es, 0, points * es, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clEnqueueFillBuffer(ctx->queue, b->out[i], pat, es, 0, outn * es, 0, NULL, NULL);
+    }
     for (size_t k = 0; err == CL_SUCCESS && k < st->n_aux; k++) {
         size_t n = points * (st->aux[k].per_step ? slices : 1);
         b->aux[k] = clCreateBuffer(ctx->cl, CL_MEM_READ_ONLY, n * es, NULL, &err);
@@ -138,18 +151,30 @@ static cls_status bufs_make(cls_context *ctx, const cls_stencil *st, size_t poin
     return CLS_SUCCESS;
 }
 
-/* Sets in, out, the aux arrays and then the int arguments; returns the next index. */
-static cl_int set_args(cl_kernel k, const prof_bufs *b, const int *ints, size_t n_ints,
-                       cl_uint *next)
+/* The profiling kernel's arguments (cl/trapezoid.cl): the int arguments step0, hs, h, io and
+ * limit, `never` (a NaN: a value no result takes) and for a system the stage computed alone
+ * (`only`, -1: every stage).  A single field takes in, out, aux..., ints, never; a system
+ * in0.., out0.., ints, only, never, aux.... */
+static cl_int set_args(cl_kernel k, const prof_bufs *b, const int ints[5], int only)
 {
     cl_uint a = 0;
-    cl_int err = clSetKernelArg(k, a++, sizeof(cl_mem), &b->in);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, a++, sizeof(cl_mem), &b->out);
-    for (size_t i = 0; err == CL_SUCCESS && i < b->n_aux; i++)
+    cl_int err = CL_SUCCESS;
+    double nan_d = NAN;
+    float nan_f = NAN;
+    for (size_t f = 0; err == CL_SUCCESS && f < b->n_fields; f++)
+        err = clSetKernelArg(k, a++, sizeof(cl_mem), &b->in[f]);
+    for (size_t f = 0; err == CL_SUCCESS && f < b->n_fields; f++)
+        err = clSetKernelArg(k, a++, sizeof(cl_mem), &b->out[f]);
+    for (size_t i = 0; !b->system && err == CL_SUCCESS && i < b->n_aux; i++)
         err = clSetKernelArg(k, a++, sizeof(cl_mem), &b->aux[i]);
-    for (size_t i = 0; err == CL_SUCCESS && i < n_ints; i++)
+    for (size_t i = 0; err == CL_SUCCESS && i < 5; i++)
         err = clSetKernelArg(k, a++, sizeof(cl_int), &ints[i]);
-    if (next) *next = a;
+    if (b->system && err == CL_SUCCESS) err = clSetKernelArg(k, a++, sizeof(cl_int), &only);
+    if (err == CL_SUCCESS)
+        err = b->elem == 8 ? clSetKernelArg(k, a++, sizeof nan_d, &nan_d)
+                           : clSetKernelArg(k, a++, sizeof nan_f, &nan_f);
+    for (size_t i = 0; b->system && err == CL_SUCCESS && i < b->n_aux; i++)
+        err = clSetKernelArg(k, a++, sizeof(cl_mem), &b->aux[i]);
     return err;
 }
 
@@ -157,14 +182,22 @@ static cl_int set_args(cl_kernel k, const prof_bufs *b, const int *ints, size_t 
 static void profile_defines(const cls_context *ctx, const cls_model *m, const cls_stencil *st,
                             const size_t tile[3], size_t *ppi, size_t wg[3], char *buf, size_t len)
 {
+    int ghost[3];
     *ppi = cls__trapezoid_default_ppi(&ctx->info, m, st, tile);
     memcpy(wg, tile, 3 * sizeof *wg);
     wg[st->dims - 1] /= *ppi;
-    snprintf(buf, len,
-             "#define CLS_TILE_X %zu\n#define CLS_TILE_Y %zu\n#define CLS_TILE_Z %zu\n"
-             "#define CLS_WG_X %zu\n#define CLS_WG_Y %zu\n#define CLS_WG_Z %zu\n"
-             "#define CLS_PPI %zu\n#define CLS_PROFILE 1\n",
-             tile[0], tile[1], tile[2], wg[0], wg[1], wg[2], *ppi);
+    int n = snprintf(buf, len,
+                     "#define CLS_TILE_X %zu\n#define CLS_TILE_Y %zu\n#define CLS_TILE_Z %zu\n"
+                     "#define CLS_WG_X %zu\n#define CLS_WG_Y %zu\n#define CLS_WG_Z %zu\n"
+                     "#define CLS_PPI %zu\n#define CLS_PROFILE 1\n",
+                     tile[0], tile[1], tile[2], wg[0], wg[1], wg[2], *ppi);
+    /* A system's tile loses the sum of its stages' radii per step, as in the schedule's own
+     * kernel (plan.c). */
+    cls__stencil_step_reach(st, ghost);
+    if (cls__stencil_is_system(st) && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n,
+                 "#define CLS_GHOST_X %d\n#define CLS_GHOST_Y %d\n#define CLS_GHOST_Z %d\n",
+                 ghost[0], ghost[1], ghost[2]);
 }
 
 /* The profiling grid: enough tiles to fill every compute unit many times (Sect. 4.3: "a
@@ -188,7 +221,9 @@ static cls_dims profile_grid(const cls_context *ctx, const cls_model *m, const c
     }
     if (bytes > (double)d->max_alloc_bytes / 2) bytes = (double)d->max_alloc_bytes / 2;
     if (bytes > (double)d->global_mem_bytes / 16) bytes = (double)d->global_mem_bytes / 16;
-    cls_stencil_halo(st, halo);
+    /* a system's fields share the bytes (each field's array is as large as the grid) */
+    if (cls__stencil_is_system(st)) bytes /= (double)st->n_fields;
+    cls__stencil_step_reach(st, halo);
     for (int i = 0; i < st->dims; i++) inner *= (double)(tile[i] - 2 * (size_t)halo[i]);
     double tiles = bytes / (double)cls_dtype_size(st->dtype) / inner;
     if (tiles < 8 * cu) tiles = 8 * cu;
@@ -208,17 +243,17 @@ static void fit_loops(const double *t, double *t0, double *t1, double *rel)
 }
 
 /* Times the compute-only variant (io = 0) for every k with `groups` work-groups (0: one per
- * tile). */
+ * tile), every stage of a system or stage `only` alone. */
 static cls_status time_compute(cls_context *ctx, cl_kernel k, const prof_bufs *b,
-                               const size_t wg[3], size_t tiles, size_t groups, size_t reps,
-                               double t[N_K], double *spread)
+                               const size_t wg[3], size_t tiles, size_t groups, int only,
+                               size_t reps, double t[N_K], double *spread)
 {
     size_t global[3] = {(groups ? groups : tiles) * wg[0], wg[1], wg[2]};
     double sp;
     *spread = 0;
     for (size_t i = 0; i < N_K; i++) {
         int ints[5] = {0, prof_k[i], 1, 0, INT_MAX};
-        cl_int err = set_args(k, b, ints, 5, NULL);
+        cl_int err = set_args(k, b, ints, only);
         if (err != CL_SUCCESS) return cls__fail(ctx, (cls_status)err, "profiling kernel arguments");
         cls_status s = time_kernel(ctx, k, global, wg, 3, reps, &t[i], &sp);
         if (s != CLS_SUCCESS) return s;
@@ -227,26 +262,12 @@ static cls_status time_compute(cls_context *ctx, cl_kernel k, const prof_bufs *b
     return CLS_SUCCESS;
 }
 
-static cls_status set_never(cls_context *ctx, cl_kernel k, const cls_stencil *st, cl_uint index)
-{
-    cl_int err;
-    if (st->dtype == CLS_FLOAT64) {
-        double nan_d = NAN;
-        err = clSetKernelArg(k, index, sizeof nan_d, &nan_d);
-    } else {
-        float nan_f = NAN;
-        err = clSetKernelArg(k, index, sizeof nan_f, &nan_f);
-    }
-    return err == CL_SUCCESS ? CLS_SUCCESS
-                             : cls__fail(ctx, (cls_status)err, "profiling kernel arguments");
-}
-
 /* The tiles of a stage of height h on grid g. */
 static size_t tiles_of(const cls_stencil *st, cls_dims g, const size_t tile[3], size_t h)
 {
     int halo[3];
     size_t n = 1;
-    cls_stencil_halo(st, halo);
+    cls__stencil_step_reach(st, halo);
     for (int i = 0; i < st->dims; i++) {
         size_t inner = tile[i] - 2 * h * (size_t)halo[i];
         n *= (g.n[i] + inner - 1) / inner;
@@ -284,11 +305,14 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     size_t alloc = 1, groups, heights[3], n_heights = 0;
     char defines[512], err[256];
     double t_r[N_K], t_p[N_K], sp_r = 0, sp_p = 0, sp, t_fixed = 0, t_real[3] = {0, 0, 0};
-    double t_naive = 0, t0, t1, fe_r, fe_p, p0, p1;
+    double t_naive = 0, t0, t1, fe_r, fe_p, p0, p1, t_stage[16][N_K];
     double start = cls__now();
-    int halo[3];
+    int halo[3], margin[3];
     cls_status s;
-    cls_stencil_halo(st, halo);
+    /* the reach a tile loses per step (a system: its stages' radii summed), and the margin of
+     * its buffers (one halo) */
+    cls__stencil_step_reach(st, halo);
+    cls_stencil_halo(st, margin);
 
     if ((s = cls__context_model(ctx, &m)) != CLS_SUCCESS) goto done;
     {
@@ -299,7 +323,7 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     memset(out, 0, sizeof *out);
     cls__profile_shape(st, out);
     cls__trapezoid_profile_tile(&ctx->info, m, st, tile);
-    if (!cls__trapezoid_fits(&ctx->info, st, tile,
+    if (!cls__trapezoid_fits(&ctx->info, m, st, tile,
                              cls__trapezoid_default_ppi(&ctx->info, m, st, tile), err,
                              sizeof err)) {
         s = cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
@@ -319,9 +343,8 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     }
     cl_kernel kernel = built.kernel;
     tiles = tiles_of(st, grid, tile, 1);
-    for (int i = 0; i < 3; i++) alloc *= tile[i] + 2 * (size_t)(i < st->dims ? halo[i] : 0);
+    for (int i = 0; i < 3; i++) alloc *= tile[i] + 2 * (size_t)(i < st->dims ? margin[i] : 0);
     if ((s = bufs_make(ctx, st, points, alloc, MAX_K, &b)) != CLS_SUCCESS) goto done;
-    if ((s = set_never(ctx, kernel, st, (cl_uint)(2 + st->n_aux + 5))) != CLS_SUCCESS) goto done;
     groups = ctx->info.compute_units ? ctx->info.compute_units : 1;
     if (groups > tiles) groups = tiles;
     /* The heights of the whole-kernel runs: 1, 2 and 4 where the tile leaves an inner block. */
@@ -335,20 +358,30 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
     /* 1. The computation alone (Sect. 4.3): t(k) for k loops over every tile of h = 1, with
      *    one group per tile (restart kernel) and with one resident group per compute unit
      *    (persistent kernel); the intercept is MiscComp, the slope IterComp per loop. */
-    if ((s = time_compute(ctx, kernel, &b, wg, tiles, 0, reps, t_r, &sp_r)) != CLS_SUCCESS ||
-        (s = time_compute(ctx, kernel, &b, wg, tiles, groups, reps, t_p, &sp_p)) != CLS_SUCCESS)
+    if ((s = time_compute(ctx, kernel, &b, wg, tiles, 0, -1, reps, t_r, &sp_r)) != CLS_SUCCESS ||
+        (s = time_compute(ctx, kernel, &b, wg, tiles, groups, -1, reps, t_p, &sp_p)) !=
+            CLS_SUCCESS)
         goto done;
+    /*    A system of several stages: each stage alone, for its own IterComp (the model's
+     *    Eq. 16 per stage); the intercepts repeat MiscComp. */
+    for (int g = 0; g < out->num_stages && out->num_stages >= 2; g++) {
+        double spg = 0;
+        if ((s = time_compute(ctx, kernel, &b, wg, tiles, 0, g, reps, t_stage[g], &spg)) !=
+            CLS_SUCCESS)
+            goto done;
+        if (spg > sp_r) sp_r = spg;
+    }
     {
         /* 2. The fixed cost of a launch (one group, one tile, no loop), which Eq. 17 already
          *    counts; then the whole trapezoids (load, h steps, commit) for the heights above,
          *    one group per tile. */
         int ints[5] = {0, 0, 1, 0, 1};
-        cl_int e = set_args(kernel, &b, ints, 5, NULL);
+        cl_int e = set_args(kernel, &b, ints, -1);
         if (e == CL_SUCCESS) s = time_kernel(ctx, kernel, wg, wg, 3, reps, &t_fixed, &sp);
         for (size_t j = 0; j < n_heights && e == CL_SUCCESS && s == CLS_SUCCESS; j++) {
             size_t all[3] = {tiles_of(st, grid, tile, heights[j]) * wg[0], wg[1], wg[2]};
             int hv = (int)heights[j], real_io[5] = {0, hv, hv, 1, INT_MAX};
-            e = set_args(kernel, &b, real_io, 5, NULL);
+            e = set_args(kernel, &b, real_io, -1);
             if (e == CL_SUCCESS) s = time_kernel(ctx, kernel, all, wg, 3, reps, &t_real[j], &sp);
         }
         if (e != CL_SUCCESS) s = cls__fail(ctx, (cls_status)e, "profiling kernel arguments");
@@ -388,6 +421,18 @@ static cls_status measure(cls_context *ctx, const cls_stencil *st, cls_ghost_pro
         out->insts_per_sm_ic = t1 * dev.ClockRate * out->n / (dev.CPI * P1);
         out->insts_per_sm_mc_persistent = p0 * dev.ClockRate * out->n / (dev.CPI * W);
         out->insts_per_sm_ic_persistent = p1 * dev.ClockRate * out->n / (dev.CPI * P1);
+        /* Stage g of a system: its slope over the T x P_g(1) points whose stage-g reads stay
+         * in the tile (the model's Eq. 16 per stage), InstsPerSM_IC_g = C1_g N / (CPI T
+         * P_g(1)). */
+        for (int g = 0; g < out->num_stages && out->num_stages >= 2; g++) {
+            double g0, g1, fe, Pg = (double)tiles;
+            for (int i = 0; i < st->dims; i++)
+                Pg *= (double)tile[i] - (double)out->stage_halo_width[g][i];
+            fit_loops(t_stage[g], &g0, &g1, &fe);
+            g1 = fmax(g1, 1e-12);
+            out->stage_insts_per_sm_ic[g] = g1 * dev.ClockRate * out->n / (dev.CPI * Pg);
+            if (fe > fe_r) fe_r = fe;
+        }
         out->fit_error = fmax(fe_r, fe_p);
         out->spread = fmax(sp_r, sp_p);
         out->naive_seconds_per_point = t_naive / (double)points;
@@ -516,6 +561,17 @@ static cls_status profile_write(const char *path, uint64_t key, const cls_ghost_
         if (tl) cJSON_AddItemToArray(tl, cJSON_CreateNumber((double)p->tile[i]));
     }
     cJSON_AddNumberToObject(o, "points_per_item", (double)p->points_per_item);
+    /* a system's stages, each measured alone */
+    if (p->num_stages >= 2) {
+        cJSON *sg = cJSON_AddArrayToObject(o, "stage_insts_per_sm_ic");
+        for (int g = 0; sg && g < p->num_stages && g < 16; g++) {
+            char num[40];
+            cJSON_AddItemToArray(sg, cJSON_CreateRaw(cls__fmt_double(
+                                         num, isfinite(p->stage_insts_per_sm_ic[g])
+                                                  ? p->stage_insts_per_sm_ic[g]
+                                                  : 0)));
+        }
+    }
     /* %.17g: the values read back are the values measured, bit for bit. */
     for (size_t i = 0; i < N_NUM; i++) {
         char num[40];
@@ -586,9 +642,25 @@ static int profile_read(const char *path, uint64_t key, const cls_stencil *st,
         why = "instruction counts";
         goto bad;
     }
-    cJSON_Delete(o);
-    /* The shape comes from the stencil itself (the key covers it). */
+    /* The shape comes from the stencil itself (the key covers it); a system of several stages
+     * also needs each stage's measurement. */
     cls__profile_shape(st, p);
+    if (p->num_stages >= 2) {
+        const cJSON *sg = cJSON_GetObjectItemCaseSensitive(o, "stage_insts_per_sm_ic");
+        if (!cJSON_IsArray(sg) || cJSON_GetArraySize(sg) != p->num_stages) {
+            why = "stage_insts_per_sm_ic";
+            goto bad;
+        }
+        for (int g = 0; g < p->num_stages; g++) {
+            const cJSON *v = cJSON_GetArrayItem(sg, g);
+            if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || !(v->valuedouble > 0)) {
+                why = "stage_insts_per_sm_ic";
+                goto bad;
+            }
+            p->stage_insts_per_sm_ic[g] = v->valuedouble;
+        }
+    }
+    cJSON_Delete(o);
     return 1;
 bad:
     cls__debug("profile cache entry %s rejected (%s); removing it and measuring again", path, why);
@@ -605,11 +677,6 @@ cls_status cls__profile_get(cls_context *ctx, const cls_stencil *st, int measure
     char *path = NULL;
     cls_status s;
     if (from_cache) *from_cache = 0;
-    if (cls__stencil_is_system(st))
-        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
-                         "ghost-zone profiles are measured for single-field stencils; '%s' is "
-                         "a system of %zu fields",
-                         st->name, st->n_fields);
     if ((s = profile_key(ctx, st, &key)) != CLS_SUCCESS) return s;
     for (size_t i = 0; i < ctx->n_profiles && i < 8; i++)
         if (ctx->profile_keys[i] == key) {
