@@ -40,6 +40,10 @@ void cls__tuning_gpu(cls_model_params *p)
     p->stream25d_fused_gain = 1.2;
     p->stream25d_fused_mirror = 0;
     p->pipeline_when_fits = 1;
+    /* a work-item is one lane of a GPU: its tile loops do not vectorise there */
+    p->cputile = 0;
+    p->cputile_cache_bytes = 262144;
+    p->cputile_op_cycles = 1;
 }
 
 void cls__tuning_cpu(cls_model_params *p)
@@ -79,4 +83,9 @@ void cls__tuning_cpu(cls_model_params *p)
     /* the tile kernel runs far slower than the row kernel, and host and device share the
      * memory anyway (PoCL hotspot 2048^2: 14.7 against 1.95 ms per step) */
     p->pipeline_when_fits = 0;
+    /* tiles in a core's cache across steps (cl/cputile.cl): half of a 2 MiB L2 for the two
+     * boxes leaves room for the grid's streams */
+    p->cputile = 1;
+    p->cputile_cache_bytes = 1048576;
+    p->cputile_op_cycles = 1;
 }
