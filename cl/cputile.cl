@@ -88,12 +88,14 @@ CLS_INLINE void cls_ct_row_grid(__global const real *restrict in, __global real 
     int a = max(x0, CLS_HALO_X), b = min(x1, NX - CLS_HALO_X);
     if (b < a) b = a = x1;
     __global real *restrict row = dst - x0;
-    for (int x = x0; x < a; x++) row[x] = cls_update(in CLS_AUX_ARGS, cls_ct_wrap(x, NX), y, z, step);
+    for (int x = x0; x < a; x++)
+        row[x] = cls_update(in CLS_AUX_ARGS, cls_ct_wrap(x, NX), y, z, step);
     if (cls_ct_inner_row(y, z))
         CLS_CT_LOOP(row[x] = cls_update_interior(in CLS_AUX_ARGS, x, y, z, step));
     else
         CLS_CT_LOOP(row[x] = cls_update_row(in CLS_AUX_ARGS, x, y, z, step));
-    for (int x = b; x < x1; x++) row[x] = cls_update(in CLS_AUX_ARGS, cls_ct_wrap(x, NX), y, z, step);
+    for (int x = b; x < x1; x++)
+        row[x] = cls_update(in CLS_AUX_ARGS, cls_ct_wrap(x, NX), y, z, step);
 }
 
 /* A later step: points [x0, x1) of row (y, z) from the box; src and dst point at the value of
@@ -134,13 +136,18 @@ inline real cls_ct_ghost(__global const real *restrict box, int x, int y, int z,
 #endif
 }
 
-/* Ghost point (x, y, z) of the box for x in [x0, x1) (those inside the region skipped). */
-inline void cls_ct_ghost_row(__global real *restrict box, int x0, int x1, int skip0, int skip1,
-                             int y, int z, int ox, int oy, int oz)
+/* Ghost rows: row (y, z) of the box over [x0, x1) takes the values of row (sy, sz) (inside the
+ * grid, its x ghosts filled), or the boundary's constant: a plain copy that vectorises. */
+inline void cls_ct_ghost_copy(__global real *restrict box, int x0, int x1, int y, int z, int sy,
+                              int sz, int ox, int oy, int oz)
 {
-    __global real *restrict row = box + cls_ct_at(0, y, z, ox, oy, oz);
-    for (int x = x0; x < x1; x++)
-        if (x < skip0 || x >= skip1) row[x] = cls_ct_ghost(box, x, y, z, ox, oy, oz);
+    __global real *restrict row = box + cls_ct_at(x0, y, z, ox, oy, oz);
+#if CLS_BOUNDARY == CLS_CONSTANT
+    for (int i = 0; i < x1 - x0; i++) row[i] = (real)CLS_BOUNDARY_VALUE;
+#else
+    __global const real *restrict from = box + cls_ct_at(x0, sy, sz, ox, oy, oz);
+    for (int i = 0; i < x1 - x0; i++) row[i] = from[i];
+#endif
 }
 
 /* Fills the ghosts of the box's region lo..hi (clipped to the grid): a halo outside each edge
@@ -156,16 +163,23 @@ inline void cls_ct_fill_ghosts(__global real *restrict box, const int *lo, const
         gl[d] = lo[d] == 0 ? -h[d] : lo[d];
         gh[d] = hi[d] == n[d] ? n[d] + h[d] : hi[d];
     }
-    for (int z = lo[2]; z < hi[2]; z++)
-        for (int y = lo[1]; y < hi[1]; y++)
-            cls_ct_ghost_row(box, gl[0], gh[0], lo[0], hi[0], y, z, ox, oy, oz);
-    for (int z = lo[2]; z < hi[2]; z++)
-        for (int y = gl[1]; y < gh[1]; y++)
-            if (y < lo[1] || y >= hi[1]) cls_ct_ghost_row(box, gl[0], gh[0], 0, 0, y, z, ox, oy, oz);
+    if (gl[0] < lo[0] || gh[0] > hi[0])
+        for (int z = lo[2]; z < hi[2]; z++)
+            for (int y = lo[1]; y < hi[1]; y++) {
+                __global real *restrict row = box + cls_ct_at(0, y, z, ox, oy, oz);
+                for (int x = gl[0]; x < lo[0]; x++) row[x] = cls_ct_ghost(box, x, y, z, ox, oy, oz);
+                for (int x = hi[0]; x < gh[0]; x++) row[x] = cls_ct_ghost(box, x, y, z, ox, oy, oz);
+            }
+    for (int z = lo[2]; z < hi[2]; z++) {
+        for (int y = gl[1]; y < lo[1]; y++)
+            cls_ct_ghost_copy(box, gl[0], gh[0], y, z, cls_fold(y, NY), z, ox, oy, oz);
+        for (int y = hi[1]; y < gh[1]; y++)
+            cls_ct_ghost_copy(box, gl[0], gh[0], y, z, cls_fold(y, NY), z, ox, oy, oz);
+    }
     for (int z = gl[2]; z < gh[2]; z++)
         if (z < lo[2] || z >= hi[2])
             for (int y = gl[1]; y < gh[1]; y++)
-                cls_ct_ghost_row(box, gl[0], gh[0], 0, 0, y, z, ox, oy, oz);
+                cls_ct_ghost_copy(box, gl[0], gh[0], y, z, y, cls_fold(z, NZ), ox, oy, oz);
 }
 #endif
 
@@ -194,8 +208,8 @@ CLS_INLINE void cls_ct_tile(__global const real *restrict in, __global real *res
         for (int z = lo[2]; z < hi[2]; z++)
             for (int y = lo[1]; y < hi[1]; y++) {
                 const int yw = cls_ct_wrap(y, NY), zw = cls_ct_wrap(z, NZ);
-                __global real *restrict d =
-                    s == steps ? out + CLS_DIDX(lo[0], y, z) : dst + cls_ct_at(lo[0], y, z, ox, oy, oz);
+                __global real *restrict d = s == steps ? out + CLS_DIDX(lo[0], y, z)
+                                                       : dst + cls_ct_at(lo[0], y, z, ox, oy, oz);
                 if (s == 1)
                     cls_ct_row_grid(in, d CLS_AUX_ARGS, lo[0], hi[0], yw, zw, step);
                 else

@@ -61,9 +61,9 @@ static size_t vector_width(const cls__facts *f)
     return w > 64 ? 64 : w;
 }
 
-/* Tile extents tried along dimension d: the whole grid, and along x halves of it down to 64
- * points (whole rows vectorise best), along y and z a ladder of small sizes. */
-static size_t extents(const cls__facts *f, int d, size_t *out, size_t cap)
+/* Tile extents tried along dimension d: the whole grid, and along x (`split`) halves of it
+ * down to 64 points, along y and z a ladder of small sizes. */
+static size_t extents(const cls__facts *f, int d, int split, size_t *out, size_t cap)
 {
     static const size_t ladder[] = {1,  2,  3,  4,   6,   8,   12,  16,  24,  32,
                                     48, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
@@ -74,7 +74,7 @@ static size_t extents(const cls__facts *f, int d, size_t *out, size_t cap)
     }
     out[k++] = n;
     if (d == 0) {
-        for (size_t t = n / 2; t >= 64 && k < cap; t /= 2) out[k++] = t;
+        for (size_t t = n / 2; split && t >= 64 && k < cap; t /= 2) out[k++] = t;
     } else {
         for (size_t i = 0; i < sizeof ladder / sizeof ladder[0] && k < cap; i++)
             if (ladder[i] < n) out[k++] = ladder[i];
@@ -83,9 +83,21 @@ static size_t extents(const cls__facts *f, int d, size_t *out, size_t cap)
 }
 
 /* The model's tile for `height` within `budget` bytes of two boxes (a given tile only
- * checked); returns the predicted seconds, 0 when no tile fits. */
+ * checked); returns the predicted seconds, 0 when no tile fits.  Whole rows first: the model
+ * does not price a row's start, which costs more than a point. */
+static double best_tile_of(const cls__facts *f, const cls__cputile_cost *c, size_t height,
+                           size_t groups, size_t budget, const size_t *given, int split,
+                           size_t tile[3]);
 static double best_tile(const cls__facts *f, const cls__cputile_cost *c, size_t height,
                         size_t groups, size_t budget, const size_t *given, size_t tile[3])
+{
+    double s = best_tile_of(f, c, height, groups, budget, given, 0, tile);
+    return s > 0 || given ? s : best_tile_of(f, c, height, groups, budget, given, 1, tile);
+}
+
+static double best_tile_of(const cls__facts *f, const cls__cputile_cost *c, size_t height,
+                           size_t groups, size_t budget, const size_t *given, int split,
+                           size_t tile[3])
 {
     size_t ex[3][32], ne[3];
     for (int d = 0; d < 3; d++) {
@@ -93,7 +105,7 @@ static double best_tile(const cls__facts *f, const cls__cputile_cost *c, size_t 
             ex[d][0] = given[d];
             ne[d] = 1;
         } else {
-            ne[d] = extents(f, d, ex[d], 32);
+            ne[d] = extents(f, d, split, ex[d], 32);
         }
     }
     double best = 0;
