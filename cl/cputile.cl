@@ -222,18 +222,21 @@ CLS_INLINE void cls_ct_tile(__global const real *restrict in, __global real *res
     }
 }
 
-/* One pass: `steps` steps (1 .. CLS_CT_H) from step `step0` on, from `in` into `out`.  Group g
- * takes tiles g, g + groups, ... (x fastest) with its two boxes in scratch. */
+/* One pass: `steps` steps (1 .. CLS_CT_H) from step `step0` on, from `in` into `out`.  The
+ * groups take the tiles (x fastest) one at a time from the pass's counter (zeroed by the host
+ * for each run's passes), so that a core the machine's other work holds back takes fewer;
+ * each group keeps its two boxes in scratch. */
 __kernel void cls_cputile(__global const real *restrict in, __global real *restrict out
-                          CLS_AUX_PARAMS, __global real *restrict scratch, int step0, int steps)
+                          CLS_AUX_PARAMS, __global real *restrict scratch,
+                          __global int *restrict counters, int pass, int step0, int steps)
 {
+    __global int *counter = counters + pass;
     const int tx = (NX + CLS_CT_X - 1) / CLS_CT_X, ty = (NY + CLS_CT_Y - 1) / CLS_CT_Y,
               tz = (NZ + CLS_CT_Z - 1) / CLS_CT_Z;
-    const int g = (int)get_group_id(0), groups = (int)get_num_groups(0);
     if (get_local_id(0) != 0) return;
-    __global real *restrict b0 = scratch + (long)g * 2 * CLS_SCR_BOX;
+    __global real *restrict b0 = scratch + (long)get_group_id(0) * 2 * CLS_SCR_BOX;
     __global real *restrict b1 = b0 + CLS_SCR_BOX;
-    for (int t = g; t < tx * ty * tz; t += groups) {
+    for (int t = atomic_inc(counter); t < tx * ty * tz; t = atomic_inc(counter)) {
         int c0[3], c1[3];
         c0[0] = t % tx * CLS_CT_X;
         c0[1] = t / tx % ty * CLS_CT_Y;

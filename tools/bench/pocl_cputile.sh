@@ -5,7 +5,7 @@
 # rounds of [OpenMP, libclstencil AUTO, libclstencil naive], each the median of 3 runs of
 # STEPS (default 20) steps, so that all three sides of a round see the same load.  Prints one
 # CSV line per run: app,size,steps,round,impl,seconds_per_step,gpoints_per_s,plan.
-# APPS="heat3d7 ..." picks applications (default: the 2D and 3D ones at the medium CPU sizes).
+# APPS="heat3d7 ..." picks applications (default: all nine at the medium CPU sizes).
 set -eu
 build=${1:-build}
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,9 +14,12 @@ gcc -O3 -march=native -fopenmp -ffp-contract=off "$src/tools/bench/omp_stencils.
 export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-pocl.icd}" OMP_WAIT_POLICY=passive
 steps=${STEPS:-20}
 echo "app,size,steps,round,impl,seconds_per_step,gpoints_per_s,plan"
-for app in ${APPS:-heat3d7 heat3d27 jacobi3d cell3d poisson2d hotspot emboss}; do
+for app in ${APPS:-heat3d7 heat3d27 jacobi3d cell3d poisson2d hotspot emboss pathfinder \
+              moving_average}; do
   case $app in
     heat3d7 | heat3d27 | jacobi3d | cell3d) size=128x128x128 ;;
+    pathfinder) size=1048576 ;;
+    moving_average) size=4194304 ;;
     *) size=2048x2048 ;;
   esac
   plan=$("$build/clstencil" run "$app" --size "$size" --steps "$steps" 2>/dev/null |

@@ -19,6 +19,8 @@ typedef struct cls__cputile {
     int from_cache;
     double build_seconds;
     cl_mem scratch;      /* groups x 2 boxes, allocated by the first run */
+    cl_mem counter;      /* one tile counter per pass of a run */
+    size_t counters;
 } cls__cputile;
 
 /* What the model needs of a request (model.c). */

@@ -1,6 +1,7 @@
 /* exec.c: the cputile schedule's executor: one launch per pass of up to `height` steps from
- * the state's field into its partner buffer, the work-groups' scratch boxes allocated by the
- * first run and kept with the configuration. */
+ * the state's field into its partner buffer, each pass with its own tile counter; the
+ * work-groups' scratch boxes and the counters are allocated by the first run and kept with the
+ * configuration. */
 #include "cputile.h"
 
 cls_status cls__cputile_run(cls__exec *x)
@@ -20,11 +21,28 @@ cls_status cls__cputile_run(cls__exec *x)
                              c->groups, c->box, bytes);
         }
     }
+    const size_t h = c->height, passes = (x->steps + h - 1) / h;
+    /* one tile counter per pass, zeroed once for the run */
+    if (c->counters < passes) {
+        if (c->counter) clReleaseMemObject(c->counter);
+        c->counters = 0;
+        c->counter = clCreateBuffer(x->ctx->cl, CL_MEM_READ_WRITE, passes * sizeof(cl_int), NULL,
+                                    &err);
+        if (err != CL_SUCCESS) {
+            c->counter = NULL;
+            return cls__fail(x->ctx, (cls_status)err, "allocating %zu tile counters", passes);
+        }
+        c->counters = passes;
+    }
+    const cl_int zero = 0;
+    err = clEnqueueFillBuffer(x->ctx->queue, c->counter, &zero, sizeof zero, 0,
+                              passes * sizeof zero, 0, NULL, NULL);
+    if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "zeroing the tile counters");
     if ((st = cls__exec_set_aux_args(x, c->kernel, 2)) != CLS_SUCCESS) return st;
     cl_uint a = (cl_uint)(2 + s->n_aux);
     err = clSetKernelArg(c->kernel, a, sizeof(cl_mem), &c->scratch);
+    if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, a + 1, sizeof(cl_mem), &c->counter);
     if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
-    const size_t h = c->height, passes = (x->steps + h - 1) / h;
     const size_t global[3] = {c->groups, 1, 1}, local[3] = {1, 1, 1};
     for (size_t k = 0; k < passes; k++) {
         cl_int step0 = (cl_int)(s->step + k * h);
@@ -32,9 +50,12 @@ cls_status cls__cputile_run(cls__exec *x)
         err = clSetKernelArg(c->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
         if (err == CL_SUCCESS)
             err = clSetKernelArg(c->kernel, 1, sizeof(cl_mem), &s->buf[1 - s->rot.at[0]]);
-        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, a + 1, sizeof step0, &step0);
-        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, a + 2, sizeof n, &n);
-        if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
+        cl_int pass = (cl_int)k;
+        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, a + 2, sizeof pass, &pass);
+        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, a + 3, sizeof step0, &step0);
+        if (err == CL_SUCCESS) err = clSetKernelArg(c->kernel, a + 4, sizeof n, &n);
+        if (err != CL_SUCCESS)
+            return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
         if ((st = cls__exec_launch(x, c->kernel, 1, global, local, cls__exec_event(x, k, passes),
                                    "cputile")) != CLS_SUCCESS)
             return st;

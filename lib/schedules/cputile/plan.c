@@ -248,6 +248,7 @@ static void release(void *config)
     if (!c) return;
     if (c->kernel) clReleaseKernel(c->kernel);
     if (c->scratch) clReleaseMemObject(c->scratch);
+    if (c->counter) clReleaseMemObject(c->counter);
     free(c);
 }
 
