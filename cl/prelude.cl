@@ -58,10 +58,11 @@ inline real cls_read(__global const real *restrict a, int x, int y, int z)
 }
 
 /* For points whose whole stencil lies inside the grid no boundary handling is needed.  The
- * CPU row kernel indexes in 64 bits: an int index is sign-extended at every read of its
- * vector loop (lea + movslq per neighbour in PoCL's code), a long one folds into the address
- * of a pointer per neighbour.  GPUs keep int arithmetic, which is cheaper there. */
-#ifdef CLS_NAIVE_ROWS
+ * CPU row kernels (naive's and cputile's) index in 64 bits: an int index is sign-extended at
+ * every read of its vector loop (lea + movslq per neighbour in PoCL's code), a long one folds
+ * into the address of a pointer per neighbour.  GPUs keep int arithmetic, which is cheaper
+ * there. */
+#if defined(CLS_NAIVE_ROWS) || defined(CLS_CPUTILE)
 #define CLS_DIDX(x, y, z) ((long)(x) + (long)NX * ((long)(y) + (long)NY * (long)(z)))
 #else
 #define CLS_DIDX(x, y, z) CLS_IDX(x, y, z)
@@ -71,7 +72,7 @@ inline real cls_read_direct(__global const real *restrict a, int x, int y, int z
     return a[CLS_DIDX(x, y, z)];
 }
 
-#ifdef CLS_NAIVE_ROWS
+#if defined(CLS_NAIVE_ROWS) || defined(CLS_CPUTILE)
 /* The row kernel's edge rows (cl/naive_rows.cl): x inside the grid, y and z by the boundary
  * rule.  The folds depend on the row only, so the compiler hoists them out of the x loop and
  * the loop vectorises like an interior one (OpenMP's clamped row pointers do the same). */
@@ -100,6 +101,19 @@ inline real cls_read_row(__global const real *restrict a, int x, int y, int z)
 #define IN(dx, dy) CLS_READ(in, X + (dx), Y + (dy), 0)
 #else
 #define IN(dx, dy, dz) CLS_READ(in, X + (dx), Y + (dy), Z + (dz))
+#endif
+
+#ifdef CLS_CPUTILE
+/* The cputile schedule (cl/cputile.cl): a work-item advances a tile of CLS_CT_X x CLS_CT_Y x
+ * CLS_CT_Z points by up to CLS_CT_H steps in a scratch box of the tile widened by CLS_CT_H
+ * halos, whose boundary rule is held in ghost points around the grid's edges.  The update
+ * gets a pointer to its point in the box and reads its neighbours at constant offsets from it:
+ * no boundary code, and the same code at virtual (wrapped) coordinates of periodic grids. */
+#define CLS_SCR_PX (CLS_CT_X + 2 * CLS_CT_H * CLS_HALO_X)
+#define CLS_SCR_PY (CLS_CT_Y + 2 * CLS_CT_H * CLS_HALO_Y)
+#define CLS_SCR_PZ (CLS_CT_Z + 2 * CLS_CT_H * CLS_HALO_Z)
+#define cls_read_scr(a, x, y, z)                                                               \
+    (a)[(long)((x) - X) + (long)CLS_SCR_PX * ((long)((y) - Y) + (long)CLS_SCR_PY * (long)((z) - Z))]
 #endif
 
 #ifdef CLS_TILE_X

@@ -40,6 +40,10 @@ void cls__tuning_gpu(cls_model_params *p)
     p->stream25d_fused_gain = 1.2;
     p->stream25d_fused_mirror = 0;
     p->pipeline_when_fits = 1;
+    /* a work-item is one lane of a GPU: its tile loops do not vectorise there */
+    p->cputile = 0;
+    p->cputile_cache_bytes = 262144;
+    p->cputile_op_cycles = 1;
 }
 
 void cls__tuning_cpu(cls_model_params *p)
@@ -79,4 +83,15 @@ void cls__tuning_cpu(cls_model_params *p)
     /* the tile kernel runs far slower than the row kernel, and host and device share the
      * memory anyway (PoCL hotspot 2048^2: 14.7 against 1.95 ms per step) */
     p->pipeline_when_fits = 0;
+    /* tiles in a core's cache across steps (cl/cputile.cl): half of a 2 MiB L2 for the two
+     * boxes leaves room for the grid's streams.  AUTO does not offer it by default: the naive
+     * prediction it is compared with counts memory traffic only, so on PoCL the comparison
+     * picked cputile where it measured 0.84x naive (pathfinder, emboss) as well as where it
+     * measured 1.44x (poisson2d; doc/results.md, "cputile on PoCL"); a model file that sets
+     * tuning.cputile 1, or --schedule cputile, runs it. */
+    p->cputile = 0;
+    p->cputile_cache_bytes = 1048576;
+    /* heat3d7 in a core's cache, one PoCL thread: 1.3 cycles a point for its 16 operations at
+     * 8 lanes (doc/cputile.md) */
+    p->cputile_op_cycles = 0.65;
 }

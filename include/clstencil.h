@@ -284,9 +284,11 @@ typedef enum cls_schedule {
                                    (Meng & Skadron 2010) */
     CLS_SCHEDULE_STREAM25D = 3, /* 3D: 2D work-groups march along z, planes in registers and
                                    local memory (Mo & Li) */
-    CLS_SCHEDULE_PIPELINE = 4   /* runs from host arrays tile by tile, transfers overlapping
+    CLS_SCHEDULE_PIPELINE = 4,  /* runs from host arrays tile by tile, transfers overlapping
                                    kernels (Visschers 2012); for host-to-host runs and grids
                                    above the device's memory */
+    CLS_SCHEDULE_CPUTILE = 5    /* CPUs: tiles advanced several steps in scratch that stays in
+                                   a core's cache, the overlap recomputed */
 } cls_schedule;
 
 /* "naive", ...; "auto" for CLS_SCHEDULE_AUTO, "unknown" for none. */

@@ -150,7 +150,7 @@ CLS_API cls_status cls_ghost_brute_force(const cls_model *m, const cls_ghost_pro
  * the exhaustive search that measures every feasible trapezoid configuration for validation.
  * ---------------------------------------------------------------------------------------- */
 typedef struct cls_tune_entry {
-    cls_schedule schedule;     /* CLS_SCHEDULE_NAIVE or CLS_SCHEDULE_TRAPEZOID */
+    cls_schedule schedule;     /* the schedule (the pick: any; entries: naive or trapezoid) */
     size_t tile[3];            /* trapezoid: the tile, ghost zone included */
     size_t local_size[3];      /* the work-group */
     size_t points_per_item;

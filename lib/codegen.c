@@ -372,6 +372,11 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
          "__global",
          ", int OX, int OY, int OZ, int PX, int PY, int SX, int SY, int SZ, int AOX, int AOY, "
          "int AOZ, int APX, int APY"},
+        {CLS__UPDATE_SCRATCH, "cls_update_scratch", "cls_read_scr", "cls_read", "__global", ""},
+        {CLS__UPDATE_SCRATCH, "cls_update_scratch_interior", "cls_read_scr", "cls_read_direct",
+         "__global", ""},
+        {CLS__UPDATE_SCRATCH, "cls_update_scratch_row", "cls_read_scr", "cls_read_row",
+         "__global", ""},
     };
     for (size_t v = 0; stage == -1 && v < sizeof variant / sizeof variant[0]; v++) {
         if (variant[v].kind && !(variants & variant[v].kind)) continue;

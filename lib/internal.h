@@ -334,6 +334,10 @@ const char *cls__kernel_source(const char *file, int *owned);
 #define CLS__UPDATE_WINDOW 4u /* cls_update_stream: a private window of planes (CLS_STREAM25D) */
 #define CLS__UPDATE_BOX 8u    /* cls_update_box, cls_update_box_interior: state and auxiliary
                                  arrays hold boxes of the grid (CLS_BOX) */
+#define CLS__UPDATE_SCRATCH 16u /* cls_update_scratch, _scratch_interior, _scratch_row: the state
+                                   read relative to the point from a scratch box (CLS_CPUTILE),
+                                   auxiliary arrays by the boundary rule, directly, or with y
+                                   and z folded once per row */
 
 /* Builds the OpenCL C source for a stencil: the common prelude (real type, boundary
  * functions, accessors), the update function's variants (parameters as constants), the

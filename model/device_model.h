@@ -138,7 +138,10 @@
     X(stream25d_box_single, "tuning", "stream25d_box_single", CLS__INT, "flag", 0, 1, 0, "AUTO streams cheap box bodies one step per pass") \
     X(stream25d_fused_gain, "tuning", "stream25d_fused_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses steps per pass where the ghost-zone model predicts at least this gain") \
     X(stream25d_fused_mirror, "tuning", "stream25d_fused_mirror", CLS__INT, "flag", 0, 1, 0, "1: AUTO fuses steps on mirror grids too") \
-    X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident")
+    X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident") \
+    X(cputile, "tuning", "cputile", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the cputile schedule (a work-item's loops vectorise over the compute unit's SIMD lanes); 0: it runs only when asked for") \
+    X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)") \
+    X(cputile_op_cycles, "tuning", "cputile_op_cycles", CLS__REAL, "cycles", 0, 1e6, CLS__GT0, "cputile: cycles per vector operation (a read or a flop of the body for a SIMD group of points) of its in-cache loops")
 
 /* Tables: transfer and allocation times against size, X(id, section, key, summary). */
 #define CLS_MODEL_TABLES(X)                                                                    \

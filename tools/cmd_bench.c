@@ -331,7 +331,8 @@ const cli_command cli_cmd_bench = {
     "measure a stencil's throughput against a vectorised copy kernel",
     "usage: clstencil bench STENCIL [--size NXxNYxNZ] [--steps N] [--dtype float|double]\n"
     "           [--boundary B] [--param NAME=VALUE]... [--reps R]\n"
-    "           [--schedule auto|naive|trapezoid|stream25d] [--height H] [--sync restart|barrier]\n"
+    "           [--schedule auto|naive|trapezoid|stream25d|cputile] [--height H]\n"
+    "           [--sync restart|barrier]\n"
     "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|csv|json]\n"
     "       clstencil bench transit [STENCIL...] [options]   (see clstencil bench transit --help)\n"
     "       clstencil bench suite [options]   (every built-in; see clstencil bench suite --help)",
@@ -357,7 +358,8 @@ const cli_command cli_cmd_bench = {
     "  --param NAME=VALUE  set a declared scalar parameter (repeatable)\n"
     "  --reps R            timed runs of the plan (default 5)\n"
     "  --schedule S        auto (default: the schedule the ghost-zone model predicts faster),\n"
-    "                      naive, trapezoid or stream25d (3D only)\n"
+    "                      naive, trapezoid, stream25d (3D only) or cputile (CPU tiles kept\n"
+    "                      in cache across steps)\n"
     "  --height H          trapezoid: steps per stage (default: the model's optimum)\n"
     "  --sync M            trapezoid: restart or barrier (default: the model's choice)\n"
     "  --local-size L      work-group size, one part per dimension (trapezoid: the tile;\n"

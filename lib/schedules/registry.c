@@ -9,12 +9,14 @@ extern const cls__schedule_ops cls__naive_ops;
 extern const cls__schedule_ops cls__stream25d_ops;
 extern const cls__schedule_ops cls__trapezoid_ops;
 extern const cls__schedule_ops cls__pipeline_ops;
+extern const cls__schedule_ops cls__cputile_ops;
 
 static const cls__schedule_ops *const builtin[] = {
     &cls__naive_ops,
     &cls__stream25d_ops,
     &cls__trapezoid_ops,
     &cls__pipeline_ops,
+    &cls__cputile_ops,
 };
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
 

@@ -1,0 +1,268 @@
+/* plan.c: the cputile schedule's planner: overlapped temporal tiles for CPUs (cl/cputile.cl).
+ * The tile and the steps per pass come from the model (model.c), searched over the tiles whose
+ * two scratch boxes fit the device model's cache budget per compute unit
+ * (tuning.cputile_cache_bytes); AUTO considers it where the model asks (tuning.cputile). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cputile.h"
+#include "expr.h"
+
+extern const cls__schedule_ops cls__cputile_ops;
+#define OPS (&cls__cputile_ops)
+
+#define MAX_HEIGHT 64
+
+static const cls__param_desc params[] = {
+    {"tile", CLS__PARAM_SIZES, 1, 1u << 30, NULL,
+     "the points a tile writes per dimension (absent: the model's)"},
+    {"height", CLS__PARAM_SIZE, 1, MAX_HEIGHT, NULL,
+     "time steps per pass, each tile in its compute unit's cache (absent: the model's)"},
+    {"groups", CLS__PARAM_SIZE, 1, 4096, NULL,
+     "work-groups of one work-item, each with two scratch boxes (absent: one per compute unit)"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+
+/* The request's figures for the model; *why says what is missing when it cannot price. */
+static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
+{
+    memset(c, 0, sizeof *c);
+    for (int d = 0; d < 3; d++) c->n[d] = f->dims.n[d];
+    cls_stencil_halo(f->st, c->halo);
+    c->periodic = f->st->boundary == CLS_BOUNDARY_PERIODIC;
+    c->elem = f->elem;
+    c->steps = f->steps;
+    c->cores = f->dev->compute_units ? f->dev->compute_units : 1;
+    c->bandwidth = f->bandwidth;
+    c->restart = f->restart_seconds;
+    c->stream_bytes = (double)(f->st->n_aux * f->elem);
+    double clock = cls__facts_model(f, "compute.clock_mhz") * 1e6;
+    double op_cycles = cls__facts_model(f, "tuning.cputile_op_cycles");
+    double lanes = cls__facts_model(f, "compute.warp_width") * 4 / (double)f->elem;
+    if (!(clock > 0) || !(op_cycles > 0) || !(lanes > 0)) {
+        *why = "no device model to price it with";
+        return 0;
+    }
+    if (lanes < 1) lanes = 1;
+    /* a vector operation per read and per flop of the body, for `lanes` points at once */
+    double ops = (double)(cls__expr_in_reads(f->expr) + cls__expr_flops(f->expr) + f->st->n_aux);
+    c->point_seconds = ops * op_cycles / lanes / clock;
+    return 1;
+}
+
+/* The row loops' vector length: the device's preferred vector width for the element type
+ * (16 when the driver does not say). */
+static size_t vector_width(const cls__facts *f)
+{
+    cl_uint w = 0;
+    cl_device_info what = f->st->dtype == CLS_FLOAT64 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+                                                      : CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT;
+    if (clGetDeviceInfo(f->ctx->device, what, sizeof w, &w, NULL) != CL_SUCCESS || w == 0) w = 16;
+    return w > 64 ? 64 : w;
+}
+
+/* Tile extents tried along dimension d: the whole grid, and along x (`split`) halves of it
+ * down to 64 points, along y and z a ladder of small sizes. */
+static size_t extents(const cls__facts *f, int d, int split, size_t *out, size_t cap)
+{
+    static const size_t ladder[] = {1,  2,  3,  4,   6,   8,   12,  16,  24,  32,
+                                    48, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
+    size_t n = f->dims.n[d], k = 0;
+    if (d >= f->st->dims) {
+        out[0] = 1;
+        return 1;
+    }
+    out[k++] = n;
+    if (d == 0) {
+        for (size_t t = n / 2; split && t >= 64 && k < cap; t /= 2) out[k++] = t;
+    } else {
+        for (size_t i = 0; i < sizeof ladder / sizeof ladder[0] && k < cap; i++)
+            if (ladder[i] < n) out[k++] = ladder[i];
+    }
+    return k;
+}
+
+/* The model's tile for `height` within `budget` bytes of two boxes (a given tile only
+ * checked); returns the predicted seconds, 0 when no tile fits.  Whole rows first: the model
+ * does not price a row's start, which costs more than a point. */
+static double best_tile_of(const cls__facts *f, const cls__cputile_cost *c, size_t height,
+                           size_t groups, size_t budget, const size_t *given, int split,
+                           size_t tile[3]);
+static double best_tile(const cls__facts *f, const cls__cputile_cost *c, size_t height,
+                        size_t groups, size_t budget, const size_t *given, size_t tile[3])
+{
+    double s = best_tile_of(f, c, height, groups, budget, given, 0, tile);
+    return s > 0 || given ? s : best_tile_of(f, c, height, groups, budget, given, 1, tile);
+}
+
+static double best_tile_of(const cls__facts *f, const cls__cputile_cost *c, size_t height,
+                           size_t groups, size_t budget, const size_t *given, int split,
+                           size_t tile[3])
+{
+    size_t ex[3][32], ne[3];
+    for (int d = 0; d < 3; d++) {
+        if (given) {
+            ex[d][0] = given[d];
+            ne[d] = 1;
+        } else {
+            ne[d] = extents(f, d, split, ex[d], 32);
+        }
+    }
+    double best = 0;
+    for (size_t i = 0; i < ne[0]; i++)
+        for (size_t j = 0; j < ne[1]; j++)
+            for (size_t k = 0; k < ne[2]; k++) {
+                size_t t[3] = {ex[0][i], ex[1][j], ex[2][k]};
+                size_t box = cls__cputile_box(t, c->halo, height);
+                if (!given && 2 * box * c->elem > budget) continue;
+                double s = cls__cputile_predict(c, t, height, groups, NULL);
+                if (best == 0 || s < best) {
+                    best = s;
+                    memcpy(tile, t, sizeof t);
+                }
+            }
+    return best;
+}
+
+static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
+{
+    cls_status s = cls__refuse_system(f, "cputile");
+    if (s != CLS_SUCCESS) return s;
+    size_t v[3], given_tile[3], given_h = 0, groups = f->dev->compute_units;
+    int tile_given = 0;
+    if (cls__param_get(f->params, OPS, "tile", v)) {
+        for (int d = 0; d < 3; d++) {
+            given_tile[d] = v[d] ? v[d] : 1;
+            if (d >= f->st->dims && given_tile[d] != 1)
+                return cls__fail(f->ctx, CLS_ERR_INVALID_ARGUMENT,
+                                 "cputile.tile: a %d-D stencil takes %d sizes", f->st->dims,
+                                 f->st->dims);
+            if (given_tile[d] > f->dims.n[d]) given_tile[d] = f->dims.n[d];
+        }
+        tile_given = 1;
+    }
+    if (cls__param_get(f->params, OPS, "height", v)) given_h = v[0];
+    if (cls__param_get(f->params, OPS, "groups", v)) groups = v[0];
+    if (!groups) groups = 1;
+
+    cls__cputile_cost c;
+    const char *missing = NULL;
+    int priced = cost_of(f, &c, &missing);
+    size_t budget = (size_t)cls__facts_model(f, "tuning.cputile_cache_bytes");
+    if (!priced && !(tile_given && given_h))
+        return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
+                         "cputile: %s; give cputile.tile and cputile.height", missing);
+    if (!priced) {
+        /* a given configuration runs unpriced */
+        memset(&c, 0, sizeof c);
+        for (int d = 0; d < 3; d++) c.n[d] = f->dims.n[d];
+        cls_stencil_halo(f->st, c.halo);
+        c.elem = f->elem;
+        c.steps = f->steps;
+        c.cores = groups;
+    }
+
+    size_t best_t[3] = {1, 1, 1}, best_h = 0;
+    double best = 0, redundancy = 1;
+    size_t h_hi = given_h ? given_h : (f->steps < MAX_HEIGHT ? f->steps : MAX_HEIGHT);
+    for (size_t h = given_h ? given_h : 1; h <= h_hi && h > 0; h++) {
+        size_t t[3];
+        double sec = best_tile(f, &c, h, groups, budget, tile_given ? given_tile : NULL, t);
+        if (sec > 0 && (best == 0 || sec < best)) {
+            best = sec;
+            best_h = h;
+            memcpy(best_t, t, sizeof t);
+        }
+        if (!priced) break;
+    }
+    if (!best_h && !priced) {
+        best_h = given_h;
+        memcpy(best_t, given_tile, sizeof best_t);
+    }
+    if (!best_h)
+        return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
+                         "cputile: no tile's two scratch boxes fit the device model's %zu bytes "
+                         "per compute unit (tuning.cputile_cache_bytes); give cputile.tile",
+                         budget);
+    cls__cputile *cfg = calloc(1, sizeof *cfg);
+    if (!cfg) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "cputile configuration");
+    memcpy(cfg->tile, best_t, sizeof best_t);
+    cfg->height = best_h;
+    cfg->groups = groups;
+    memcpy(cfg->halo, c.halo, sizeof cfg->halo);
+    cfg->box = cls__cputile_box(cfg->tile, cfg->halo, cfg->height);
+    cfg->vector = vector_width(f);
+    double bytes = (double)cfg->groups * 2.0 * (double)cfg->box * (double)f->elem;
+    if (bytes > (double)f->dev->max_alloc_bytes && f->dev->max_alloc_bytes) {
+        free(cfg);
+        return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
+                         "cputile: the scratch of %zu groups (%.0f bytes) exceeds the device's "
+                         "largest allocation",
+                         groups, bytes);
+    }
+    if (priced) cls__cputile_predict(&c, cfg->tile, cfg->height, cfg->groups, &redundancy);
+    int auto_ok = cls__facts_model(f, "tuning.cputile") != 0;
+    cls__rank rank = auto_ok || forced ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
+    return cls__candidate_add(out, OPS, cfg, rank, priced ? best : 0,
+                              "%s%zu steps per pass in %zux%zux%zu tiles, %.2f updates per point "
+                              "and step%s",
+                              priced ? "" : "no prediction: ", cfg->height, cfg->tile[0],
+                              cfg->tile[1], cfg->tile[2], redundancy,
+                              auto_ok ? "" : " (AUTO only where tuning.cputile is 1)");
+}
+
+static cls_status build(const cls__facts *f, cls__candidate *cand)
+{
+    cls__cputile *c = cand->config;
+    cls__built b = {0};
+    char defines[256];
+    snprintf(defines, sizeof defines,
+             "#define CLS_CPUTILE 1\n#define CLS_CT_X %zu\n#define CLS_CT_Y %zu\n"
+             "#define CLS_CT_Z %zu\n#define CLS_CT_H %zu\n#define CLS_ROW_VEC %zu",
+             c->tile[0], c->tile[1], c->tile[2], c->height, c->vector);
+    cls_status s = cls__build_kernel(f, "cputile.cl", defines,
+                                     CLS__UPDATE_ROW | CLS__UPDATE_SCRATCH, "cls_cputile", 0, &b);
+    c->program = b.program;
+    c->kernel = b.kernel;
+    c->from_cache = b.from_cache;
+    c->build_seconds = b.build_seconds;
+    return s;
+}
+
+static void describe(const void *config, cls__description *d)
+{
+    const cls__cputile *c = config;
+    d->local[0] = d->local[1] = d->local[2] = 1;
+    d->global[0] = c->groups;
+    d->global[1] = d->global[2] = 1;
+    d->from_cache = c->from_cache;
+    d->build_seconds = c->build_seconds;
+    cls__describe_param(d, OPS, "tile", "%zux%zux%zu", c->tile[0], c->tile[1], c->tile[2]);
+    cls__describe_param(d, OPS, "height", "%zu", c->height);
+    cls__describe_param(d, OPS, "groups", "%zu", c->groups);
+}
+
+static void release(void *config)
+{
+    cls__cputile *c = config;
+    if (!c) return;
+    if (c->kernel) clReleaseKernel(c->kernel);
+    if (c->scratch) clReleaseMemObject(c->scratch);
+    if (c->counter) clReleaseMemObject(c->counter);
+    free(c);
+}
+
+const cls__schedule_ops cls__cputile_ops = {
+    .name = "cputile",
+    .id = CLS_SCHEDULE_CPUTILE,
+    .flags = 0,
+    .summary = "CPUs: each work-item advances tiles by several steps in scratch boxes that stay "
+               "in its core's cache, the overlap recomputed (the ghost zones of Meng & Skadron "
+               "2010 without local memory or barriers)",
+    .params = params,
+    .candidates = candidates,
+    .build = build,
+    .run = cls__cputile_run,
+    .describe = describe,
+    .release = release,
+};
