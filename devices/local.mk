@@ -13,17 +13,12 @@ libcls_devices_la_SOURCES += devices/files.h devices/files.c
 # before them only for code that runs from this build tree (devices/model_files.c).
 libcls_devices_la_CPPFLAGS += -DCLS_PKGDATADIR='"$(pkgdatadir)"' -DCLS_BUILDDIR='"$(abs_builddir)"'
 
-# Parameter files of the documents' devices and the generic PoCL CPU.
+# Parameter files of the documents' devices, the generic PoCL CPU and the probed GPUs.
 devicesdir = $(pkgdatadir)/devices
 dist_devices_DATA = \
 	devices/gtx280.json devices/tesla_c1060.json devices/tesla_c2050.json \
-	devices/gtx460.json devices/pocl_cpu.json devices/h100_probe.json
-# The H200's probed model (`clstencil probe --output devices/h200_probe.json` on the GPU
-# machine, its "match" naming "H200") ships and is built in once the file is in the tree;
-# configure looks for it.
-if HAVE_H200_MODEL
-dist_devices_DATA += devices/h200_probe.json
-endif
+	devices/gtx460.json devices/pocl_cpu.json devices/h100_probe.json \
+	devices/h200_probe.json
 # Built into the library as well: a family takes its defaults from its reference files among
 # them (devices/defaults.c), whatever the search path holds.
 nodist_libcls_devices_la_SOURCES = devices/models_gen.c
