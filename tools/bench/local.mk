@@ -17,7 +17,9 @@ EXTRA_DIST += tools/bench/README.md tools/bench/omp_stencils.c tools/bench/pocl_
 	tools/bench/pocl_systems.c tools/bench/pocl_cputile.sh tools/bench/cputile_table.py \
 	tools/bench/pocl_results.sh tools/bench/cuda/common.cuh tools/bench/cuda/heat3d7.cu \
 	tools/bench/cuda/hotspot.cu tools/bench/cuda/poisson2d.cu tools/plots/results.py \
-	tools/gpu/h100_results.sh tools/gpu/env.sh
+	tools/gpu/h100_results.sh tools/gpu/env.sh tools/gpu/h100_ebisu.sh \
+	tools/bench/ebisu/star2d5.json tools/bench/ebisu/box2d9.json tools/bench/ebisu/star3d7.json \
+	tools/bench/ebisu/box3d27.json tools/bench/ebisu/star3d13.json
 CLEANFILES += $(BENCH_OMP) $(BENCH_CUDA) $(BENCH_SYSTEMS)
 
 bench: $(BENCH_OMP) $(BENCH_SYSTEMS) clstencil$(EXEEXT)
