@@ -65,22 +65,10 @@ static int make_plan(cls_context *ctx, cls_stencil *st, const grids *g, cls_sche
     return cls_plan_create(ctx, st, g->dims, STEPS, &opt, plan) == CLS_SUCCESS;
 }
 
-/* Advances a state written with the inputs by `first` steps on plan a and the rest on plan b,
- * then reads it back into g->out. */
+/* A state advanced `first` steps on plan a and the rest of STEPS on plan b. */
 static int split_run(grids *g, cls_plan *a, cls_plan *b, size_t first)
 {
-    cls_state *s = NULL;
-    int ok = cls_state_create(a, &s) == CLS_SUCCESS;
-    for (size_t f = 0; ok && f < g->nf; f++) ok = cls_state_write_field(s, f, g->in[f]) == CLS_SUCCESS;
-    for (size_t k = 0; ok && k < g->naux; k++) ok = cls_state_write_aux(s, k, g->aux[k], 1) == CLS_SUCCESS;
-    ok = ok && cls_plan_advance(a, s, first, NULL) == CLS_SUCCESS &&
-         cls_plan_advance(b, s, STEPS - first, NULL) == CLS_SUCCESS;
-    for (size_t f = 0; ok && f < g->nf; f++) {
-        memset(g->out[f], 0, g->n * g->elem);
-        ok = cls_state_read_field(s, f, g->out[f]) == CLS_SUCCESS;
-    }
-    cls_state_release(s);
-    return ok && equal_ref(g);
+    return grids_split_run(g, a, b, first, STEPS - first);
 }
 
 /* Heights 1..hmax with restarts (1 and hmax only when `few`), with the barrier too (hmax only)

@@ -38,8 +38,11 @@ cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defi
 {
     const cls__facts *f = cls__s25_facts(p);
     cls__built b = {.kernel = p->kernel, .program = p->program};
-    cls_status s = cls__build_kernel(f, tmpl, defines, CLS__UPDATE_WINDOW, kernel,
-                                     f->max_registers, &b);
+    /* a system's (fused steps): its one stage, the update reading the window and the levels */
+    cls_status s = cls__stencil_is_system(p->st)
+                       ? cls__build_stage_kernel(f, 0, tmpl, defines, kernel, f->max_registers, &b)
+                       : cls__build_kernel(f, tmpl, defines, CLS__UPDATE_WINDOW, kernel,
+                                           f->max_registers, &b);
     p->program = b.program;
     p->kernel = b.kernel;
     p->from_cache = b.from_cache;

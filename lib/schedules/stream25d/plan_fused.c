@@ -334,20 +334,7 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
         clReleaseKernel(p->kernel);
         p->kernel = NULL;
     }
-    if (cls__stencil_is_system(p->st)) {
-        /* the system's one stage, its update reading the window and the levels */
-        cls__built b = {0};
-        s = cls__build_stage_kernel(cls__s25_facts(p), 0, "stream25d_tb.cl", defines,
-                                    "cls_stream25d_tb", cls__s25_facts(p)->max_registers, &b);
-        p->kernel = b.kernel;
-        p->program = b.program;
-        p->from_cache = b.from_cache;
-        p->build_seconds = b.build_seconds;
-        p->max_regs = b.max_regs;
-        p->regs_ignored = b.regs_ignored;
-    } else {
-        s = cls__s25_build_kernel(p, "stream25d_tb.cl", defines, "cls_stream25d_tb");
-    }
+    s = cls__s25_build_kernel(p, "stream25d_tb.cl", defines, "cls_stream25d_tb");
     *kmax = 0;
     if (s == CLS_SUCCESS)
         clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,

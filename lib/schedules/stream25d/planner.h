@@ -21,7 +21,8 @@ typedef struct cls__s25_reads {
 static inline const cls__facts *cls__s25_facts(const cls__s25 *p) { return p->facts; }
 /* A tuning number of the device model (doc/devices.md, "Tuning"); dflt when it has none. */
 double cls__s25_tuning(const cls__s25 *p, const char *key, double dflt);
-/* Builds the configuration's kernel (core cls__build_kernel) into p. */
+/* Builds the configuration's kernel (core cls__build_kernel; for a system, its one stage's
+ * through cls__build_stage_kernel) into p. */
 cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defines,
                                  const char *kernel);
 /* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
