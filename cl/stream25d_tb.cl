@@ -282,7 +282,8 @@ inline void cls_tb_fix_z(__private real *w, int z)
             __private real *w = win[s - 1];                                                        \
             const int z = q - 2 * s + 1;                                                           \
             {                                                                                      \
-                __local const real *buf = s == 1 ? lin[q & 1] : lst[s > 1 ? s - 2 : 0][(q - 1) & 1]; \
+                __local const real *buf =                                                          \
+                    s == 1 ? lin[q & 1] : lst[s > 1 ? s - 2 : 0][(q - 1) & 1];                     \
                 const int pitch = s == 1 ? CLS_P0 : CLS_PS;                                        \
                 const int col = s == 1 ? lx - CLS_K + CLS_GX + 1 : lx + 1;                         \
                 CLS_OFFSETS(CLS_TB_READ)                                                           \
@@ -324,7 +325,7 @@ inline void cls_tb_fix_z(__private real *w, int z)
         for (int j = 0; j < CLS_ITEM_Y; j++)                                                       \
             _Pragma("unroll")                                                                      \
             for (int m = 0; m < CLS_TB_NL; m++)                                                    \
-                lvl[j][m] = lv[m][CLS_IDX(xu, cls_tb_at(y + j, NY), zl)];                           \
+                lvl[j][m] = lv[m][CLS_IDX(xu, cls_tb_at(y + j, NY), zl)];                          \
     }
 /* Stage s's level values: stage 1's from global memory, the others' from stage s-1's tuple of
  * the previous iteration. */
@@ -346,7 +347,7 @@ inline void cls_tb_fix_z(__private real *w, int z)
         __private real *h = old[s - 1][j];                                                         \
         _Pragma("unroll")                                                                          \
         for (int m = CLS_TB_NL - 1; m >= 0; m--)                                                   \
-            o[m] = s > nsteps ? h[m] : m == 0 ? w[CLS_WIN_IDX(0, j, -1)] : h[m > 0 ? m - 1 : 0];    \
+            o[m] = s > nsteps ? h[m] : m == 0 ? w[CLS_WIN_IDX(0, j, -1)] : h[m > 0 ? m - 1 : 0];   \
         _Pragma("unroll")                                                                          \
         for (int m = 0; m < CLS_TB_NL; m++) h[m] = T[m];                                           \
     }

@@ -37,9 +37,10 @@ static cls_status fused(cls__exec *x, const cls__s25 *c)
     return CLS_SUCCESS;
 }
 
-/* Fused steps of a system (u and its time levels, if any): each pass reads every field from one set of
- * buffers and writes the other (cls__exec_field_sets), so after it the state holds u after the
- * pass's steps and each level the step before, as that many single steps leave them. */
+/* Fused steps of a system (u and its time levels, if any): each pass reads every field from one
+ * set of buffers and writes the other (cls__exec_field_sets), so after it the state holds u
+ * after the pass's steps and each level the step before, as that many single steps leave them
+ * (in other buffers than single steps would: the rotation records where). */
 static cls_status fused_levels(cls__exec *x, const cls__s25 *c)
 {
     cls_state *s = x->state;
@@ -84,6 +85,7 @@ cls_status cls__stream25d_run(cls__exec *x)
     const cls__s25 *c = x->config;
     /* The kernels are 3D whatever the stencil: 2D groups times z chunks. */
     if (c->n_stages) return cls__exec_stages(x, c->stage_kernel, 3, c->global, c->local, "stream25d stage");
-    if (c->steps_per_pass > 1) return cls__stencil_is_system(x->st) ? fused_levels(x, c) : fused(x, c);
+    if (c->steps_per_pass > 1)
+        return cls__stencil_is_system(x->st) ? fused_levels(x, c) : fused(x, c);
     return cls__exec_per_step(x, c->kernel, 3, c->global, c->local, "stream25d");
 }
