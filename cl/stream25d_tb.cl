@@ -16,6 +16,17 @@
  * window's in-plane offsets (CLS_TB_BASE, per row) are closed under the rule's images, so the
  * image is always in the window.
  *
+ * A system (CLS_TB_LEVELS defined: one stage updating one field u from its window, reading its
+ * CLS_TB_LEVELS time levels u_prev, u_prev2, ... at the point only): stage s's step needs the
+ * level values a_{s-2}, a_{s-3}, ... at its plane z, which earlier stages held in their windows
+ * one plane lower one iteration earlier.  Each stage passes them on in registers per row:
+ * before its window shifts, stage s hands stage s+1 the tuple (its window's centre at plane z-1,
+ * its own level values at z-1); the stages run in descending order within an iteration, so
+ * stage s+1 reads the tuple of the previous iteration before stage s replaces it.  Stage 1 reads
+ * the levels from global memory.  The last stage writes u and the levels (its centre, then its
+ * own level values).  A stage past the pass's last step passes its tuple on unchanged, so the
+ * outputs of a shorter pass are the rotation of nsteps steps.
+ *
  * Generated defines: CLS_TB_K, CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_OUT_X, CLS_OUT_Y (the output
  * tile), CLS_GX (input words loaded left of the output tile: CLS_TB_K, or whole segments for the
  * aligned loader), CLS_LW0 (input words loaded per row), CLS_ZCHUNK, CLS_PREFETCH,
@@ -207,6 +218,52 @@ inline void cls_tb_fix_z(__private real *w, int z)
 #define cls_tb_fix_z(w, z) ((void)0)
 #endif
 
+#if defined(CLS_TB_LEVELS) && CLS_TB_LEVELS > 0
+/* The level buffers: lv<m> the input of level m (u_prev, then u_prev2, ...), lo<m> its output;
+ * the update gets the level values T[0..CLS_TB_LEVELS-1] at the point. */
+#if CLS_TB_LEVELS == 1
+#define CLS_TB_LEVEL_PARAMS , __global const real *restrict lv0, __global real *restrict lo0
+#define CLS_TB_LV {lv0}
+#define CLS_TB_LO {lo0}
+#define CLS_TB_TARGS(T) , (T)[0]
+#elif CLS_TB_LEVELS == 2
+#define CLS_TB_LEVEL_PARAMS                                                                    \
+    , __global const real *restrict lv0, __global real *restrict lo0,                          \
+        __global const real *restrict lv1, __global real *restrict lo1
+#define CLS_TB_LV {lv0, lv1}
+#define CLS_TB_LO {lo0, lo1}
+#define CLS_TB_TARGS(T) , (T)[0], (T)[1]
+#elif CLS_TB_LEVELS == 3
+#define CLS_TB_LEVEL_PARAMS                                                                    \
+    , __global const real *restrict lv0, __global real *restrict lo0,                          \
+        __global const real *restrict lv1, __global real *restrict lo1,                        \
+        __global const real *restrict lv2, __global real *restrict lo2
+#define CLS_TB_LV {lv0, lv1, lv2}
+#define CLS_TB_LO {lo0, lo1, lo2}
+#define CLS_TB_TARGS(T) , (T)[0], (T)[1], (T)[2]
+#else
+#error "CLS_TB_LEVELS: 0 to 3 time levels"
+#endif
+#define CLS_TB_HAS_LEVELS 1
+#define CLS_TB_NL CLS_TB_LEVELS
+/* Stages in descending order (see above). */
+#define CLS_TB_STAGE(i) (CLS_K - (i))
+#else
+#define CLS_TB_LEVEL_PARAMS
+#define CLS_TB_TARGS(T)
+#define CLS_TB_HAS_LEVELS 0
+#define CLS_TB_NL 1
+#define CLS_TB_STAGE(i) ((i) + 1)
+#endif
+#ifdef CLS_STREAM25D_TB
+/* a system's one update (lib/codegen.c) */
+#define CLS_TB_UPDATE(w, j, T, X, Y, Z, STEP)                                                   \
+    cls_update_tb((w) + (j) * CLS_WIN_X CLS_TB_TARGS(T) CLS_AUX_ARGS, X, Y, Z, STEP)
+#else
+#define CLS_TB_UPDATE(w, j, T, X, Y, Z, STEP)                                                   \
+    cls_update_stream((w) + (j) * CLS_WIN_X CLS_AUX_ARGS, X, Y, Z, STEP)
+#endif
+
 /* One iteration q of the pipeline (the loop body of the kernel below).  FIX_XY / FIX_Z: whether
  * the boundary fix-ups in x and y / in z can apply (constants: the kernel versions its loop, so
  * interior work-groups and planes carry no fix-up code; on the H100 the fix-ups cost a third
@@ -218,12 +275,15 @@ inline void cls_tb_fix_z(__private real *w, int z)
             _Pragma("unroll")                                                                      \
             for (int r = 0; r < CLS_NLOAD; r++) pf[d][r] = pf[d + 1][r];                           \
         if (q + CLS_PREFETCH < lq1) cls_tb_load(in, pf[CLS_PREFETCH - 1], slots, q + CLS_PREFETCH); \
+        CLS_TB_LEVELS_LOAD                                                                         \
         _Pragma("unroll")                                                                          \
-        for (int s = 1; s <= CLS_K; s++) {                                                         \
+        for (int i = 0; i < CLS_K; i++) {                                                          \
+            const int s = CLS_TB_STAGE(i);                                                         \
             __private real *w = win[s - 1];                                                        \
             const int z = q - 2 * s + 1;                                                           \
             {                                                                                      \
-                __local const real *buf = s == 1 ? lin[q & 1] : lst[s - 2][(q - 1) & 1];           \
+                __local const real *buf =                                                          \
+                    s == 1 ? lin[q & 1] : lst[s > 1 ? s - 2 : 0][(q - 1) & 1];                     \
                 const int pitch = s == 1 ? CLS_P0 : CLS_PS;                                        \
                 const int col = s == 1 ? lx - CLS_K + CLS_GX + 1 : lx + 1;                         \
                 CLS_OFFSETS(CLS_TB_READ)                                                           \
@@ -233,18 +293,20 @@ inline void cls_tb_fix_z(__private real *w, int z)
             const int zu = cls_tb_at(z, NZ);                                                       \
             _Pragma("unroll")                                                                      \
             for (int j = 0; j < CLS_ITEM_Y; j++) {                                                 \
+                CLS_TB_LEVELS_IN                                                                   \
                 /* Steps past the pass's last (a shorter last pass) copy their input. */           \
-                real v = s <= nsteps ? cls_update_stream(w + j * CLS_WIN_X CLS_AUX_ARGS, xu,       \
-                                                         cls_tb_at(y + j, NY), zu,                 \
-                                                         step + s - 1)                             \
+                real v = s <= nsteps ? CLS_TB_UPDATE(w, j, T, xu, cls_tb_at(y + j, NY), zu,        \
+                                                     step + s - 1)                                 \
                                      : w[CLS_WIN_IDX(0, j, 0)];                                    \
                 const int row = ly * CLS_ITEM_Y + j;                                               \
                 if (s < CLS_K) {                                                                   \
-                    lst[s - 1][q & 1][(row + 1) * CLS_PS + lx + 1] = v;                            \
+                    lst[s < CLS_K ? s - 1 : 0][q & 1][(row + 1) * CLS_PS + lx + 1] = v;            \
                 } else if (write_x && row >= CLS_K && row < CLS_K + CLS_OUT_Y && y + j < NY &&     \
                            z >= z0 && z < z1) {                                                    \
                     out[CLS_IDX(x, y + j, z)] = v;                                                 \
+                    CLS_TB_LEVELS_STORE                                                            \
                 }                                                                                  \
+                CLS_TB_LEVELS_PASS                                                                 \
             }                                                                                      \
             CLS_OFFSETS(CLS_TB_SHIFT)                                                              \
         }                                                                                          \
@@ -252,9 +314,53 @@ inline void cls_tb_fix_z(__private real *w, int z)
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
     }
 
+#if CLS_TB_HAS_LEVELS
+/* Stage 1's level values at plane q - 1 (the plane it computes), loaded at the iteration's start
+ * so that the other stages' work hides their latency; wrapped on periodic grids, clamped
+ * elsewhere (values outside the grid are never used). */
+#define CLS_TB_LEVELS_LOAD                                                                         \
+    {                                                                                              \
+        const int zl = cls_tb_at(q - 1, NZ);                                                       \
+        _Pragma("unroll")                                                                          \
+        for (int j = 0; j < CLS_ITEM_Y; j++)                                                       \
+            _Pragma("unroll")                                                                      \
+            for (int m = 0; m < CLS_TB_NL; m++)                                                    \
+                lvl[j][m] = lv[m][CLS_IDX(xu, cls_tb_at(y + j, NY), zl)];                          \
+    }
+/* Stage s's level values: stage 1's from global memory, the others' from stage s-1's tuple of
+ * the previous iteration. */
+#define CLS_TB_LEVELS_IN                                                                           \
+    __private const real *T = s == 1 ? lvl[j] : tup[s > 1 ? s - 2 : 0][j];
+/* The last stage's outputs: after a step its centre is level 1 and level m its level m-1;
+ * past the last step the levels stay. */
+#define CLS_TB_LEVELS_STORE                                                                        \
+    _Pragma("unroll")                                                                              \
+    for (int m = 0; m < CLS_TB_NL; m++)                                                            \
+        lo[m][CLS_IDX(x, y + j, z)] =                                                              \
+            s > nsteps ? T[m] : m == 0 ? w[CLS_WIN_IDX(0, j, 0)] : T[m > 0 ? m - 1 : 0];
+/* The tuple stage s+1 needs next iteration (plane z - 1): the same rule one plane lower, from
+ * the window's bottom plane and the level values this stage had last iteration; then this
+ * iteration's level values are kept for the next. */
+#define CLS_TB_LEVELS_PASS                                                                         \
+    if (s < CLS_K) {                                                                               \
+        __private real *o = tup[s < CLS_K ? s - 1 : 0][j];                                         \
+        __private real *h = old[s - 1][j];                                                         \
+        _Pragma("unroll")                                                                          \
+        for (int m = CLS_TB_NL - 1; m >= 0; m--)                                                   \
+            o[m] = s > nsteps ? h[m] : m == 0 ? w[CLS_WIN_IDX(0, j, -1)] : h[m > 0 ? m - 1 : 0];   \
+        _Pragma("unroll")                                                                          \
+        for (int m = 0; m < CLS_TB_NL; m++) h[m] = T[m];                                           \
+    }
+#else
+#define CLS_TB_LEVELS_LOAD
+#define CLS_TB_LEVELS_IN
+#define CLS_TB_LEVELS_STORE
+#define CLS_TB_LEVELS_PASS
+#endif
+
 __kernel __attribute__((reqd_work_group_size(CLS_BX, CLS_BY, 1)))
 void cls_stream25d_tb(__global const real *restrict in, __global real *restrict out
-                      CLS_AUX_PARAMS, int step, int nsteps)
+                      CLS_TB_LEVEL_PARAMS CLS_AUX_PARAMS, int step, int nsteps)
 {
     __local real lin[2][CLS_LIN];
     __local real lst[CLS_NST][2][CLS_LST];
@@ -272,6 +378,20 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
     for (int s = 0; s < CLS_K; s++)
 #pragma unroll
         for (int i = 0; i < CLS_WIN; i++) win[s][i] = 0;
+#if CLS_TB_HAS_LEVELS
+    __global const real *lv[CLS_TB_NL] = CLS_TB_LV;
+    __global real *lo[CLS_TB_NL] = CLS_TB_LO;
+    /* per stage and row: the tuple for the next stage, the level values of the last iteration;
+     * stage 1's level values of this iteration */
+    real tup[CLS_NST][CLS_ITEM_Y][CLS_TB_NL], old[CLS_K][CLS_ITEM_Y][CLS_TB_NL];
+    real lvl[CLS_ITEM_Y][CLS_TB_NL];
+#pragma unroll
+    for (int s = 0; s < CLS_K; s++)
+#pragma unroll
+        for (int j = 0; j < CLS_ITEM_Y; j++)
+#pragma unroll
+            for (int m = 0; m < CLS_TB_NL; m++) tup[s < CLS_NST ? s : 0][j][m] = old[s][j][m] = 0;
+#endif
     cls_tb_setup(slots, lx + CLS_BX * ly, ox, oy);
 
     /* Iteration q: stage 1 reads input plane q (stored before the barrier that ends iteration

@@ -39,6 +39,41 @@ static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
     return CLS_SUCCESS;
 }
 
+/* The fused stream25d kernel's update (cl/stream25d_tb.cl, CLS_STREAM25D_TB) of a stage that
+ * updates one field: that field read from its private window, its time levels (in order, the
+ * parameters after the window) as their values at the point, auxiliary arrays from global
+ * memory.  The planner runs it only where the levels are read at offset 0. */
+static int stream25d_tb(char **src, size_t *len, size_t *cap, const cls_stencil *st,
+                        const cls__stage *sg, const char *body)
+{
+    int chain[CLS__MAX_FIELDS], u = sg->update[0].field;
+    size_t n = cls__stencil_levels(st, (size_t)u, chain, CLS__MAX_FIELDS);
+    char num[40];
+#define OUT(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) return -1;                           \
+    } while (0)
+    OUT("#ifdef CLS_STREAM25D_TB\n#undef CLS_READ\n#define CLS_READ cls_read_win\n"
+        "#undef CLS_READ_AUX\n#define CLS_READ_AUX cls_read\n");
+    for (size_t m = 0; m < n; m++)
+        OUT("#undef CLS_FIELD_%d\n#define CLS_FIELD_%d(dx, dy, dz) (f%d)\n", chain[m], chain[m],
+            chain[m]);
+    OUT("CLS_INLINE real cls_update_tb(__private const real *restrict f%d", u);
+    for (size_t m = 0; m < n; m++) OUT(", real f%d", chain[m]);
+    OUT(" CLS_AUX_PARAMS, int X, int Y, int Z, int STEP)\n{\n");
+    for (size_t j = 0; j < st->n_params; j++)
+        OUT("    const real %s = (real)%s;\n", st->params[j].name,
+            cls__fmt_double(num, st->params[j].value));
+    OUT("%s\n}\n", body);
+    for (size_t m = 0; m < n; m++)
+        OUT("#undef CLS_FIELD_%d\n#define CLS_FIELD_%d(dx, dy, dz) CLS_READ(f%d, X + (dx), "
+            "Y + (dy), Z + (dz))\n",
+            chain[m], chain[m], chain[m]);
+    OUT("#endif\n");
+#undef OUT
+    return 0;
+}
+
 /* The field accessors of a system, its update functions for the stage and the stage's
  * point function (see cls__codegen_stage). */
 static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil *st,
@@ -155,6 +190,7 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     OUT(" if (OK) {");
     for (size_t k = 0; k < sg->n; k++) OUT(" out%zu[AT] = v%zu_;", k, k);
     OUT(" } } while (0)\n#endif\n");
+    if (st->dims == 3 && sg->n == 1 && stream25d_tb(src, len, cap, st, sg, bodies[0])) return -1;
     /* Every update of the stage at one point: all read the stage's start (the outputs are
      * other buffers), then the values are stored. */
     OUT("CLS_INLINE void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, "

@@ -1,6 +1,6 @@
 /* exec.c: what executors share: the first and last events, auxiliary arguments, progress
  * calls, launches, one launch per step over the state's two buffers, one launch per stage and
- * step over a system's rotating buffers, and event times. */
+ * step over a system's rotating buffers, two sets of a system's buffers, and event times. */
 #include "exec.h"
 
 cl_event *cls__exec_event(cls__exec *x, size_t i, size_t n)
@@ -130,6 +130,32 @@ cls_status cls__exec_stages(cls__exec *x, const cl_kernel *kernels, cl_uint work
         cls__rotation_step_end(&s->rot, st);
         if (cls__exec_progress_due(x, t + 1, 1) && (r = cls__exec_progress(x, t + 1)) != CLS_SUCCESS)
             return r;
+    }
+    return CLS_SUCCESS;
+}
+
+cls_status cls__exec_field_sets(cls__exec *x, int set[2][CLS__MAX_FIELDS], const char *what)
+{
+    cls_state *s = x->state;
+    size_t nf = s->n_fields, bytes = s->points * s->elem;
+    for (size_t b = s->n_buf; b < 2 * nf; b++) {
+        cl_int err = CL_SUCCESS;
+        if (!s->buf[b]) s->buf[b] = clCreateBuffer(x->ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (err != CL_SUCCESS)
+            return cls__fail(x->ctx, (cls_status)err, "allocating a %zu-byte buffer for %s",
+                             bytes, what);
+        s->n_buf = b + 1;
+    }
+    int used[CLS__MAX_BUFS] = {0};
+    for (size_t f = 0; f < nf; f++) {
+        set[0][f] = s->rot.at[f];
+        used[s->rot.at[f]] = 1;
+    }
+    int b = 0;
+    for (size_t f = 0; f < nf; f++) {
+        while (used[b]) b++;
+        set[1][f] = b;
+        used[b] = 1;
     }
     return CLS_SUCCESS;
 }

@@ -97,6 +97,11 @@ cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
  * the fields in the buffers the rotation gives them (above), the outputs in the free ones. */
 cls_status cls__exec_stages(cls__exec *x, const cl_kernel *kernels, cl_uint work_dim,
                             const size_t global[3], const size_t local[3], const char *what);
+/* Two sets of a system's buffers for kernels that read every field from one set and write the
+ * other (tiles of other work-groups still read the first): set[0][f] the state's buffer of
+ * field f, set[1][f] one the rotation leaves free, allocated here (for `what`) when the state
+ * holds fewer than two per field.  A kernel's pass leaves field f in set[1][f]. */
+cls_status cls__exec_field_sets(cls__exec *x, int set[2][CLS__MAX_FIELDS], const char *what);
 /* Device seconds from the start of `first` to the end of `last` (0 if unavailable). */
 double cls__event_span(cl_event first, cl_event last);
 

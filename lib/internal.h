@@ -207,6 +207,9 @@ int cls__stencil_is_system(const cls_stencil *st);
  * of, -1 when f is an ordinary field (or the source is missing). */
 int cls__stencil_field_index(const cls_stencil *st, const char *name);
 int cls__stencil_previous(const cls_stencil *st, size_t f);
+/* The time levels of field f in order (the field holding f's previous step, then that one's,
+ * ...), at most max of them into chain; returns how many. */
+size_t cls__stencil_levels(const cls_stencil *st, size_t f, int *chain, size_t max);
 /* Parses update k of stage `stage` of a system; a failure names the stage and the field. */
 cls_status cls__stencil_parse_update(const cls_stencil *st, size_t stage, size_t k,
                                      struct cls_expr **e);

@@ -26,6 +26,20 @@ int cls__stencil_previous(const cls_stencil *st, size_t f)
     return cls__stencil_field_index(st, st->fields[f].previous);
 }
 
+size_t cls__stencil_levels(const cls_stencil *st, size_t f, int *chain, size_t max)
+{
+    size_t n = 0;
+    for (int src = (int)f; n < max;) {
+        int next = -1;
+        for (size_t g = 0; g < st->n_fields && next < 0; g++)
+            if (cls__stencil_previous(st, g) == src) next = (int)g;
+        if (next < 0) break;
+        chain[n++] = next;
+        src = next;
+    }
+    return n;
+}
+
 /* The checks a name passes to become a field: an identifier the body language leaves free,
  * not yet taken by a field, an aux array or a parameter. */
 static cls_status new_field(cls_stencil *st, const char *name, const char *what)

@@ -138,6 +138,7 @@
     X(stream25d_box_single, "tuning", "stream25d_box_single", CLS__INT, "flag", 0, 1, 0, "AUTO streams cheap box bodies one step per pass") \
     X(stream25d_fused_gain, "tuning", "stream25d_fused_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses steps per pass where the ghost-zone model predicts at least this gain") \
     X(stream25d_fused_mirror, "tuning", "stream25d_fused_mirror", CLS__INT, "flag", 0, 1, 0, "1: AUTO fuses steps on mirror grids too") \
+    X(stream25d_system_gain, "tuning", "stream25d_system_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses stream25d steps for a system where the ghost-zone model predicts at least this ratio of the speed of the minimal traffic of one step per launch") \
     X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident") \
     X(cputile, "tuning", "cputile", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the cputile schedule (a work-item's loops vectorise over the compute unit's SIMD lanes); 0: it runs only when asked for") \
     X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)") \

@@ -23,3 +23,11 @@ tests_test_system_auto_LDADD = $(TEST_LDADD)
 # The same on the command line: tune's profile of a system, run --verify with both predictions.
 TESTS += tests/test_cli_system_auto.sh
 EXTRA_DIST += tests/test_cli_system_auto.sh
+
+# Fused stream25d steps for systems (a field and its time levels) against the reference, and
+# AUTO's offer of them under the H100 stand-in.
+check_PROGRAMS += tests/test_system_fused
+TESTS += tests/test_system_fused
+tests_test_system_fused_SOURCES = tests/test_system_fused.c tests/system_grids.h tests/h100_standin.h
+tests_test_system_fused_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_fused_LDADD = $(TEST_LDADD)

@@ -1,6 +1,6 @@
 /* system_grids.h: the host arrays of a system's test run (tests of systems on PoCL): every
- * field's input, reference and output, the auxiliary arrays, deterministic values, and the
- * bitwise comparison with the reference. */
+ * field's input, reference and output, the auxiliary arrays, deterministic values, the
+ * bitwise comparison with the reference, and a state advanced in two calls. */
 #ifndef CLS_SYSTEM_GRIDS_H
 #define CLS_SYSTEM_GRIDS_H
 #include <stdint.h>
@@ -87,5 +87,22 @@ static int equal_ref(const grids *g)
             return 0;
         }
     return 1;
+}
+/* Advances a state written with the inputs by `first` steps on plan a and `rest` on plan b,
+ * reads it back into g->out and compares it with the reference. */
+static int grids_split_run(grids *g, cls_plan *a, cls_plan *b, size_t first, size_t rest)
+{
+    cls_state *s = NULL;
+    int ok = cls_state_create(a, &s) == CLS_SUCCESS;
+    for (size_t f = 0; ok && f < g->nf; f++) ok = cls_state_write_field(s, f, g->in[f]) == CLS_SUCCESS;
+    for (size_t k = 0; ok && k < g->naux; k++) ok = cls_state_write_aux(s, k, g->aux[k], 1) == CLS_SUCCESS;
+    ok = ok && cls_plan_advance(a, s, first, NULL) == CLS_SUCCESS &&
+         cls_plan_advance(b, s, rest, NULL) == CLS_SUCCESS;
+    for (size_t f = 0; ok && f < g->nf; f++) {
+        memset(g->out[f], 0, g->n * g->elem);
+        ok = cls_state_read_field(s, f, g->out[f]) == CLS_SUCCESS;
+    }
+    cls_state_release(s);
+    return ok && equal_ref(g);
 }
 #endif /* CLS_SYSTEM_GRIDS_H */

@@ -1,2 +1,2 @@
 # lib/schedules/stream25d/local.mk: the stream25d schedule (lib/schedule.h).
-libcls_runtime_la_SOURCES += lib/schedules/stream25d/stream25d.h lib/schedules/stream25d/planner.h lib/schedules/stream25d/rule.h lib/schedules/stream25d/rule.c lib/schedules/stream25d/plan.c lib/schedules/stream25d/plan_single.c lib/schedules/stream25d/plan_fused.c lib/schedules/stream25d/exec.c lib/schedules/stream25d/access.c
+libcls_runtime_la_SOURCES += lib/schedules/stream25d/stream25d.h lib/schedules/stream25d/planner.h lib/schedules/stream25d/rule.h lib/schedules/stream25d/rule.c lib/schedules/stream25d/plan.c lib/schedules/stream25d/plan_single.c lib/schedules/stream25d/plan_fused.c lib/schedules/stream25d/fused_system.c lib/schedules/stream25d/exec.c lib/schedules/stream25d/access.c

@@ -38,8 +38,11 @@ cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defi
 {
     const cls__facts *f = cls__s25_facts(p);
     cls__built b = {.kernel = p->kernel, .program = p->program};
-    cls_status s = cls__build_kernel(f, tmpl, defines, CLS__UPDATE_WINDOW, kernel,
-                                     f->max_registers, &b);
+    /* a system's (fused steps): its one stage, the update reading the window and the levels */
+    cls_status s = cls__stencil_is_system(p->st)
+                       ? cls__build_stage_kernel(f, 0, tmpl, defines, kernel, f->max_registers, &b)
+                       : cls__build_kernel(f, tmpl, defines, CLS__UPDATE_WINDOW, kernel,
+                                           f->max_registers, &b);
     p->program = b.program;
     p->kernel = b.kernel;
     p->from_cache = b.from_cache;
@@ -61,12 +64,65 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
     if (cls__param_get(f->params, OPS, "steps_per_pass", v)) r->steps_per_pass = v[0];
 }
 
+/* AUTO for a system: fused steps where fused_system.c accepts it and the ghost-zone model's
+ * prediction of them, against the minimal traffic of one step per launch (the naive schedule's
+ * prediction), is at least tuning.stream25d_system_gain; then preferred, as the single-field
+ * rule prefers fused steps (rule.c).  The threshold is a ratio of two models: the ghost-zone
+ * model prices the fused kernel's instructions, the traffic bound prices none, so the ratio
+ * understates the gain (doc/stream25d.md, "Fused steps for systems").  One step per pass is
+ * never offered: it measured no faster than naive for systems on the H100 (doc/results.md,
+ * "stream25d for systems"). */
+static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *out)
+{
+    char why[400];
+    cls__s25_reads rd;
+    size_t k = 1;
+    double seconds = 0, naive = 0, want = cls__s25_tuning(c, "tuning.stream25d_system_gain", 0.85);
+    if (cls__s25_tuning(c, "tuning.local_tiles", 1) == 0)
+        snprintf(why, sizeof why,
+                 "the device model's local memory is cache (tuning.local_tiles 0): streaming "
+                 "planes through it does not pay");
+    else if (f->st->n_aux)
+        snprintf(why, sizeof why,
+                 "the system reads %zu auxiliary array%s, which fused steps read from global "
+                 "memory at every step",
+                 f->st->n_aux, f->st->n_aux == 1 ? "" : "s");
+    else if (f->st->boundary == CLS_BOUNDARY_MIRROR &&
+             cls__s25_tuning(c, "tuning.stream25d_fused_mirror", 0) == 0)
+        snprintf(why, sizeof why,
+                 "a mirror grid, whose fused steps' boundary fix-ups cost more than fusing saves "
+                 "(tuning.stream25d_fused_mirror 0)");
+    else if (cls__s25_fused_system(c, &rd, &c->levels, c->fields, why, sizeof why)) {
+        cls__stream25d_tb_gain(c, &rd, &k, &seconds);
+        if (f->bandwidth > 0)
+            naive = (double)f->steps * (f->restart_seconds + (double)f->points *
+                                                                 f->min_bytes_per_point /
+                                                                 f->bandwidth);
+        if (k < 2 || !(seconds > 0) || !(naive > 0))
+            snprintf(why, sizeof why,
+                     "the ghost-zone model %s",
+                     k < 2 && seconds > 0 ? "prefers one step per pass" : "has no prediction");
+        else if (naive / seconds < want)
+            snprintf(why, sizeof why,
+                     "%zu fused steps per pass predicted at %.2fx the speed of the minimal "
+                     "traffic of one step per launch, below %.2g (tuning.stream25d_system_gain)",
+                     k, naive / seconds, want);
+        else {
+            c->req.steps_per_pass = k;
+            return cls__candidate_add(out, OPS, c, CLS__RANK_PREFERRED, seconds,
+                                      "a field and its time levels of radius 1, whose %zu fused "
+                                      "steps per pass the ghost-zone model predicts at %.2fx the "
+                                      "speed of the minimal traffic of one step per launch (at "
+                                      "least %.2g, tuning.stream25d_system_gain)",
+                                      k, naive / seconds, want);
+        }
+    }
+    free(c);
+    return cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", why);
+}
+
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
-    if (cls__stencil_is_system(f->st) && !forced)
-        return cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0,
-                                  "a system streams only when asked for: AUTO's rule and its "
-                                  "thresholds were measured on single fields");
     cls__s25 *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d configuration");
     c->facts = f;
@@ -79,6 +135,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     request_of(f, &c->req);
     if (forced)
         return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, 0, "as asked");
+    if (cls__stencil_is_system(f->st)) return system_candidate(f, c, out);
     int rule = cls__stream25d_auto(c, &c->req);
     if (rule == CLS__S25_NONE) {
         cls_status s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);

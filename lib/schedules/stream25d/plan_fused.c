@@ -31,9 +31,10 @@ typedef struct tb_config {
 
 static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* The in-plane offsets one row's window holds: the body's, closed under the boundary rule's
- * images (clamp: the edge, offset 0; mirror: the reflection), so that the kernel's boundary
- * fix-up always finds the image in the window.  base[dy+1][dx+1]. */
+/* The in-plane offsets one row's window holds: the body's and the centre (the value a step
+ * past a short pass's last copies, and a system's next time level), closed under the boundary
+ * rule's images (clamp: the edge, offset 0; mirror: the reflection), so that the kernel's
+ * boundary fix-up always finds the image in the window.  base[dy+1][dx+1]. */
 static void base_offsets(const cls__s25 *p, const cls__s25_reads *rd, unsigned char base[3][3])
 {
     const int M = CLS__S25_MAX_R;
@@ -41,6 +42,7 @@ static void base_offsets(const cls__s25 *p, const cls__s25_reads *rd, unsigned c
     memset(base, 0, 9);
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) base[dy + 1][dx + 1] = rd->read[dy + M][dx + M];
+    base[1][1] = 1;
     for (int changed = 1; changed;) {
         changed = 0;
         for (int dy = -1; dy <= 1; dy++)
@@ -153,7 +155,12 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     double words = (double)p->elem / 4, rows = (double)c->rows;
     double win = 3 * (double)window_list(tm->base, c->rows, NULL); /* 3 planes of offsets */
     double nload = ceil((double)(c->lw0 * c->by * c->rows) / (double)(c->bx * c->by));
-    unsigned regs = (unsigned)ceil(((double)c->k * win + nload * (double)c->prefetch) * words +
+    /* A system's time levels: per stage and row the tuple passed on and the last iteration's
+     * values, and stage 1's values loaded (cl/stream25d_tb.cl). */
+    double levels = (double)p->levels;
+    unsigned regs = (unsigned)ceil(((double)c->k * win + nload * (double)c->prefetch +
+                                    (2 * (double)c->k + 1) * levels * rows) *
+                                       words +
                                    2 * nload + 24);
     /* Beyond 255 registers per work-item (NVIDIA's limit) the window would spill. */
     if (regs > 255 ||
@@ -176,15 +183,19 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     pr.name = p->st->name;
     pr.D = 2;
     pr.HaloWidth[0] = pr.HaloWidth[1] = 2;
-    pr.NumStencilArrays = 1 + (double)(p->st->n_aux - per_step);
+    /* A system's time levels are loaded once per pass over the block as the field is (Eq. 8)
+     * and stored with it (Eq. 9, NumFields). */
+    pr.NumStencilArrays = 1 + levels + (double)(p->st->n_aux - per_step);
+    pr.NumFields = 1 + levels;
     pr.NumElemPerOp = (double)per_step;
     pr.N = nx * ny;
     pr.x = (double)p->elem * nz;
     double per_warp = nz * pr.N / (d.WarpSize * d.M);
     /* Every work-item computes: the aligned loader's tile is bx wide, its columns beyond the
      * k-point halo of the segment-wide output are computed for nothing. */
-    pr.InstsPerSM_IC = (tm->flops + 3 * tm->base_n + 4) * per_warp * (double)c->bx / computed_x;
-    pr.InstsPerSM_MC = (2 * nload / rows + 8) * per_warp;
+    pr.InstsPerSM_IC =
+        (tm->flops + 3 * tm->base_n + 4 + 3 * levels) * per_warp * (double)c->bx / computed_x;
+    pr.InstsPerSM_MC = (2 * nload / rows + 8 + 2 * levels) * per_warp;
     cls_gz_config g = {0};
     g.DataLength[0] = nx;
     g.DataLength[1] = ny;
@@ -304,6 +315,8 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
         if (cls__appendf(&defines, &dlen, &dcap, __VA_ARGS__) < 0) goto oom;                   \
     } while (0)
     DEF("#define CLS_STREAM25D 1\n#define CLS_RX 1\n#define CLS_RY 1\n#define CLS_RZ 1\n");
+    if (cls__stencil_is_system(p->st))
+        DEF("#define CLS_STREAM25D_TB 1\n#define CLS_TB_LEVELS %zu\n", p->levels);
     DEF("#define CLS_TB_K %zu\n#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n",
         c->k, c->bx, c->by, c->rows);
     DEF("#define CLS_OUT_X %zu\n#define CLS_OUT_Y %zu\n#define CLS_GX %zu\n#define CLS_LW0 %zu\n",
@@ -487,23 +500,30 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
     p->tile[1] = c.out_y;
     p->tile[2] = c.chunk;
     p->predicted_seconds = config_seconds(p, &tm, &c);
+    char lv[160] = "";
+    if (p->levels)
+        snprintf(lv, sizeof lv, " of '%s' and its %zu time level%s (read once per pass, written "
+                 "with it)",
+                 p->st->fields[p->st->stages[0].update[0].field].name, p->levels,
+                 p->levels == 1 ? "" : "s");
     if (cpl < HUGE_VAL)
         snprintf(p->why, sizeof p->why,
-                 "stream25d: %zu steps per pass, %zux%zu output tile (%zux%zu work-group, %zu "
+                 "stream25d: %zu steps per pass%s, %zux%zu output tile (%zux%zu work-group, %zu "
                  "rows per item), ghost-zone model %.4g cycles per step (one step per pass: "
                  "%.4g)",
-                 c.k, c.out_x, c.out_y, c.bx, c.by, c.rows, cpl, cpl1);
+                 c.k, lv, c.out_x, c.out_y, c.bx, c.by, c.rows, cpl, cpl1);
     else
         snprintf(p->why, sizeof p->why,
-                 "stream25d: %zu steps per pass as asked, %zux%zu output tile", c.k, c.out_x,
-                 c.out_y);
+                 "stream25d: %zu steps per pass%s as asked, %zux%zu output tile", c.k, lv,
+                 c.out_x, c.out_y);
     cls__debug("%s", p->why);
     *fused = 1;
 fail:
     return s;
 }
 
-double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k)
+double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
+                              double *seconds)
 {
     unsigned char base[3][3];
     tb_model tm;
@@ -512,6 +532,7 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k)
     double gain = 0;
     size_t kcap = p->steps < TB_AUTO_K ? p->steps : TB_AUTO_K;
     *k = 1;
+    if (seconds) *seconds = 0;
     if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1 || p->steps < 2) return 0;
     memset(&opt, 0, sizeof opt);
     c.loader = CLS__LOADER_ALIGNED;
@@ -527,6 +548,7 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k)
         double f1 = config_cpl(p, &tm, &one);
         if (f1 < HUGE_VAL) gain = f1 / best;
         *k = c.k;
+        if (seconds) *seconds = config_seconds(p, &tm, &c);
     }
     return gain;
 }

@@ -462,15 +462,25 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
     if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
-    if (cls__stencil_is_system(p->st) && opt->steps_per_pass > 1)
-        return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
-                         "stream25d: fused steps (steps_per_pass %zu) run single-field "
-                         "stencils; '%s' is a system of %zu fields: one step per pass",
-                         opt->steps_per_pass, p->st->name, p->st->n_fields);
-    /* Several steps per pass (plan_fused.c), asked for or chosen by the model. */
-    if (opt->steps_per_pass != 1 && !cls__stencil_is_system(p->st)) {
-        int fused = 0;
-        if ((s = cls__plan_stream25d_tb(p, opt, &rd, &fused)) != CLS_SUCCESS || fused) return s;
+    /* Several steps per pass (plan_fused.c), asked for or chosen by the model; for a system
+     * only the shapes fused_system.c accepts (the window holds the updated field). */
+    p->levels = 0;
+    if (opt->steps_per_pass != 1) {
+        cls__s25_reads urd = rd;
+        int fused = 0, run = 1;
+        if (cls__stencil_is_system(p->st)) {
+            char why[300];
+            run = cls__s25_fused_system(p, &urd, &p->levels, p->fields, why, sizeof why);
+            if (!run && opt->steps_per_pass > 1)
+                return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
+                                 "stream25d: fused steps (steps_per_pass %zu) for '%s': %s; "
+                                 "one step per pass runs it",
+                                 opt->steps_per_pass, p->st->name, why);
+        }
+        if (run &&
+            ((s = cls__plan_stream25d_tb(p, opt, &urd, &fused)) != CLS_SUCCESS || fused))
+            return s;
+        p->levels = 0;
     }
     p->steps_per_pass = 1;
 
@@ -610,6 +620,6 @@ int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
     f.fused_mirror = cls__s25_tuning(p, "tuning.stream25d_fused_mirror", 0) != 0;
     /* The model only where its answer matters: a plain radius-1 star without aux arrays. */
     if (f.radius1 && !f.n_aux && f.plain && !f.corners)
-        f.gain = cls__stream25d_tb_gain(p, &rd, &f.k);
+        f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL);
     return cls__s25_auto_rule(&f, p->rule, sizeof p->rule);
 }

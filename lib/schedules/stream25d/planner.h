@@ -21,11 +21,18 @@ typedef struct cls__s25_reads {
 static inline const cls__facts *cls__s25_facts(const cls__s25 *p) { return p->facts; }
 /* A tuning number of the device model (doc/devices.md, "Tuning"); dflt when it has none. */
 double cls__s25_tuning(const cls__s25 *p, const char *key, double dflt);
-/* Builds the configuration's kernel (core cls__build_kernel) into p. */
+/* Builds the configuration's kernel (core cls__build_kernel; for a system, its one stage's
+ * through cls__build_stage_kernel) into p. */
 cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defines,
                                  const char *kernel);
 /* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
 cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
+
+/* Whether the fused kernel runs the system (fused_system.c): 1 with the updated field's reads
+ * in rd, its time levels in *levels and fields[] the field then its levels (at most
+ * CLS__S25_MAX_LEVELS + 1), else 0 with the reason in why. */
+int cls__s25_fused_system(const cls__s25 *p, cls__s25_reads *rd, size_t *levels, int *fields,
+                          char *why, size_t why_len);
 
 /* One step per pass (plan_single.c): the whole planner, fused steps included when asked for or
  * chosen by the model (plan_fused.c). */
@@ -37,8 +44,10 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt);
 cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                                   const cls__s25_reads *rd, int *fused);
 /* The ghost-zone model's gain of its best fused configuration over one step per pass on the
- * same tile (CPL ratio; 0 when the body is beyond radius 1 or there is no model), and its k. */
-double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k);
+ * same tile (CPL ratio; 0 when the body is beyond radius 1 or there is no model), its k and,
+ * when seconds is not NULL, its predicted run (0 when none). */
+double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
+                              double *seconds);
 /* CLS_SCHEDULE_AUTO's question: baseline, single-pass or fused stream25d here?  Returns
  * CLS__S25_NAIVE, _SINGLE or _FUSED (rule.h) and writes the reason into p->rule. */
 int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt);

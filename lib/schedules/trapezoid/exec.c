@@ -24,38 +24,6 @@ void cls__trapezoid_set_height(cls__trapezoid *t, cls_dims dims, int sdims, size
     t->global[2] = t->local[2];
 }
 
-/* A system's kernel reads every field from one set of buffers and writes the other set
- * (tiles of other work-groups still read the first): set[0][f] is the state's buffer of field f,
- * set[1][f] one the rotation leaves free, allocated here when the state holds fewer than two
- * per field.  After a stage the sets swap. */
-static cls_status field_sets(cls__exec *x, int set[2][CLS__MAX_FIELDS])
-{
-    cls_state *s = x->state;
-    size_t nf = s->n_fields, bytes = s->points * s->elem;
-    for (size_t b = s->n_buf; b < 2 * nf; b++) {
-        cl_int err = CL_SUCCESS;
-        if (!s->buf[b]) s->buf[b] = clCreateBuffer(x->ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-        if (err != CL_SUCCESS)
-            return cls__fail(x->ctx, (cls_status)err,
-                             "allocating a %zu-byte buffer for the trapezoid's second set of "
-                             "fields",
-                             bytes);
-        s->n_buf = b + 1;
-    }
-    int used[CLS__MAX_BUFS] = {0};
-    for (size_t f = 0; f < nf; f++) {
-        set[0][f] = s->rot.at[f];
-        used[s->rot.at[f]] = 1;
-    }
-    int b = 0;
-    for (size_t f = 0; f < nf; f++) {
-        while (used[b]) b++;
-        set[1][f] = b;
-        used[b] = 1;
-    }
-    return CLS_SUCCESS;
-}
-
 /* Sets the buffers of sets[first] then sets[1 - first] as arguments 0 .. 2 x fields - 1. */
 static cl_int set_field_args(cls__exec *x, const cls__trapezoid *t, int set[2][CLS__MAX_FIELDS],
                              int first)
@@ -77,7 +45,8 @@ static cls_status run_restart_fields(cls__exec *x, const cls__trapezoid *t)
     size_t h = t->c.h, stages = (x->steps + h - 1) / h;
     cl_uint a = (cl_uint)(2 * s->n_fields);
     cl_int hh = (cl_int)h;
-    if ((st = field_sets(x, set)) != CLS_SUCCESS) return st;
+    if ((st = cls__exec_field_sets(x, set, "the trapezoid's second set of fields")) != CLS_SUCCESS)
+        return st;
     cl_int err = clSetKernelArg(t->kernel, a + 2, sizeof hh, &hh);
     if (err != CL_SUCCESS) return cls__fail(x->ctx, (cls_status)err, "setting kernel arguments");
     for (size_t k = 0; k < stages; k++) {
@@ -155,7 +124,9 @@ static cls_status run_barrier(cls__exec *x, const cls__trapezoid *t)
     cl_int step0 = (cl_int)s->step, steps = (cl_int)x->steps, h = (cl_int)t->c.h;
     /* The kernel alternates from buf0: the current state goes first. */
     if (sys) {
-        if ((st = field_sets(x, set)) != CLS_SUCCESS) goto fail;
+        if ((st = cls__exec_field_sets(x, set, "the trapezoid's second set of fields")) !=
+            CLS_SUCCESS)
+            goto fail;
         err = set_field_args(x, t, set, 0);
     } else {
         err = clSetKernelArg(t->kernel, 0, sizeof(cl_mem), &s->buf[s->rot.at[0]]);
