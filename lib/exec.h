@@ -97,6 +97,13 @@ cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
  * the fields in the buffers the rotation gives them (above), the outputs in the free ones. */
 cls_status cls__exec_stages(cls__exec *x, const cl_kernel *kernels, cl_uint work_dim,
                             const size_t global[3], const size_t local[3], const char *what);
+/* The same with stage g's fields in the mask in_place[g] (cls__system_stage_in_place) updated
+ * in place: the kernel writes them through their field argument, and their output argument
+ * is NULL. */
+cls_status cls__exec_stages_in_place(cls__exec *x, const cl_kernel *kernels,
+                                     const unsigned *in_place, cl_uint work_dim,
+                                     const size_t global[3], const size_t local[3],
+                                     const char *what);
 /* Device seconds from the start of `first` to the end of `last` (0 if unavailable). */
 double cls__event_span(cl_event first, cl_event last);
 
