@@ -183,24 +183,26 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     for (size_t f = 0; f < st->n_fields; f++)
         OUT("%s__global %sreal *restrict f%zu", f ? ", " : "", in_place >> f & 1u ? "" : "const ",
             f);
-    OUT("\n#undef CLS_STAGE_STORE\n#define CLS_STAGE_STORE(SUF, X, Y, Z, STEP) do {");
-    for (size_t k = 0; k < sg->n; k++)
-        OUT(" real v%zu_ = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k, k);
-    for (size_t k = 0; k < sg->n; k++) {
-        int f = sg->update[k].field;
-        OUT(in_place >> f & 1u ? " f%d[CLS_DIDX(X, Y, Z)] = v%zu_;"
-                               : " out%d[CLS_DIDX(X, Y, Z)] = v%zu_;",
-            in_place >> f & 1u ? f : (int)k, k);
-    }
-    OUT(" } while (0)\n#define CLS_STAGE_KEEP(SUF, X, Y, Z, STEP, T, I) do {");
-    for (size_t k = 0; k < sg->n; k++)
-        OUT(" T[%zu][I] = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k, k);
-    OUT(" } while (0)\n#define CLS_STAGE_PUT(X, Y, Z, T, I) do {");
-    for (size_t k = 0; k < sg->n; k++) {
-        int f = sg->update[k].field;
-        OUT(in_place >> f & 1u ? " f%d[CLS_DIDX(X, Y, Z)] = T[%zu][I];"
-                               : " out%d[CLS_DIDX(X, Y, Z)] = T[%zu][I];",
-            in_place >> f & 1u ? f : (int)k, k);
+    /* STORE computes into v<k>_ and stores, KEEP computes into T, PUT stores from T. */
+    static const char *const head[3] = {
+        "\n#undef CLS_STAGE_STORE\n#define CLS_STAGE_STORE(SUF, X, Y, Z, STEP) do {",
+        " } while (0)\n#define CLS_STAGE_KEEP(SUF, X, Y, Z, STEP, T, I) do {",
+        " } while (0)\n#define CLS_STAGE_PUT(X, Y, Z, T, I) do {"};
+    static const char *const value[3] = {"v%zu_", "T[%zu][I]", "T[%zu][I]"};
+    for (int m = 0; m < 3; m++) {
+        OUT("%s", head[m]);
+        for (size_t k = 0; m < 2 && k < sg->n; k++) {
+            OUT(m ? " " : " real ");
+            OUT(value[m], k);
+            OUT(" = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k);
+        }
+        for (size_t k = 0; m != 1 && k < sg->n; k++) {
+            int f = sg->update[k].field;
+            OUT(in_place >> f & 1u ? " f%d[CLS_DIDX(X, Y, Z)] = " : " out%d[CLS_DIDX(X, Y, Z)] = ",
+                in_place >> f & 1u ? f : (int)k);
+            OUT(value[m], k);
+            OUT(";");
+        }
     }
     OUT(" } while (0)\n#endif\n");
 #undef OUT
