@@ -77,7 +77,7 @@ static int stream25d_tb(char **src, size_t *len, size_t *cap, const cls_stencil 
 /* The field accessors of a system, its update functions for the stage and the stage's
  * point function (see cls__codegen_stage). */
 static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil *st,
-                        size_t stage, char **bodies)
+                        size_t stage, char **bodies, unsigned in_place)
 {
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
@@ -208,6 +208,39 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
         OUT(" real v%zu_ = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k, k);
     for (size_t k = 0; k < sg->n; k++) OUT(" out%zu[CLS_DIDX(X, Y, Z)] = v%zu_;", k, k);
     OUT(" } while (0)\n");
+    /* Templates that define CLS_IN_PLACE (the CPU row kernel) write the fields of in_place
+     * (cls__system_stage_in_place) through their field argument, not const, and leave those
+     * updates' outputs, the same buffers, unused, so that restrict still holds;
+     * CLS_STAGE_KEEP computes every update at one point into T[k][I], CLS_STAGE_PUT stores
+     * T[k][I] (for a block computed before the stores that overlap it). */
+    OUT("#ifdef CLS_IN_PLACE\n#define CLS_STAGE_IN_PLACE %u\n#undef CLS_FIELD_PARAMS\n"
+        "#define CLS_FIELD_PARAMS ",
+        in_place);
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("%s__global %sreal *restrict f%zu", f ? ", " : "", in_place >> f & 1u ? "" : "const ",
+            f);
+    /* STORE computes into v<k>_ and stores, KEEP computes into T, PUT stores from T. */
+    static const char *const head[3] = {
+        "\n#undef CLS_STAGE_STORE\n#define CLS_STAGE_STORE(SUF, X, Y, Z, STEP) do {",
+        " } while (0)\n#define CLS_STAGE_KEEP(SUF, X, Y, Z, STEP, T, I) do {",
+        " } while (0)\n#define CLS_STAGE_PUT(X, Y, Z, T, I) do {"};
+    static const char *const value[3] = {"v%zu_", "T[%zu][I]", "T[%zu][I]"};
+    for (int m = 0; m < 3; m++) {
+        OUT("%s", head[m]);
+        for (size_t k = 0; m < 2 && k < sg->n; k++) {
+            OUT(m ? " " : " real ");
+            OUT(value[m], k);
+            OUT(" = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k);
+        }
+        for (size_t k = 0; m != 1 && k < sg->n; k++) {
+            int f = sg->update[k].field;
+            OUT(in_place >> f & 1u ? " f%d[CLS_DIDX(X, Y, Z)] = " : " out%d[CLS_DIDX(X, Y, Z)] = ",
+                in_place >> f & 1u ? f : (int)k);
+            OUT(value[m], k);
+            OUT(";");
+        }
+    }
+    OUT(" } while (0)\n#endif\n");
 #undef OUT
     return 0;
 }
@@ -426,7 +459,11 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
                 cls__fmt_double(num, st->params[k].value));
         OUT("%s\n}\n", body);
     }
-    if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies)) goto oom;
+    unsigned in_place = 0;
+    if (stage >= 0 && (s = cls__system_stage_in_place(st, (size_t)stage, &in_place)) != CLS_SUCCESS)
+        goto fail;
+    if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies, in_place))
+        goto oom;
     if (stage == CLS__ALL_STAGES && (s = system_tiles(&src, &len, &cap, st)) != CLS_SUCCESS)
         goto fail;
     OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#undef CLS_READ_AUX\n"

@@ -97,6 +97,13 @@ cls_status cls__exec_per_step(cls__exec *x, cl_kernel k, cl_uint work_dim,
  * the fields in the buffers the rotation gives them (above), the outputs in the free ones. */
 cls_status cls__exec_stages(cls__exec *x, const cl_kernel *kernels, cl_uint work_dim,
                             const size_t global[3], const size_t local[3], const char *what);
+/* The same with stage g's fields in the mask in_place[g] (cls__system_stage_in_place) updated
+ * in place: the kernel writes them through their field argument, and their output argument
+ * is NULL. */
+cls_status cls__exec_stages_in_place(cls__exec *x, const cl_kernel *kernels,
+                                     const unsigned *in_place, cl_uint work_dim,
+                                     const size_t global[3], const size_t local[3],
+                                     const char *what);
 /* Two sets of a system's buffers for kernels that read every field from one set and write the
  * other (tiles of other work-groups still read the first): set[0][f] the state's buffer of
  * field f, set[1][f] one the rotation leaves free, allocated here (for `what`) when the state

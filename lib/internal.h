@@ -229,6 +229,10 @@ cls_status cls__system_stage_reach(const cls_stencil *st, size_t stage, int reac
  * single-field stencil, the sum of the stages' radii of a system (a tile advanced one step in
  * local memory loses this much valid margin on each side). */
 void cls__stencil_step_reach(const cls_stencil *st, int reach[3]);
+/* The fields (bit f: field f) that stage `stage`'s updates may write in place, the stage's
+ * result unchanged: each is read in the stage only by its own update, only at offset 0, and
+ * is neither a time level nor a time level's source (lib/in_place.c). */
+cls_status cls__system_stage_in_place(const cls_stencil *st, size_t stage, unsigned *fields);
 /* Sums and conjunctions over a system's updates (cls_stencil_flops, cls_stencil_is_exact). */
 cls_status cls__system_flops(const cls_stencil *st, size_t *flops);
 int cls__system_is_exact(const cls_stencil *st);
@@ -254,6 +258,10 @@ typedef struct cls__rotation {
 void cls__rotation_init(cls__rotation *r, const cls_stencil *st);
 void cls__rotation_step_begin(cls__rotation *r);
 void cls__rotation_stage_begin(cls__rotation *r, const cls_stencil *st, size_t stage);
+/* The same with the fields in the mask in_place (bit f: field f; cls__system_stage_in_place
+ * says which may) written over their own buffer: out[f] = at[f]. */
+void cls__rotation_stage_begin_in_place(cls__rotation *r, const cls_stencil *st, size_t stage,
+                                        unsigned in_place);
 void cls__rotation_stage_end(cls__rotation *r);
 void cls__rotation_step_end(cls__rotation *r, const cls_stencil *st);
 

@@ -41,10 +41,22 @@ void cls__rotation_step_begin(cls__rotation *r)
 
 void cls__rotation_stage_begin(cls__rotation *r, const cls_stencil *st, size_t stage)
 {
+    cls__rotation_stage_begin_in_place(r, st, stage, 0);
+}
+
+/* A field updated in place writes the buffer it is read from, so it takes no free buffer and
+ * the busy count stays within the out-of-place one that n_bufs bounds. */
+void cls__rotation_stage_begin_in_place(cls__rotation *r, const cls_stencil *st, size_t stage,
+                                        unsigned in_place)
+{
     for (size_t f = 0; f < CLS__MAX_FIELDS; f++) r->out[f] = -1;
     size_t n = cls__stencil_is_system(st) ? st->stages[stage].n : 1;
     for (size_t k = 0; k < n; k++) {
         int f = cls__stencil_is_system(st) ? st->stages[stage].update[k].field : 0;
+        if ((in_place >> f & 1u) && r->at[f] >= r->reserved) {
+            r->out[f] = r->at[f];
+            continue;
+        }
         int b = r->reserved;
         while (b < CLS__MAX_BUFS - 1 && busy(r, st, b, NULL)) b++;
         r->out[f] = b;

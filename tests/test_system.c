@@ -1,8 +1,8 @@
 /* test_system.c: systems of fields on PoCL, bitwise against the host reference: every system
  * (the built-in ones and a few written here: time levels in a chain, a field updated in two
  * stages) on the naive schedule, float and double, every boundary kind, with the device's
- * stage kernel (on CPUs the row kernel, cl/naive_system_rows.cl) and with rows split into
- * ragged runs; states advanced in parts equal one run; the schedules that run one field refuse
+ * stage kernel (on CPUs the row kernel, cl/naive_system_rows.cl, in place where it may and
+ * out of place when asked) and with rows split into ragged runs; states advanced in parts equal one run; the schedules that run one field refuse
  * a system with the reason, and AUTO picks naive.  Built with CLS_TEST_COLUMNS (the program
  * test_system_columns) the device takes the H100's model from a private cache, so that the
  * GPUs' stage kernel (cl/naive_system.cl, columns along the slowest axis) runs on PoCL too. */
@@ -30,6 +30,12 @@ static const char *const extra[] = {
     "\"previous\": \"p\"}], \"stages\": [{\"update\": {\"p\": \"0.5 * (IN(p, 1, 0, 0) + "
     "IN(q, 0, -1, 0))\", \"q\": \"IN(q, 0, 0, 1) - 0.25 * IN(p, 0, 0, 0) + STEP * 0.001\"}}, "
     "{\"update\": {\"p\": \"IN(p, -1, 0, 0) * 0.75 + IN(p0, 0, 0, 0) * 0.25\"}}]}",
+    /* in one stage: a field the CPU row kernel updates in place (a, read only by its own
+     * update at offset 0), one read at an offset (b) and a time level's source (c) */
+    "{\"name\": \"mixed\", \"dims\": 2, \"fields\": [\"a\", \"b\", \"c\", {\"name\": \"c0\", "
+    "\"previous\": \"c\"}], \"stages\": [{\"update\": {\"a\": \"IN(a, 0, 0) + 0.5 * IN(b, 1, 0)\", "
+    "\"b\": \"IN(b, -1, 0) * 0.5 + 0.25\", \"c\": \"IN(c, 0, 0) * 0.875 + IN(c0, 0, 0) * "
+    "0.125\"}}]}",
     "{\"name\": \"line\", \"dims\": 1, \"fields\": [\"a\", \"b\"], \"stages\": [{\"update\": "
     "{\"a\": \"IN(b, -2) * 0.5 + IN(a, 1) * 0.5\"}}, {\"update\": {\"b\": \"IN(a, 2) - IN(b, "
     "0) * 0.125\"}}]}",
@@ -247,6 +253,42 @@ static void check_refusals(cls_context *ctx, cls_stencil *st)
 }
 #endif
 
+#ifndef CLS_TEST_COLUMNS
+/* The CPU row kernel updates in place the fields only their own update reads, at offset 0
+ * (fdtd2d, fdtd3d, line's second stage, mixed's a): the plan says so, and the out-of-place
+ * kernel, asked for, gives the same bits. */
+static void check_in_place(cls_context *ctx, cls_stencil *st)
+{
+    static const char *const expect[] = {"fdtd2d", "fdtd3d", "line", "mixed", NULL};
+    const char *name = cls_stencil_name(st);
+    int want = 0;
+    for (size_t i = 0; expect[i]; i++) want |= !strcmp(name, expect[i]);
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_NAIVE;
+    cls_plan *plan = NULL;
+    cls_stencil_set_dtype(st, CLS_FLOAT32);
+    int ok = cls_plan_create(ctx, st, dims_for(cls_stencil_dims(st)), 4, &opt, &plan) ==
+             CLS_SUCCESS;
+    const char *kernel = ok ? cls_plan_param(plan, "naive.kernel") : NULL;
+    const char *in_place = ok ? cls_plan_param(plan, "naive.in_place") : NULL;
+    if (ok && (!kernel || strcmp(kernel, "stage_rows"))) {
+        tap_skip(name, "no row kernel on this device");
+    } else {
+        tap_ok(in_place && atoi(in_place) == want, "%s: naive.in_place=%s (expected %d)", name,
+               in_place ? in_place : "?", want);
+        for (int b = 0; want && b <= CLS_BOUNDARY_MIRROR; b++) {
+            char what[160];
+            cls_stencil_set_boundary(st, (cls_boundary)b, 0.375);
+            snprintf(what, sizeof what, "%s float %s, out of place", name,
+                     cls_boundary_name((cls_boundary)b));
+            check_one(ctx, st, what, "naive.in_place=0");
+        }
+    }
+    cls_plan_release(plan);
+}
+#endif
+
 int main(void)
 {
     cls_context *ctx = NULL;
@@ -277,6 +319,9 @@ int main(void)
         if (cls_stencil_is_system(st)) {
             check_system(ctx, st, has_double);
             check_split(ctx, st);
+#ifndef CLS_TEST_COLUMNS
+            check_in_place(ctx, st);
+#endif
         }
         cls_stencil_release(st);
     }
@@ -288,6 +333,7 @@ int main(void)
         }
         check_system(ctx, st, has_double);
 #ifndef CLS_TEST_COLUMNS
+        check_in_place(ctx, st);
         if (i == 0) check_refusals(ctx, st);
 #endif
         cls_stencil_release(st);

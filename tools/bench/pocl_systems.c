@@ -2,10 +2,11 @@
  * times its loop, from the same initial fields, so that the two print comparable lines
  * (tools/bench/pocl_vs_omp.sh puts them side by side).
  *
- *   pocl_systems [--double] [--steps N] [--reps R] [--schedule S] NAME SIZE
+ *   pocl_systems [--double] [--steps N] [--reps R] [--schedule S] [--params P] NAME SIZE
  *
  * One CSV line: name,size,dtype,steps,schedule,kernel_seconds_per_step,wall_seconds_per_step,
- * gpoints_per_s,checksum.  The plan (AUTO unless --schedule) advances a device-resident state:
+ * gpoints_per_s,checksum.  The plan (AUTO unless --schedule; P: schedule parameters, such as
+ * "naive.in_place=0") advances a device-resident state:
  * one untimed advance of N steps, then R timed ones, each from the initial fields written
  * again (untimed).  kernel_seconds_per_step is the median of the kernels' device time (as
  * clstencil bench reports), wall_seconds_per_step the median host time of the advance (launch
@@ -81,12 +82,13 @@ int main(int argc, char **argv)
 {
     int dbl = 0;
     long steps = 20, reps = 5;
-    const char *name = NULL, *size = NULL, *schedule = "auto";
+    const char *name = NULL, *size = NULL, *schedule = "auto", *params = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--double")) dbl = 1;
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atol(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atol(argv[++i]);
         else if (!strcmp(argv[i], "--schedule") && i + 1 < argc) schedule = argv[++i];
+        else if (!strcmp(argv[i], "--params") && i + 1 < argc) params = argv[++i];
         else if (argv[i][0] != '-' && !name) name = argv[i];
         else if (argv[i][0] != '-' && !size) size = argv[i];
         else name = size = NULL, i = argc;
@@ -97,7 +99,7 @@ int main(int argc, char **argv)
         sscanf(size, "%ldx%ldx%ld%c", &n[0], &n[1], &n[2], &tail) < 1 || n[0] < 1 || n[1] < 1 ||
         n[2] < 1) {
         fprintf(stderr, "usage: pocl_systems [--double] [--steps N] [--reps R] [--schedule S] "
-                        "NAME NXxNY[xNZ]\n");
+                        "[--params P] NAME NXxNY[xNZ]\n");
         return 2;
     }
     cls_stencil *st = NULL;
@@ -109,6 +111,7 @@ int main(int argc, char **argv)
     if (cls_stencil_builtin(name, &st) != CLS_SUCCESS) return fail(name);
     if (dbl) cls_stencil_set_dtype(st, CLS_FLOAT64);
     if (cls_schedule_from_name(schedule, &opt.schedule) != CLS_SUCCESS) return fail(schedule);
+    opt.params = params;
     cls_dims dims = {{(size_t)n[0], (size_t)n[1], (size_t)n[2]}};
     size_t points = cls_dims_points(dims), nf = cls_stencil_num_fields(st), es = dbl ? 8 : 4;
     void *field[16] = {NULL};

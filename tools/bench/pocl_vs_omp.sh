@@ -11,6 +11,9 @@
 # from the same initial fields, so that the checksums agree; its line gives the kernels'
 # device time, a second line (impl pocl-naive-wall) the host time of the advance, launch gaps
 # included.  SYSTEMS="wave2d ..." picks systems, SINGLE=no leaves out the single fields.
+# BASELINE_KERNELS=DIR adds to each round a third run (impl pocl-baseline) with the kernel
+# templates of DIR (CLSTENCIL_KERNEL_DIR) and naive.in_place=0: with DIR holding an earlier
+# commit's cl/ files, the same round times that commit's system kernels too.
 set -eu
 build=${1:-build}
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,6 +47,12 @@ for name in $systems; do
       awk -F, -v s="$name" -v z="$size" '{n = split(z, d, "x"); p = 1; for (i = 1; i <= n; i++) p *= d[i];
         print "pocl-naive," s "," z "," $6 "," p / $6 / 1e9 "," $9;
         print "pocl-naive-wall," s "," z "," $7 "," $8 "," $9}'
+    if [ -n "${BASELINE_KERNELS:-}" ]; then
+      CLSTENCIL_KERNEL_DIR=$BASELINE_KERNELS "$build/tools/bench/pocl_systems" --steps 20 --reps 3 \
+        --params naive.in_place=0 "$name" "$size" |
+        awk -F, -v s="$name" -v z="$size" '{n = split(z, d, "x"); p = 1; for (i = 1; i <= n; i++) p *= d[i];
+          print "pocl-baseline," s "," z "," $6 "," p / $6 / 1e9 "," $9}'
+    fi
     round=$((round + 1))
   done
 done

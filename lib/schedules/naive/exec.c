@@ -6,7 +6,7 @@ cls_status cls__naive_run(cls__exec *x)
 {
     const cls__naive *c = x->config;
     if (c->n_stages)
-        return cls__exec_stages(x, c->stage_kernel, (cl_uint)x->st->dims, c->global, c->local,
-                                "naive stage");
+        return cls__exec_stages_in_place(x, c->stage_kernel, c->in_place, (cl_uint)x->st->dims,
+                                         c->global, c->local, "naive stage");
     return cls__exec_per_step(x, c->kernel, (cl_uint)x->st->dims, c->global, c->local, "naive");
 }

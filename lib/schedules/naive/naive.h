@@ -19,6 +19,9 @@ typedef struct cls__naive {
      * the state's rotating buffers (exec.h). */
     size_t n_stages;     /* 0 for a single-field stencil */
     cl_kernel stage_kernel[CLS__MAX_STAGES];
+    int in_place_asked;  /* row kernel of a system: built with CLS_IN_PLACE, which writes the
+                            fields cls__system_stage_in_place allows in place */
+    unsigned in_place[CLS__MAX_STAGES]; /* ... those fields of stage g (0 without) */
     /* built */
     cl_program program;
     cl_kernel kernel;

@@ -17,6 +17,9 @@ static const cls__param_desc params[] = {
     {"points_per_item", CLS__PARAM_SIZE, 1, 1u << 20, NULL,
      "points each work-item updates: a run along x with the row kernel, else along the slowest "
      "axis"},
+    {"in_place", CLS__PARAM_SIZE, 0, 1, NULL,
+     "systems, row kernel (CPUs): 1 (default) updates a field in place where the stage reads it "
+     "only at the point it writes, 0 writes every update to another buffer"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
 extern const cls__schedule_ops cls__naive_ops;
@@ -109,6 +112,17 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
                          most, given);
     }
     c->item_rows = c->rows ? item_rows_of(f) : 1;
+    /* The row kernel of a system writes in place what cls__system_stage_in_place allows: on a
+     * CPU an output buffer costs a write-allocate pass and cache room. */
+    size_t in_place = cls__param_get(f->params, OPS, "in_place", v) ? v[0] : 1;
+    c->in_place_asked = c->rows && c->n_stages && in_place;
+    for (size_t g = 0; c->in_place_asked && g < c->n_stages; g++) {
+        cls_status s = cls__system_stage_in_place(f->st, g, &c->in_place[g]);
+        if (s != CLS_SUCCESS) {
+            free(c);
+            return s;
+        }
+    }
     c->vector = c->rows ? row_vector_width(f) : 0;
     size_t n = cls__param_get(f->params, OPS, "local", v);
     if (n) {
@@ -156,13 +170,14 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
 {
     cls__naive *c = cand->config;
     cls__built b = {0};
-    char defines[160];
+    char defines[200];
     cls_status s;
     if (c->rows)
         snprintf(defines, sizeof defines,
                  "#define CLS_NAIVE_ROWS 1\n#define CLS_ROW_LEN %zu\n#define CLS_ROW_VEC %zu\n"
-                 "#define CLS_ITEM_ROWS %zu",
-                 c->per_item, c->vector, c->item_rows);
+                 "#define CLS_ITEM_ROWS %zu%s",
+                 c->per_item, c->vector, c->item_rows,
+                 c->in_place_asked ? "\n#define CLS_IN_PLACE 1" : "");
     else
         snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu", c->per_item);
     if (c->n_stages) {
@@ -237,6 +252,11 @@ static void describe(const void *config, cls__description *d)
                         c->n_stages ? (c->rows ? "stage_rows" : "stages")
                                     : c->rows ? "rows" : "points");
     if (c->rows) cls__describe_param(d, OPS, "rows_per_item", "%zu", c->item_rows);
+    if (c->rows && c->n_stages) {
+        unsigned any = 0;
+        for (size_t g = 0; g < c->n_stages; g++) any |= c->in_place[g];
+        cls__describe_param(d, OPS, "in_place", "%d", any != 0);
+    }
 }
 
 static void variant_name(const void *config, char *name, size_t len)
