@@ -19,6 +19,16 @@ inline real cls_update_interior(__global const real *restrict in, int X, int Y, 
 #ifndef CLS_PER_ITEM
 #define CLS_PER_ITEM 1
 #endif
+/* Points along x per work-item (2D and 3D; the planner makes it divide NX): their results are
+ * stored as one vector. */
+#ifndef CLS_VEC_X
+#define CLS_VEC_X 1
+#endif
+#if CLS_VEC_X == 2
+#define CLS_STORE_VEC(p, v) (*(__global real2 *)(p) = (real2)((v)[0], (v)[1]))
+#elif CLS_VEC_X == 4
+#define CLS_STORE_VEC(p, v) (*(__global real4 *)(p) = (real4)((v)[0], (v)[1], (v)[2], (v)[3]))
+#endif
 
 /* Whether the stencil around (x, y, z) stays inside the grid in every dimension. */
 #define CLS_INSIDE(x, y, z)                                                                    \
@@ -36,6 +46,7 @@ __kernel void cls_naive(__global const real *restrict in, __global real *restric
     out[x] = CLS_INSIDE(x, y, z) ? cls_update_interior(in CLS_AUX_ARGS, x, y, z, step)
                                  : cls_update(in CLS_AUX_ARGS, x, y, z, step);
 #else
+    x *= CLS_VEC_X;
 #if CLS_DIMS == 2
     int z = 0, y0 = (int)get_global_id(1) * CLS_PER_ITEM;
     if (x >= NX) return;
@@ -49,9 +60,18 @@ __kernel void cls_naive(__global const real *restrict in, __global real *restric
         int z = z0 + k;
         if (z >= NZ) return;
 #endif
+#if CLS_VEC_X == 1
         out[CLS_IDX(x, y, z)] = CLS_INSIDE(x, y, z)
                                     ? cls_update_interior(in CLS_AUX_ARGS, x, y, z, step)
                                     : cls_update(in CLS_AUX_ARGS, x, y, z, step);
+#else
+        real v[CLS_VEC_X];
+#pragma unroll
+        for (int i = 0; i < CLS_VEC_X; i++)
+            v[i] = CLS_INSIDE(x + i, y, z) ? cls_update_interior(in CLS_AUX_ARGS, x + i, y, z, step)
+                                           : cls_update(in CLS_AUX_ARGS, x + i, y, z, step);
+        CLS_STORE_VEC(out + CLS_IDX(x, y, z), v);
+#endif
     }
 #endif
 }

@@ -15,8 +15,12 @@
 #ifdef CLS_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double real;
+typedef double2 real2;
+typedef double4 real4;
 #else
 typedef float real;
+typedef float2 real2;
+typedef float4 real4;
 #endif
 
 /* Boundary kinds, as cls_boundary in clstencil.h. */

@@ -16,6 +16,12 @@ void cls__tuning_gpu(cls_model_params *p)
      * 216 -> 254); 2D double peaks at 1-2 (doc/benchmarks.md, naive sweep) */
     p->column = 4;
     p->column_fp64_2d = 2;
+    /* two points along x per work-item in single precision: accesses of 8 bytes, as double
+     * precision's, which already streams near the copy; bodies of many reads lose to the
+     * registers two points take (H200: heat3d7 1.11x, jacobi3d 1.26x, hotspot 1.20x,
+     * heat3d27 0.64x; doc/results.md "NVIDIA H200") */
+    p->column_vector_x = 2;
+    p->column_vector_x_reads = 8;
     /* a few warps per group, rows of whole coalesced segments; 3D grids do best with 64x2
      * groups, 2D with 128x2 (H100 sweep in doc/benchmarks.md) */
     p->group_items_1d = 256;
@@ -63,6 +69,8 @@ void cls__tuning_cpu(cls_model_params *p)
     p->row_items_per_cu = 4;
     p->column = 1;
     p->column_fp64_2d = 1;
+    p->column_vector_x = 1;
+    p->column_vector_x_reads = 0;
     /* a work-group is one vectorised loop nest: long rows, few groups */
     p->group_items_1d = 1024;
     p->group_items_2d = 1024;

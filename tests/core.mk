@@ -7,6 +7,11 @@ tests_test_spec_LDADD = $(TEST_LDADD)
 tests_test_naive_SOURCES = tests/test_naive.c
 tests_test_naive_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_naive_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/test_naive_vector
+TESTS += tests/test_naive_vector
+tests_test_naive_vector_SOURCES = tests/test_naive_vector.c tests/h100_standin.h
+tests_test_naive_vector_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_naive_vector_LDADD = $(TEST_LDADD)
 
 # Systems of fields: specs, refusals and the host reference (no device needed).
 check_PROGRAMS += tests/test_system_spec

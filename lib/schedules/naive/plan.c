@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clstencil_tune.h"
+#include "expr.h"
 #include "naive.h"
 #include "schedule.h"
 
@@ -20,6 +21,9 @@ static const cls__param_desc params[] = {
     {"in_place", CLS__PARAM_SIZE, 0, 1, NULL,
      "systems, row kernel (CPUs): 1 (default) updates a field in place where the stage reads it "
      "only at the point it writes, 0 writes every update to another buffer"},
+    {"vector_x", CLS__PARAM_SIZE, 1, 4, NULL,
+     "2D and 3D column kernel: consecutive points along x per work-item, stored as one vector "
+     "(1, 2 or 4, dividing the grid's x size)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
 extern const cls__schedule_ops cls__naive_ops;
@@ -73,6 +77,21 @@ static size_t row_vector_width(const cls__facts *f)
     return w > 64 ? 64 : w;
 }
 
+/* Points along x per work-item of the column kernel when the caller leaves it open: the
+ * model's count in single precision for bodies of few reads (tuning.column_vector_x and
+ * _reads), halved until it divides the grid's x size; 1 for everything else. */
+static size_t default_vector_x(const cls__facts *f, const cls__naive *c)
+{
+    if (c->rows || c->n_stages || f->st->dims < 2 || f->st->dtype != CLS_FLOAT32 || !f->expr)
+        return 1;
+    size_t v = tuning(f, "tuning.column_vector_x", 1);
+    double reads = cls__facts_model(f, "tuning.column_vector_x_reads");
+    if (v > 4) v = 4;
+    if (v < 2 || !(reads >= (double)cls__expr_in_reads(f->expr))) return 1;
+    while (v > 1 && f->dims.n[0] % v != 0) v /= 2;
+    return v;
+}
+
 /* One launch per step (the restart of Meng & Skadron 2010's Eq. 17; one per stage for a
  * system) and every point at the stencil's measured rate, or at the minimal traffic when none
  * was measured (a system's counts every field each stage reads and writes). */
@@ -123,6 +142,19 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
             return s;
         }
     }
+    if (cls__param_get(f->params, OPS, "vector_x", v)) {
+        if (c->rows || c->n_stages || f->st->dims < 2 || (v[0] != 1 && v[0] != 2 && v[0] != 4) ||
+            f->dims.n[0] % v[0] != 0) {
+            free(c);
+            return cls__fail(f->ctx, CLS_ERR_INVALID_ARGUMENT,
+                             "naive.vector_x: 1, 2 or 4 points along x that divide the grid's x "
+                             "size %zu, for the column kernel of a 2D or 3D single field; got %zu",
+                             f->dims.n[0], v[0]);
+        }
+        c->vec_x = v[0];
+    } else {
+        c->vec_x = default_vector_x(f, c);
+    }
     c->vector = c->rows ? row_vector_width(f) : 0;
     size_t n = cls__param_get(f->params, OPS, "local", v);
     if (n) {
@@ -141,8 +173,11 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     (void)forced;
     const char *how = "";
     double s = predict(f, &how);
-    return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, s, "%s (%s)",
-                              s > 0 ? "one launch per step" : "no prediction", how);
+    return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, s, "%s (%s)%s",
+                              s > 0 ? "one launch per step" : "no prediction", how,
+                              c->vec_x > 1 ? (c->vec_x == 2 ? ", 2 points along x per work-item"
+                                                             : ", 4 points along x per work-item")
+                                           : "");
 }
 
 static cls_status check_local(const cls__facts *f, cls__naive *c)
@@ -179,7 +214,8 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
                  c->per_item, c->vector, c->item_rows,
                  c->in_place_asked ? "\n#define CLS_IN_PLACE 1" : "");
     else
-        snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu", c->per_item);
+        snprintf(defines, sizeof defines, "#define CLS_PER_ITEM %zu\n#define CLS_VEC_X %zu",
+                 c->per_item, c->vec_x);
     if (c->n_stages) {
         /* one program per stage; the first stage's kernel stands for the work-group limits
          * (its stages differ only in their bodies) */
@@ -222,6 +258,7 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
     }
     for (int i = 0; i < 3; i++) {
         size_t n = i == axis ? (f->dims.n[i] + c->per_item - 1) / c->per_item : f->dims.n[i];
+        if (i == 0) n /= c->vec_x;
         if (i == 1) n = (n + c->item_rows - 1) / c->item_rows; /* 1 but for row kernels */
         c->global[i] = round_up(n, c->local[i]);
     }
@@ -248,6 +285,7 @@ static void describe(const void *config, cls__description *d)
     d->max_registers = c->max_regs;
     cls__describe_param(d, OPS, "local", "%zux%zux%zu", c->local[0], c->local[1], c->local[2]);
     cls__describe_param(d, OPS, "points_per_item", "%zu", c->per_item);
+    if (c->vec_x > 1) cls__describe_param(d, OPS, "vector_x", "%zu", c->vec_x);
     cls__describe_param(d, OPS, "kernel", "%s",
                         c->n_stages ? (c->rows ? "stage_rows" : "stages")
                                     : c->rows ? "rows" : "points");
