@@ -92,6 +92,12 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
         snprintf(why, sizeof why,
                  "a mirror grid, whose fused steps' boundary fix-ups cost more than fusing saves "
                  "(tuning.stream25d_fused_mirror 0)");
+    else if (f->st->boundary != CLS_BOUNDARY_PERIODIC &&
+             cls__s25_tuning(c, "tuning.stream25d_system_fix_ups", 0) == 0)
+        snprintf(why, sizeof why,
+                 "a %s grid, whose fused steps' boundary fix-ups cost more than fusing saves for "
+                 "a system (tuning.stream25d_system_fix_ups 0; periodic grids need none)",
+                 cls_boundary_name(f->st->boundary));
     else if (cls__s25_fused_system(c, &rd, &c->levels, c->fields, why, sizeof why)) {
         cls__stream25d_tb_gain(c, &rd, &k, &seconds);
         if (f->bandwidth > 0)
