@@ -173,11 +173,10 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     (void)forced;
     const char *how = "";
     double s = predict(f, &how);
+    char vec[64] = "";
+    if (c->vec_x > 1) snprintf(vec, sizeof vec, ", %zu points along x per work-item", c->vec_x);
     return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, s, "%s (%s)%s",
-                              s > 0 ? "one launch per step" : "no prediction", how,
-                              c->vec_x > 1 ? (c->vec_x == 2 ? ", 2 points along x per work-item"
-                                                             : ", 4 points along x per work-item")
-                                           : "");
+                              s > 0 ? "one launch per step" : "no prediction", how, vec);
 }
 
 static cls_status check_local(const cls__facts *f, cls__naive *c)

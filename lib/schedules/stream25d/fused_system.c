@@ -3,7 +3,6 @@
  * a time level of it (a chain u_prev, u_prev2, ... of at most CLS__S25_MAX_LEVELS) read at the
  * point only; auxiliary arrays and parameters as for a single field.  The window holds the
  * updated field only, so its reads are the ones the planner sizes the window for. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,18 +81,9 @@ int cls__s25_fused_system(const cls__s25 *p, cls__s25_reads *rd, size_t *levels,
         snprintf(why, why_len, "out of memory emitting the update");
         return 0;
     }
-    /* The window's offsets: the updated field's reads as the generator emits them. */
-    char pat[32];
-    snprintf(pat, sizeof pat, "CLS_FIELD_%d(", u);
-    for (const char *c = strstr(text, pat); c; c = strstr(c + 1, pat)) {
-        int off[3];
-        if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
-        if (sscanf(c + strlen(pat), "%d, %d, %d)", &off[0], &off[1], &off[2]) != 3) continue;
-        for (int d = 0; d < 3; d++)
-            if (abs(off[d]) > rd->r[d]) rd->r[d] = abs(off[d]);
-        rd->read[off[1] + CLS__S25_MAX_R][off[0] + CLS__S25_MAX_R] = 1;
-        if (off[0] && off[1]) rd->corners = 1;
-    }
+    /* The window's offsets: the updated field's reads as the generator emits them (within
+     * radius 1, checked above, so the scan cannot fail). */
+    (void)cls__s25_scan_reads(p, text, 0, 0, u, rd);
     free(text);
     *levels = n;
     fields[0] = u;

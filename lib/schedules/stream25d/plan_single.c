@@ -17,10 +17,8 @@
  * neighbours. */
 typedef cls__s25_reads s25_reads;
 
-/* Adds the reads of one emitted body to rd: "IN(dx, dy, dz)" for a single field, every
- * field's "CLS_FIELD_f(dx, dy, dz)" for a system (their union: one window geometry for all). */
-static cls_status scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
-                             s25_reads *rd)
+cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
+                               int only, s25_reads *rd)
 {
     const char *pat = cls__stencil_is_system(p->st) ? "CLS_FIELD_" : "IN(";
     for (const char *c = strstr(text, pat); c; c = strstr(c + 3, pat)) {
@@ -30,6 +28,7 @@ static cls_status scan_reads(const cls__s25 *p, const char *text, size_t stage, 
                 ? sscanf(c, "CLS_FIELD_%d(%d, %d, %d)", &field, &off[0], &off[1], &off[2]) != 4
                 : sscanf(c, "IN(%d, %d, %d)", &off[0], &off[1], &off[2]) != 3)
             continue;
+        if (only >= 0 && field != only) continue;
         for (int d = 0; d < 3; d++) {
             if (abs(off[d]) > MAX_R) {
                 static const char axis[] = "xyz";
@@ -67,7 +66,7 @@ cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
         char *text = cls__expr_emit_opencl(cls__s25_facts(p)->expr);
         if (!text)
             return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: emitting the body");
-        cls_status s = scan_reads(p, text, 0, 0, rd);
+        cls_status s = cls__s25_scan_reads(p, text, 0, 0, -1, rd);
         free(text);
         return s;
     }
@@ -81,7 +80,7 @@ cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
             if (!text)
                 return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY,
                                  "stream25d: emitting an update");
-            s = scan_reads(p, text, g, k, rd);
+            s = cls__s25_scan_reads(p, text, g, k, -1, rd);
             free(text);
             if (s != CLS_SUCCESS) return s;
         }

@@ -25,6 +25,12 @@ double cls__s25_tuning(const cls__s25 *p, const char *key, double dflt);
  * through cls__build_stage_kernel) into p. */
 cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defines,
                                  const char *kernel);
+/* Adds the reads of one emitted body (update k of stage `stage` for a system) to rd:
+ * "IN(dx, dy, dz)" for a single field, the "CLS_FIELD_f(dx, dy, dz)" of field `only` (every
+ * field's when it is -1: their union, one window geometry for all) for a system;
+ * CLS_ERR_PLAN_INFEASIBLE beyond the window. */
+cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
+                               int only, cls__s25_reads *rd);
 /* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
 cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
 
