@@ -9,11 +9,17 @@
  * z-1, z, z+1 around each work-item's CLS_ITEM_Y rows in a private window (registers).
  *
  * Boundaries, exactly as the reference: periodic grids compute the tile at virtual coordinates
- * (the input loaded wrapped, the update called at wrapped coordinates); for clamp, mirror and
- * constant a work-item at the grid's edge replaces, before each update, the window entries that
- * lie outside the grid by the boundary rule's value (the image point's entry, or the constant):
- * first in x, then in y, then in z, so corners resolve as the fold of both coordinates.  The
- * window's in-plane offsets (CLS_TB_BASE, per row) are closed under the rule's images, so the
+ * (the input loaded wrapped, the update called at wrapped coordinates).  Stage 1's input plane
+ * is loaded folded by the boundary rule within one point of the grid, so its window is right as
+ * read.  The later stages read planes that earlier stages computed at virtual coordinates, whose
+ * points outside the grid hold no boundary values: on clamp and mirror grids a work-item of an
+ * edge group reads those planes at the folded coordinates (the image point's column and row,
+ * per work-item constants), so its window needs no fix-up and the edge groups' loop needs about
+ * the registers of the interior's (CLS_TB_REMAP); on constant grids a work-item at the grid's
+ * edge replaces, before each update, the window entries that lie outside the grid by the
+ * constant, first in x, then in y.  In z every boundary kind but the periodic replaces the
+ * window's outer plane at the grid's first and last planes by its image's (or the constant).
+ * The window's in-plane offsets (CLS_TB_BASE, per row) are closed under the rule's images, so the
  * image is always in the window.
  *
  * A system (CLS_TB_LEVELS defined: one stage updating one field u from its window, reading its
@@ -83,6 +89,7 @@ inline real cls_update_stream(__private const real *restrict in, int X, int Y, i
 #define CLS_LIN (CLS_P0 * (CLS_TY + 2))
 #define CLS_LST (CLS_PS * (CLS_TY + 2))
 #define CLS_NST (CLS_K > 1 ? CLS_K - 1 : 1)
+#define CLS_TB_REMAP (CLS_BOUNDARY == CLS_CLAMP || CLS_BOUNDARY == CLS_MIRROR)
 
 /* Source of a load at virtual coordinate i: periodic grids wrap any distance (the tile computes
  * at virtual coordinates); otherwise the boundary rule within one point of the grid, any
@@ -159,6 +166,10 @@ inline void cls_tb_store(__local real *buf, __private const real *pf,
  * `col`), and its shift by one plane. */
 #define CLS_TB_READ(dx, dy)                                                                    \
     w[CLS_WIN_IDX(dx, dy, 1)] = buf[(ly * CLS_ITEM_Y + 1 + (dy)) * pitch + col + (dx)];
+/* The same read at the folded coordinates of the work-item's edge (stages 2..k on clamp and
+ * mirror grids): frow, fcol from cls_tb_folds. */
+#define CLS_TB_READ_FOLD(dx, dy)                                                               \
+    w[CLS_WIN_IDX(dx, dy, 1)] = buf[frow[(dy) + 1] + fcol[(dx) + 1]];
 #define CLS_TB_SHIFT(dx, dy)                                                                   \
     w[CLS_WIN_IDX(dx, dy, -1)] = w[CLS_WIN_IDX(dx, dy, 0)];                                    \
     w[CLS_WIN_IDX(dx, dy, 0)] = w[CLS_WIN_IDX(dx, dy, 1)];
@@ -218,6 +229,20 @@ inline void cls_tb_fix_z(__private real *w, int z)
 #define cls_tb_fix_z(w, z) ((void)0)
 #endif
 
+/* Where an edge group's stages 2..k read their local planes (pitch CLS_PS) on clamp and mirror
+ * grids: the offsets of the work-item's rows -1 .. CLS_ITEM_Y and the columns of its offsets -1,
+ * 0, 1, at the coordinates folded by the boundary rule; kept inside the planes for work-items
+ * outside the grid, whose results no valid point reads. */
+inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int ly, int x, int y)
+{
+#pragma unroll
+    for (int d = -1; d <= 1; d++)
+        fcol[d + 1] = clamp(lx + 1 + cls_fold(x + d, NX) - x, 0, CLS_BX + 1);
+#pragma unroll
+    for (int d = -1; d <= CLS_ITEM_Y; d++)
+        frow[d + 1] = clamp(ly * CLS_ITEM_Y + 1 + cls_fold(y + d, NY) - y, 0, CLS_TY + 1) * CLS_PS;
+}
+
 #if defined(CLS_TB_LEVELS) && CLS_TB_LEVELS > 0
 /* The level buffers: lv<m> the input of level m (u_prev, then u_prev2, ...), lo<m> its output;
  * the update gets the level values T[0..CLS_TB_LEVELS-1] at the point. */
@@ -265,9 +290,10 @@ inline void cls_tb_fix_z(__private real *w, int z)
 #endif
 
 /* One iteration q of the pipeline (the loop body of the kernel below).  FIX_XY / FIX_Z: whether
- * the boundary fix-ups in x and y / in z can apply (constants: the kernel versions its loop, so
- * interior work-groups and planes carry no fix-up code; on the H100 the fix-ups cost a third
- * of the fused kernel's rate when every iteration carries them). */
+ * the boundary rule in x and y (folded reads or fix-ups) / the fix-up in z can apply
+ * (constants: the kernel versions its loop, so interior work-groups and planes carry no
+ * boundary code; on the H100 the fix-ups cost a third of the fused kernel's rate when every
+ * iteration carries them). */
 #define CLS_TB_ITER(FIX_XY, FIX_Z)                                                                 \
     {                                                                                              \
         _Pragma("unroll")                                                                          \
@@ -286,9 +312,13 @@ inline void cls_tb_fix_z(__private real *w, int z)
                     s == 1 ? lin[q & 1] : lst[s > 1 ? s - 2 : 0][(q - 1) & 1];                     \
                 const int pitch = s == 1 ? CLS_P0 : CLS_PS;                                        \
                 const int col = s == 1 ? lx - CLS_K + CLS_GX + 1 : lx + 1;                         \
-                CLS_OFFSETS(CLS_TB_READ)                                                           \
+                if (FIX_XY && CLS_TB_REMAP && s > 1) {                                             \
+                    CLS_OFFSETS(CLS_TB_READ_FOLD)                                                  \
+                } else {                                                                           \
+                    CLS_OFFSETS(CLS_TB_READ)                                                       \
+                }                                                                                  \
             }                                                                                      \
-            if (FIX_XY) cls_tb_fix_xy(w, x, y);                                                    \
+            if (FIX_XY && !CLS_TB_REMAP) cls_tb_fix_xy(w, x, y);                                   \
             if (FIX_Z) cls_tb_fix_z(w, z);                                                         \
             const int zu = cls_tb_at(z, NZ);                                                       \
             _Pragma("unroll")                                                                      \
@@ -393,6 +423,8 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
             for (int m = 0; m < CLS_TB_NL; m++) tup[s < CLS_NST ? s : 0][j][m] = old[s][j][m] = 0;
 #endif
     cls_tb_setup(slots, lx + CLS_BX * ly, ox, oy);
+    int frow[CLS_ITEM_Y + 2], fcol[3];
+    cls_tb_folds(frow, fcol, lx, ly, x, y);
 
     /* Iteration q: stage 1 reads input plane q (stored before the barrier that ends iteration
      * q-1) and computes plane q-1; stage s >= 2 reads the plane stage s-1 computed in iteration

@@ -11,7 +11,7 @@
 
 enum {
     OPT_SIZE = 1, OPT_STEPS, OPT_DTYPE, OPT_BOUNDARY, OPT_PARAM, OPT_REPS, OPT_SCHEDULE,
-    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT, OPT_SYNC
+    OPT_LOCAL_SIZE, OPT_PER_ITEM, OPT_DEVICE, OPT_FORMAT, OPT_HEIGHT, OPT_SYNC, OPT_MAX_REGISTERS
 };
 
 static const cli_option options[] = {
@@ -19,7 +19,8 @@ static const cli_option options[] = {
     {"boundary", 1, OPT_BOUNDARY}, {"param", 1, OPT_PARAM},   {"reps", 1, OPT_REPS},
     {"schedule", 1, OPT_SCHEDULE}, {"device", 1, OPT_DEVICE}, {"format", 1, OPT_FORMAT},
     {"local-size", 1, OPT_LOCAL_SIZE}, {"points-per-item", 1, OPT_PER_ITEM},
-    {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},     {NULL, 0, 0},
+    {"height", 1, OPT_HEIGHT},     {"sync", 1, OPT_SYNC},
+    {"max-registers", 1, OPT_MAX_REGISTERS}, {NULL, 0, 0},
 };
 
 /* The figures of one benchmark, as every output format prints them. */
@@ -186,6 +187,7 @@ static int bench_main(const cli_command *self, int argc, char **argv)
         case OPT_SYNC:
         case OPT_PER_ITEM:
         case OPT_LOCAL_SIZE:
+        case OPT_MAX_REGISTERS:
             if ((ret = cli_parse_plan_option(self, p.opt_name + 2, v, &popt)) != CLI_EXIT_OK)
                 goto done;
             ret = CLI_EXIT_FAIL;
@@ -332,7 +334,7 @@ const cli_command cli_cmd_bench = {
     "usage: clstencil bench STENCIL [--size NXxNYxNZ] [--steps N] [--dtype float|double]\n"
     "           [--boundary B] [--param NAME=VALUE]... [--reps R]\n"
     "           [--schedule auto|naive|trapezoid|stream25d|cputile] [--height H]\n"
-    "           [--sync restart|barrier]\n"
+    "           [--sync restart|barrier] [--max-registers R]\n"
     "           [--local-size LXxLYxLZ] [--points-per-item N] [--device SEL] [--format text|csv|json]\n"
     "       clstencil bench transit [STENCIL...] [options]   (see clstencil bench transit --help)\n"
     "       clstencil bench suite [options]   (every built-in; see clstencil bench suite --help)",
@@ -365,6 +367,8 @@ const cli_command cli_cmd_bench = {
     "  --local-size L      work-group size, one part per dimension (trapezoid: the tile;\n"
     "                      default: the planner's)\n"
     "  --points-per-item N points per work-item along the slowest axis (naive and trapezoid)\n"
+    "  --max-registers R   registers per work-item NVIDIA's compiler may use (16..255;\n"
+    "                      default: no cap; other devices build without it)\n"
     "  --device SEL        device selector (overrides CLSTENCIL_DEVICE)\n"
     "  --format F          text (default), csv (a header and one row) or json\n"
     "  -h, --help          show this help\n",
