@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "planner.h"
 
 #define OPS (&cls__stream25d_ops)
@@ -127,25 +128,69 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
     return cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", why);
 }
 
+/* A single-field 2D stencil runs as the 3D grid NX x 1 x NY, which has its memory layout:
+ * the configuration keeps the lifted stencil and body (doc/stream25d.md, "2D grids"). */
+static cls_status lift(const cls__facts *f, cls__s25 *c)
+{
+    if (f->st->dims != 2 || cls__stencil_is_system(f->st)) return CLS_SUCCESS;
+    cls_status s = cls__stencil_lift_2d(f->st, &c->lifted);
+    if (s == CLS_SUCCESS) s = cls__stencil_parse(c->lifted, &c->lifted_expr);
+    if (s != CLS_SUCCESS) return s;
+    c->st = c->lifted;
+    c->dims.n[0] = f->dims.n[0];
+    c->dims.n[1] = 1;
+    c->dims.n[2] = f->dims.n[1];
+    return CLS_SUCCESS;
+}
+
+/* The facts the planner sees: f, or for a lifted stencil f with the lifted stencil, body and
+ * grid (into *lf). */
+static const cls__facts *planner_facts(const cls__facts *f, const cls__s25 *c, cls__facts *lf)
+{
+    if (!c->lifted) return f;
+    *lf = *f;
+    lf->st = c->lifted;
+    lf->expr = c->lifted_expr;
+    lf->dims = c->dims;
+    return lf;
+}
+
+static void release(void *config);
+
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
+    cls__facts lf;
     cls__s25 *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d configuration");
-    c->facts = f;
     c->ctx = f->ctx;
     c->st = f->st;
     c->dims = f->dims;
     c->steps = f->steps;
     c->points = f->points;
     c->elem = f->elem;
+    cls_status s = lift(f, c);
+    if (s != CLS_SUCCESS) {
+        release(c);
+        return s;
+    }
+    c->facts = planner_facts(f, c, &lf);
     request_of(f, &c->req);
-    if (forced)
+    if (forced) {
+        c->facts = NULL;
         return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, 0, "as asked");
+    }
     if (cls__stencil_is_system(f->st)) return system_candidate(f, c, out);
-    int rule = cls__stream25d_auto(c, &c->req);
+    int rule = c->lifted && cls__s25_tuning(c, "tuning.stream25d_2d", 0) == 0
+                   ? CLS__S25_NONE
+                   : cls__stream25d_auto(c, &c->req);
+    c->facts = NULL;
+    if (c->lifted && rule == CLS__S25_NONE && !c->rule[0])
+        snprintf(c->rule, sizeof c->rule,
+                 "2D grids are streamed along y only where the device model offers it "
+                 "(tuning.stream25d_2d 0)");
     if (rule == CLS__S25_NONE) {
-        cls_status s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);
-        free(c);
+        s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);
+        release(c);
         return s;
     }
     /* One step per pass: not the model's k. */
@@ -156,7 +201,8 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 static cls_status build(const cls__facts *f, cls__candidate *cand)
 {
     cls__s25 *c = cand->config;
-    c->facts = f;
+    cls__facts lf;
+    c->facts = planner_facts(f, c, &lf);
     c->why[0] = '\0';
     cls_status s = cls__plan_stream25d(c, &c->req);
     c->facts = NULL;
@@ -213,6 +259,8 @@ static void release(void *config)
     if (c->kernel) clReleaseKernel(c->kernel);
     for (size_t g = 0; g < c->n_stages; g++)
         if (c->stage_kernel[g]) clReleaseKernel(c->stage_kernel[g]);
+    cls__expr_free(c->lifted_expr);
+    cls_stencil_release(c->lifted);
     free(c);
 }
 
@@ -221,8 +269,8 @@ const cls__schedule_ops cls__stream25d_ops = {
     .name = "stream25d",
     .id = CLS_SCHEDULE_STREAM25D,
     .flags = 0,
-    .summary = "3D: 2D work-groups march along z, planes in registers and local memory (Mo & "
-               "Li); one step per pass or several fused",
+    .summary = "3D (2D: streamed along y): 2D work-groups march along z, planes in registers "
+               "and local memory (Mo & Li); one step per pass or several fused",
     .params = params,
     .candidates = candidates,
     .build = build,

@@ -58,3 +58,29 @@ int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
                  f->k, f->gain, f->fused_gain);
     return CLS__S25_NONE;
 }
+
+int cls__s25_auto_rule_2d(const cls__s25_features *f, char *why, size_t why_len)
+{
+    if (!f->radius1) {
+        snprintf(why, why_len, "the 2D body reads beyond the 3x3 box");
+        return CLS__S25_NONE;
+    }
+    if (f->k > 1 && f->gain >= f->fused_gain && f->mirror && !f->fused_mirror) {
+        snprintf(why, why_len,
+                 "a radius-1 2D body on a mirror grid, whose fused steps' boundary fix-ups cost "
+                 "more than fusing saves (tuning.stream25d_fused_mirror 0)");
+        return CLS__S25_NONE;
+    }
+    if (f->k > 1 && f->gain >= f->fused_gain) {
+        snprintf(why, why_len,
+                 "a radius-1 2D body streamed along y, whose %zu fused steps per pass the "
+                 "ghost-zone model predicts %.2fx faster than one (at least %.2g, "
+                 "tuning.stream25d_fused_gain; tuning.stream25d_2d 1)",
+                 f->k, f->gain, f->fused_gain);
+        return CLS__S25_FUSED;
+    }
+    snprintf(why, why_len,
+             "a radius-1 2D body, for which the ghost-zone model %s (tuning.stream25d_2d 1)",
+             f->k <= 1 ? "prefers one step per pass" : "predicts too little from fusing");
+    return CLS__S25_NONE;
+}
