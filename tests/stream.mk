@@ -39,3 +39,10 @@ TESTS += tests/test_stream25d_predict
 tests_test_stream25d_predict_SOURCES = tests/test_stream25d_predict.c tests/h100_standin.h
 tests_test_stream25d_predict_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_predict_LDADD = $(TEST_LDADD)
+
+# stream25d on 2D grids (streamed along y, fused steps) against the host reference.
+check_PROGRAMS += tests/test_stream25d_2d
+TESTS += tests/test_stream25d_2d
+tests_test_stream25d_2d_SOURCES = tests/test_stream25d_2d.c
+tests_test_stream25d_2d_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_2d_LDADD = $(TEST_LDADD)

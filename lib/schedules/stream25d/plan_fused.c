@@ -380,6 +380,11 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                          "stream25d: steps per pass takes 1..%d; got %zu", TB_MAX_K,
                          opt->steps_per_pass);
     if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1) {
+        if (opt->steps_per_pass > 1 && p->lifted)
+            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "stream25d: several steps per pass need a body of radius 1 (the 2D "
+                             "body reads %d, %d points away in x, y)",
+                             rd->r[0], rd->r[2]);
         if (opt->steps_per_pass > 1)
             return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
                              "stream25d: several steps per pass need a body of radius 1 (it "
