@@ -46,3 +46,10 @@ TESTS += tests/test_stream25d_2d
 tests_test_stream25d_2d_SOURCES = tests/test_stream25d_2d.c
 tests_test_stream25d_2d_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_2d_LDADD = $(TEST_LDADD)
+
+# The stream25d planner's and AUTO's choices for 2D grids on the H100 model standing in.
+check_PROGRAMS += tests/test_stream25d_2d_plan
+TESTS += tests/test_stream25d_2d_plan
+tests_test_stream25d_2d_plan_SOURCES = tests/test_stream25d_2d_plan.c tests/h100_standin.h
+tests_test_stream25d_2d_plan_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_2d_plan_LDADD = $(TEST_LDADD)
