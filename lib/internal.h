@@ -191,7 +191,7 @@ const char *cls__stencil_body(const cls_stencil *st, int *oom);
 /* Parses the spec's body with its dims, dtype, aux arrays and parameters (lib/expr.h). */
 struct cls_expr;
 cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);
-/* A copy of the single-field 2D stencil st as the 3D stencil of the grid NX x 1 x NY, which has
+/* A copy of the 2D stencil or system st as the 3D one of the grid NX x 1 x NY, which has
  * its memory layout: offsets (dx, dy) become (dx, 0, dy), Y and NY become Z and NZ, the halo
  * (hx, hy) becomes (hx, 0, hy) (lib/stencil_lift.c).  For schedules that stream along z; the
  * body stays the user's text, re-emitted only from its lifted tree. */

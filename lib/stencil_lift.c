@@ -1,4 +1,4 @@
-/* stencil_lift.c: a 2D stencil as the 3D stencil of the grid NX x 1 x NY, which has the same
+/* stencil_lift.c: a 2D stencil or system as the 3D one of the grid NX x 1 x NY, which has the same
  * memory layout, for schedules that stream along z (stream25d streams 2D grids along y). */
 #include <string.h>
 
@@ -8,9 +8,8 @@ cls_status cls__stencil_lift_2d(const cls_stencil *st, cls_stencil **lifted)
 {
     int oom = 0;
     *lifted = NULL;
-    if (st->dims != 2 || st->n_fields || st->lift_2d)
-        return cls__fail(NULL, CLS_ERR_INTERNAL, "lifting '%s': not a single-field 2D stencil",
-                         st->name);
+    if (st->dims != 2 || st->lift_2d)
+        return cls__fail(NULL, CLS_ERR_INTERNAL, "lifting '%s': not a 2D stencil", st->name);
     /* The body text of the points is written for the stencil's own dims: build it first, so
      * the copy carries the 2D text that cls__stencil_parse reads before lifting. */
     if (!cls__stencil_body(st, &oom) && oom)

@@ -11,7 +11,7 @@
 # a reduced one (256, 512, 1024 x 4, 8) for the others.  AUTO offers stream25d for 2D only under
 # tuning.stream25d_2d 1: with the shipped models AUTO's row is the baseline to beat.  Tests
 # test_stream25d_2d and test_stream25d_2d_plan run on the GPU first.  Writes $OUT/stream2d.{csv,
-# txt} and stream2d-tests.txt through tools/gpu/sweep.sh.  About 150 commands, 3 to 5 minutes;
+# txt} and stream2d-tests.txt through tools/gpu/sweep.sh.  About 155 commands, 3 to 5 minutes;
 # no command starts after BUDGET seconds (default 540).
 set -u
 dir=$(dirname "$0")
@@ -41,5 +41,7 @@ FULL_W="128 256 512 1024" FULL_K="2 4 6 8 12" RED_W="256 512 1024" RED_K="4 8"
     lines emboss 8192x8192 $d "$RED_W" "$RED_K"
   done
   lines $e/star2d5.json 8192x8192 double "$RED_W" "$RED_K"
+  # a system: wave2d (u and its time level), periodic (AUTO's system rule fuses there only)
+  lines "wave2d --boundary periodic" 8192x8192 float "256 512" "4"
 } | sh "$dir/sweep.sh" -n stream2d -b "${BUDGET:-540}" -l 30 -t test_stream25d_2d \
   -t test_stream25d_2d_plan ${1:+"$1"}

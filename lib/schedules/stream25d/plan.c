@@ -65,6 +65,8 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
     if (cls__param_get(f->params, OPS, "steps_per_pass", v)) r->steps_per_pass = v[0];
 }
 
+static void release(void *config);
+
 /* AUTO for a system: fused steps where fused_system.c accepts it and the ghost-zone model's
  * prediction of them, against the minimal traffic of one step per launch (the naive schedule's
  * prediction), is at least tuning.stream25d_system_gain; then preferred, as the single-field
@@ -83,6 +85,10 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
         snprintf(why, sizeof why,
                  "the device model's local memory is cache (tuning.local_tiles 0): streaming "
                  "planes through it does not pay");
+    else if (c->lifted && cls__s25_tuning(c, "tuning.stream25d_2d", 0) == 0)
+        snprintf(why, sizeof why,
+                 "2D grids are streamed along y only where the device model offers it "
+                 "(tuning.stream25d_2d 0)");
     else if (f->st->n_aux)
         snprintf(why, sizeof why,
                  "the system reads %zu auxiliary array%s, which fused steps read from global "
@@ -124,15 +130,15 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
                                       k, naive / seconds, want);
         }
     }
-    free(c);
+    release(c);
     return cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", why);
 }
 
-/* A single-field 2D stencil runs as the 3D grid NX x 1 x NY, which has its memory layout:
+/* A 2D stencil or system runs as the 3D grid NX x 1 x NY, which has its memory layout:
  * the configuration keeps the lifted stencil and body (doc/stream25d.md, "2D grids"). */
 static cls_status lift(const cls__facts *f, cls__s25 *c)
 {
-    if (f->st->dims != 2 || cls__stencil_is_system(f->st)) return CLS_SUCCESS;
+    if (f->st->dims != 2) return CLS_SUCCESS;
     cls_status s = cls__stencil_lift_2d(f->st, &c->lifted);
     if (s == CLS_SUCCESS) s = cls__stencil_parse(c->lifted, &c->lifted_expr);
     if (s != CLS_SUCCESS) return s;
@@ -154,8 +160,6 @@ static const cls__facts *planner_facts(const cls__facts *f, const cls__s25 *c, c
     lf->dims = c->dims;
     return lf;
 }
-
-static void release(void *config);
 
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {

@@ -446,10 +446,9 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
 
     if (p->st->dims != 3)
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
-                         "stream25d streams 3D grids along z and single-field 2D grids along "
-                         "y; stencil '%s' is %dD%s (use another schedule)",
-                         p->st->name, p->st->dims,
-                         cls__stencil_is_system(p->st) ? ", a system of fields" : "");
+                         "stream25d streams 3D grids along z and 2D grids along y; stencil "
+                         "'%s' is %dD (use another schedule)",
+                         p->st->name, p->st->dims);
     if ((unsigned)opt->loader > CLS__LOADER_DIRECT)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown loader %d", (int)opt->loader);
     if (opt->local_size[2] > 1)
