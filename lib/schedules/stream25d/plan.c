@@ -247,8 +247,9 @@ static void describe(const void *config, cls__description *d)
 static void variant_name(const void *config, char *name, size_t len)
 {
     const cls__s25 *c = config;
-    /* the direct loader reads no plane into local memory: nothing the analysis describes */
-    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1) {
+    /* the direct loader reads no plane into local memory, fused steps and lifted 2D grids are
+     * not among the variants: nothing the analysis describes */
+    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1 || c->lifted) {
         if (len) name[0] = '\0';
         return;
     }
