@@ -67,6 +67,16 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
 
 static void release(void *config);
 
+/* Whether AUTO may offer a lifted 2D grid here (tuning.stream25d_2d); else 0 with the reason. */
+static int offer_2d(const cls__s25 *c, char *why, size_t len)
+{
+    if (!c->lifted || cls__s25_tuning(c, "tuning.stream25d_2d", 0) != 0) return 1;
+    snprintf(why, len,
+             "2D grids are streamed along y only where the device model offers it "
+             "(tuning.stream25d_2d 0)");
+    return 0;
+}
+
 /* AUTO for a system: fused steps where fused_system.c accepts it and the ghost-zone model's
  * prediction of them, against the minimal traffic of one step per launch (the naive schedule's
  * prediction), is at least tuning.stream25d_system_gain; then preferred, as the single-field
@@ -85,10 +95,9 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
         snprintf(why, sizeof why,
                  "the device model's local memory is cache (tuning.local_tiles 0): streaming "
                  "planes through it does not pay");
-    else if (c->lifted && cls__s25_tuning(c, "tuning.stream25d_2d", 0) == 0)
-        snprintf(why, sizeof why,
-                 "2D grids are streamed along y only where the device model offers it "
-                 "(tuning.stream25d_2d 0)");
+    else if (!offer_2d(c, why, sizeof why)) {
+        /* offer_2d said why */
+    }
     else if (f->st->n_aux)
         snprintf(why, sizeof why,
                  "the system reads %zu auxiliary array%s, which fused steps read from global "
@@ -184,14 +193,9 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
         return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, 0, "as asked");
     }
     if (cls__stencil_is_system(f->st)) return system_candidate(f, c, out);
-    int rule = c->lifted && cls__s25_tuning(c, "tuning.stream25d_2d", 0) == 0
-                   ? CLS__S25_NONE
-                   : cls__stream25d_auto(c, &c->req);
+    int rule = offer_2d(c, c->rule, sizeof c->rule) ? cls__stream25d_auto(c, &c->req)
+                                                     : CLS__S25_NONE;
     c->facts = NULL;
-    if (c->lifted && rule == CLS__S25_NONE && !c->rule[0])
-        snprintf(c->rule, sizeof c->rule,
-                 "2D grids are streamed along y only where the device model offers it "
-                 "(tuning.stream25d_2d 0)");
     if (rule == CLS__S25_NONE) {
         s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);
         release(c);
