@@ -8,11 +8,12 @@
 #
 # The full sweep (work-groups 128, 256, 512, 1024 wide x 2, 4, 6, 8, 12 steps per pass) for the
 # rows issue 23 compares (the 5-point star and poisson2d at 8192^2 in float, poisson2d in double),
-# a reduced one (256, 512, 1024 x 4, 8) for the others.  AUTO offers stream25d for 2D only under
-# tuning.stream25d_2d 1: with the shipped models AUTO's row is the baseline to beat.  Tests
-# test_stream25d_2d and test_stream25d_2d_plan run on the GPU first.  Writes $OUT/stream2d.{csv,
-# txt} and stream2d-tests.txt through tools/gpu/sweep.sh.  About 155 commands, 3 to 5 minutes;
-# no command starts after BUDGET seconds (default 540).
+# a reduced one (256, 512, 1024 x 4, 8) for the others, rows per work-group (planes) for two and
+# wave2d.  AUTO offers stream25d for 2D only under tuning.stream25d_2d 1: with the shipped models
+# AUTO's row is the baseline to beat.  Tests test_stream25d_2d and test_stream25d_2d_plan run on
+# the GPU first.  Writes $OUT/stream2d.{csv,txt} and stream2d-tests.txt through
+# tools/gpu/sweep.sh.  About 165 commands, 3 to 5 minutes; no command starts after BUDGET seconds
+# (default 540).
 set -u
 dir=$(dirname "$0")
 e=tools/bench/ebisu
@@ -41,6 +42,14 @@ FULL_W="128 256 512 1024" FULL_K="2 4 6 8 12" RED_W="256 512 1024" RED_K="4 8"
     lines emboss 8192x8192 $d "$RED_W" "$RED_K"
   done
   lines $e/star2d5.json 8192x8192 double "$RED_W" "$RED_K"
+  # rows per work-group (planes): the default aims at 16 waves of groups, measured for 3D; each
+  # group also runs 3k - 1 pipeline iterations beyond its rows
+  for pl in 64 128 256 512 1024; do
+    echo "bench $e/star2d5.json --size 8192x8192 --dtype float $B --schedule stream25d" \
+      "--param stream25d.tile=512x1 --param stream25d.steps_per_pass=8 --param stream25d.planes=$pl"
+    echo "bench poisson2d --size 8192x8192 --dtype double $B --schedule stream25d" \
+      "--param stream25d.tile=256x1 --param stream25d.steps_per_pass=8 --param stream25d.planes=$pl"
+  done
   # a system: wave2d (u and its time level), periodic (AUTO's system rule fuses there only)
   lines "wave2d --boundary periodic" 8192x8192 float "256 512" "4"
 } | sh "$dir/sweep.sh" -n stream2d -b "${BUDGET:-540}" -l 30 -t test_stream25d_2d \
