@@ -1,7 +1,9 @@
 /* stream25d_tb.cl: temporal blocking on top of 2.5D streaming: CLS_TB_K time steps per pass over
  * z.  The ghost zone of Meng & Skadron 2010 (Sect. 3) applied to the streamed XY tile of
  * Mo & Li: a CLS_BX x CLS_TY work-group tile is the output tile widened by
- * CLS_TB_K points of halo (radius 1) on every side, and CLS_TB_K stages march along z as a
+ * CLS_TB_K points of halo (radius 1) on every side, in y only when the body reads along y
+ * (CLS_HY: a 2D grid streamed along its rows is NX x 1 x NY, its tile one row, no shrink in
+ * y), and CLS_TB_K stages march along z as a
  * pipeline, stage s computing step s of the pass on the planes stage s-1 produced one iteration
  * earlier (each stage two planes behind the previous one, so one barrier per plane suffices).
  * Stage s is valid on the tile shrunk by s points per side; the last stage writes the output
@@ -33,8 +35,8 @@
  * own level values).  A stage past the pass's last step passes its tuple on unchanged, so the
  * outputs of a shorter pass are the rotation of nsteps steps.
  *
- * Generated defines: CLS_TB_K, CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_OUT_X, CLS_OUT_Y (the output
- * tile), CLS_GX (input words loaded left of the output tile: CLS_TB_K, or whole segments for the
+ * Generated defines: CLS_TB_K, CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_HY (the y halo: CLS_TB_K, or 0
+ * when the body reads no y offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output tile: CLS_TB_K, or whole segments for the
  * aligned loader), CLS_LW0 (input words loaded per row), CLS_ZCHUNK, CLS_PREFETCH,
  * CLS_OFFSETS(X) (in-plane window offsets of all rows) and CLS_TB_BASE(X) (those of one row). */
 #ifndef CLS_GENERATED
@@ -60,11 +62,14 @@ inline real cls_update_stream(__private const real *restrict in, int X, int Y, i
 #ifndef CLS_BY
 #define CLS_BY 8
 #endif
+#ifndef CLS_HY
+#define CLS_HY CLS_TB_K
+#endif
 #ifndef CLS_OUT_X
 #define CLS_OUT_X (CLS_BX - 2 * CLS_TB_K)
 #endif
 #ifndef CLS_OUT_Y
-#define CLS_OUT_Y (CLS_BY * CLS_ITEM_Y - 2 * CLS_TB_K)
+#define CLS_OUT_Y (CLS_BY * CLS_ITEM_Y - 2 * CLS_HY)
 #endif
 #ifndef CLS_GX
 #define CLS_GX CLS_TB_K
@@ -82,12 +87,14 @@ inline real cls_update_stream(__private const real *restrict in, int X, int Y, i
 #define CLS_K CLS_TB_K
 #define CLS_TY (CLS_BY * CLS_ITEM_Y)
 #define CLS_ITEMS (CLS_BX * CLS_BY)
-/* Local planes keep a margin of one word on every side: the reads of the tile's edge work-items
- * (whose results are invalid anyway) stay inside the array. */
+/* Local planes keep a margin of one word on every side (rows: only when the body reads along y):
+ * the reads of the tile's edge work-items (whose results are invalid anyway) stay inside the
+ * array. */
+#define CLS_MY (CLS_HY > 0)    /* margin rows */
 #define CLS_P0 (CLS_LW0 + 2)   /* pitch of the input plane */
 #define CLS_PS (CLS_BX + 2)    /* pitch of a stage's plane */
-#define CLS_LIN (CLS_P0 * (CLS_TY + 2))
-#define CLS_LST (CLS_PS * (CLS_TY + 2))
+#define CLS_LIN (CLS_P0 * (CLS_TY + 2 * CLS_MY))
+#define CLS_LST (CLS_PS * (CLS_TY + 2 * CLS_MY))
 #define CLS_NST (CLS_K > 1 ? CLS_K - 1 : 1)
 #define CLS_TB_REMAP (CLS_BOUNDARY == CLS_CLAMP || CLS_BOUNDARY == CLS_MIRROR)
 
@@ -129,7 +136,7 @@ typedef struct cls_tb_slot {
 #define CLS_NLOAD ((CLS_LW0 * CLS_TY + CLS_ITEMS - 1) / CLS_ITEMS)
 #define CLS_PARTIAL ((CLS_LW0 * CLS_TY) % CLS_ITEMS != 0)
 
-/* The input plane's CLS_LW0 x CLS_TY words (from x = ox - CLS_GX, y = oy - CLS_K) numbered
+/* The input plane's CLS_LW0 x CLS_TY words (from x = ox - CLS_GX, y = oy - CLS_HY) numbered
  * row-major, work-item l loading words l, l + CLS_ITEMS, ...: coalesced, no conditions. */
 inline void cls_tb_setup(__private cls_tb_slot *slots, int l, int ox, int oy)
 {
@@ -137,9 +144,9 @@ inline void cls_tb_setup(__private cls_tb_slot *slots, int l, int ox, int oy)
     for (int r = 0; r < CLS_NLOAD; r++) {
         int t = l + r * CLS_ITEMS;
         int tx = t % CLS_LW0, ty = min(t / CLS_LW0, CLS_TY - 1);
-        int gx = ox - CLS_GX + tx, gy = oy - CLS_K + ty;
+        int gx = ox - CLS_GX + tx, gy = oy - CLS_HY + ty;
         slots[r].src = CLS_IDX(cls_tb_src(gx, NX), cls_tb_src(gy, NY), 0);
-        slots[r].dst = t < CLS_LW0 * CLS_TY ? (ty + 1) * CLS_P0 + tx + 1 : -1;
+        slots[r].dst = t < CLS_LW0 * CLS_TY ? (ty + CLS_MY) * CLS_P0 + tx + 1 : -1;
         slots[r].inside = gx >= 0 && gx < NX && gy >= 0 && gy < NY;
     }
 }
@@ -165,7 +172,7 @@ inline void cls_tb_store(__local real *buf, __private const real *pf,
 /* The window's newest plane from local plane `buf` (pitch `pitch`, the work-item's column at
  * `col`), and its shift by one plane. */
 #define CLS_TB_READ(dx, dy)                                                                    \
-    w[CLS_WIN_IDX(dx, dy, 1)] = buf[(ly * CLS_ITEM_Y + 1 + (dy)) * pitch + col + (dx)];
+    w[CLS_WIN_IDX(dx, dy, 1)] = buf[(ly * CLS_ITEM_Y + CLS_MY + (dy)) * pitch + col + (dx)];
 /* The same read at the folded coordinates of the work-item's edge (stages 2..k on clamp and
  * mirror grids): frow, fcol from cls_tb_folds. */
 #define CLS_TB_READ_FOLD(dx, dy)                                                               \
@@ -240,7 +247,9 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
         fcol[d + 1] = clamp(lx + 1 + cls_fold(x + d, NX) - x, 0, CLS_BX + 1);
 #pragma unroll
     for (int d = -1; d <= CLS_ITEM_Y; d++)
-        frow[d + 1] = clamp(ly * CLS_ITEM_Y + 1 + cls_fold(y + d, NY) - y, 0, CLS_TY + 1) * CLS_PS;
+        frow[d + 1] =
+            clamp(ly * CLS_ITEM_Y + CLS_MY + cls_fold(y + d, NY) - y, 0, CLS_TY + 2 * CLS_MY - 1) *
+            CLS_PS;
 }
 
 #if defined(CLS_TB_LEVELS) && CLS_TB_LEVELS > 0
@@ -330,8 +339,8 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
                                      : w[CLS_WIN_IDX(0, j, 0)];                                    \
                 const int row = ly * CLS_ITEM_Y + j;                                               \
                 if (s < CLS_K) {                                                                   \
-                    lst[s < CLS_K ? s - 1 : 0][q & 1][(row + 1) * CLS_PS + lx + 1] = v;            \
-                } else if (write_x && row >= CLS_K && row < CLS_K + CLS_OUT_Y && y + j < NY &&     \
+                    lst[s < CLS_K ? s - 1 : 0][q & 1][(row + CLS_MY) * CLS_PS + lx + 1] = v;       \
+                } else if (write_x && row >= CLS_HY && row < CLS_HY + CLS_OUT_Y && y + j < NY &&   \
                            z >= z0 && z < z1) {                                                    \
                     out[CLS_IDX(x, y + j, z)] = v;                                                 \
                     CLS_TB_LEVELS_STORE                                                            \
@@ -398,7 +407,7 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
     const int ox = get_group_id(0) * CLS_OUT_X, oy = get_group_id(1) * CLS_OUT_Y;
     const int z0 = get_group_id(2) * CLS_ZCHUNK, z1 = min(z0 + CLS_ZCHUNK, NZ);
     /* The work-item's virtual column and first row, and where the update is called. */
-    const int x = ox - CLS_K + lx, y = oy - CLS_K + ly * CLS_ITEM_Y;
+    const int x = ox - CLS_K + lx, y = oy - CLS_HY + ly * CLS_ITEM_Y;
     const int xu = cls_tb_at(x, NX);
     const int write_x = lx >= CLS_K && lx < CLS_K + CLS_OUT_X && x < NX;
     cls_tb_slot slots[CLS_NLOAD];
@@ -439,12 +448,13 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
 #if CLS_BOUNDARY == CLS_PERIODIC
     for (int q = q0; q < q1; q++) CLS_TB_ITER(0, 0)
 #else
-    /* Work-groups whose tile reaches the grid's edge in x or y fix every iteration; the others
-     * only the iterations in which some stage computes plane 0 or NZ-1 (stage s computes plane
-     * q - 2s + 1). */
-    const int tx0 = ox - CLS_K, ty0 = oy - CLS_K;
+    /* Work-groups whose tile reaches the grid's edge in x or y (when the body reads along y) fix
+     * every iteration; the others only the iterations in which some stage computes plane 0 or
+     * NZ-1 (stage s computes plane q - 2s + 1). */
+    const int tx0 = ox - CLS_K, ty0 = oy - CLS_HY;
     const int edge_xy = (tx0 <= 0 && tx0 + CLS_BX > 0) || (tx0 <= NX - 1 && tx0 + CLS_BX > NX - 1) ||
-                        (ty0 <= 0 && ty0 + CLS_TY > 0) || (ty0 <= NY - 1 && ty0 + CLS_TY > NY - 1);
+                        (CLS_HY > 0 && ((ty0 <= 0 && ty0 + CLS_TY > 0) ||
+                                        (ty0 <= NY - 1 && ty0 + CLS_TY > NY - 1)));
     if (edge_xy) {
         for (int q = q0; q < q1; q++) CLS_TB_ITER(1, 1)
     } else {

@@ -45,6 +45,8 @@ void cls__tuning_gpu(cls_model_params *p)
     p->stream25d_box_single = 1;
     p->stream25d_fused_gain = 1.2;
     p->stream25d_fused_mirror = 0;
+    /* 2D grids streamed along y: offered once measured on the device (doc/stream25d.md) */
+    p->stream25d_2d = 0;
     /* fused steps of a system (wave3d) against the naive schedule's traffic bound: the
      * ghost-zone model's ratio understates the gain (H100 heat3d7 512^3: 1.05x predicted, 1.55x
      * measured), so 0.85 stands for about 1.25x measured (doc/stream25d.md) */
@@ -95,6 +97,8 @@ void cls__tuning_cpu(cls_model_params *p)
     p->stream25d_box_single = 0;
     p->stream25d_fused_gain = 1.2;
     p->stream25d_fused_mirror = 0;
+    /* 2D grids streamed along y: offered once measured on the device (doc/stream25d.md) */
+    p->stream25d_2d = 0;
     /* a system's fused steps on grids with boundary fix-ups ran at 0.88-1.11x naive on the
      * H100 (wave3d 512^3 clamp), periodic ones at 1.37x (doc/results.md) */
     p->stream25d_system_fix_ups = 0;

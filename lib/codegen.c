@@ -21,24 +21,6 @@ static int has_correct_divide(cls_context *ctx)
     return (cfg & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
 }
 
-static cls_status parse_for_codegen(const cls_stencil *st, cls_expr **e)
-{
-    const char *aux_names[16];
-    const char *param_names[256];
-    for (size_t i = 0; i < st->n_aux && i < 16; i++) aux_names[i] = st->aux[i].name;
-    for (size_t i = 0; i < st->n_params && i < 256; i++) param_names[i] = st->params[i].name;
-    cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
-                        st->n_params, param_names, 0, NULL, 0};
-    char err[512];
-    int oom;
-    const char *body = cls__stencil_body(st, &oom);
-    if (oom) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "building the body of the points");
-    int r = cls__expr_parse(body ? body : "", &env, e, err, sizeof err);
-    if (r == -2) return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
-    if (r != 0) return cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: body: %s", st->name, err);
-    return CLS_SUCCESS;
-}
-
 /* The fused stream25d kernel's update (cl/stream25d_tb.cl, CLS_STREAM25D_TB) of a stage that
  * updates one field: that field read from its private window, its time levels (in order, the
  * parameters after the window) as their values at the point, auxiliary arrays from global
@@ -364,7 +346,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
             }
         }
     } else {
-        if ((s = parse_for_codegen(st, &e)) != CLS_SUCCESS) goto fail;
+        if ((s = cls__stencil_parse(st, &e)) != CLS_SUCCESS) goto fail;
         if (!(body = cls__expr_emit_opencl(e))) {
             s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting the body");
             goto fail;

@@ -1524,6 +1524,26 @@ void cls__expr_aux_extent(const cls_expr *e, size_t k, int lo[3], int hi[3], int
     extent(e, k > (size_t)INT_MAX ? INT_MIN : (int)k, lo, hi, used);
 }
 
+void cls__expr_lift_2d(cls_expr *e)
+{
+    if (!e || e->dims != 2) return;
+    /* (dx, dy) -> (dx, 0, dy): the grid NX x NY is the grid NX x 1 x NY in memory. */
+    for (size_t i = 0; i < e->n_acc; i++) {
+        e->acc[i].off[2] = e->acc[i].off[1];
+        e->acc[i].off[1] = 0;
+    }
+    /* Y, NY -> Z, NZ; the 2D body's Z and NZ were already the constants 0 and 1, as the lifted
+     * body's Y and NY are. */
+    static const int lift[SP_COUNT] = {[SP_X] = SP_X,   [SP_Y] = SP_Z,   [SP_Z] = SP_Z,
+                                       [SP_NX] = SP_NX, [SP_NY] = SP_NZ, [SP_NZ] = SP_NZ,
+                                       [SP_STEP] = SP_STEP};
+    for (size_t i = 0; i < e->n_nodes; i++)
+        if (e->nodes[i].kind == N_SPECIAL) e->nodes[i].v.i = lift[e->nodes[i].v.i];
+    for (size_t i = 0; i < e->n_code; i++)
+        if (e->code[i].op == OP_SPECIAL) e->code[i].a = lift[e->code[i].a];
+    e->dims = 3;
+}
+
 int cls__expr_is_exact(const cls_expr *e) { return e ? e->exact : 0; }
 size_t cls__expr_flops(const cls_expr *e) { return e ? e->flops : 0; }
 size_t cls__expr_in_reads(const cls_expr *e) { return e ? e->in_reads : 0; }

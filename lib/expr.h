@@ -41,6 +41,10 @@ void cls__expr_free(cls_expr *e);
 void cls__expr_in_extent(const cls_expr *e, int lo[3], int hi[3], int *used);
 void cls__expr_field_extent(const cls_expr *e, size_t f, int lo[3], int hi[3], int *used);
 void cls__expr_aux_extent(const cls_expr *e, size_t k, int lo[3], int hi[3], int *used);
+/* Lifts a 2D body to the 3D grid NX x 1 x NY that has its memory layout: every offset (dx, dy)
+ * becomes (dx, 0, dy), Y and NY become Z and NZ (the stream25d schedule streams 2D grids along
+ * their rows this way).  Emission and evaluation then read it as 3D.  No-op unless e is 2D. */
+void cls__expr_lift_2d(cls_expr *e);
 /* 1 if only exactly-rounded operations are used (no exp, sin, pow, ...). */
 int cls__expr_is_exact(const cls_expr *e);
 /* Floating-point + - * / and calls of floating type, counted over the whole body (both

@@ -179,6 +179,9 @@ struct cls_stencil {
     size_t n_fields;
     cls__stage stages[CLS__MAX_STAGES];
     size_t n_stages;
+    /* A 2D stencil lifted to the 3D grid NX x 1 x NY (cls__stencil_lift_2d): dims is 3, the
+     * body is parsed as written (2D) and then lifted (cls__expr_lift_2d). */
+    int lift_2d;
 };
 
 /* The body text: the user's, or the one generated from the points (equal coefficients grouped
@@ -188,6 +191,11 @@ const char *cls__stencil_body(const cls_stencil *st, int *oom);
 /* Parses the spec's body with its dims, dtype, aux arrays and parameters (lib/expr.h). */
 struct cls_expr;
 cls_status cls__stencil_parse(const cls_stencil *st, struct cls_expr **e);
+/* A copy of the 2D stencil or system st as the 3D one of the grid NX x 1 x NY, which has
+ * its memory layout: offsets (dx, dy) become (dx, 0, dy), Y and NY become Z and NZ, the halo
+ * (hx, hy) becomes (hx, 0, hy) (lib/stencil_lift.c).  For schedules that stream along z; the
+ * body stays the user's text, re-emitted only from its lifted tree. */
+cls_status cls__stencil_lift_2d(const cls_stencil *st, cls_stencil **lifted);
 /* Index of a parameter / aux array by name, -1 if absent. */
 int cls__stencil_param_index(const cls_stencil *st, const char *name);
 int cls__stencil_aux_index(const cls_stencil *st, const char *name);

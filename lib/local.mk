@@ -3,7 +3,7 @@ libcls_runtime_la_SOURCES += \
 	lib/internal.h \
 	lib/status.c lib/util.c \
 	lib/expr.h lib/expr.c \
-	lib/stencil.c lib/stencil_system.c lib/in_place.c lib/rotation.c lib/stencil_json.c lib/builtins.c lib/builtin_systems.c \
+	lib/stencil.c lib/stencil_lift.c lib/stencil_system.c lib/in_place.c lib/rotation.c lib/stencil_json.c lib/builtins.c lib/builtin_systems.c \
 	lib/device.c lib/context.c lib/program.c lib/build_quiet.c lib/sha256.c lib/cache_evict.c lib/kernel_source.c \
 	lib/codegen.c lib/reference.c \
 	lib/grid_io.c lib/file_write.c lib/bench_copy.c lib/probe.c lib/bench_transit.c

@@ -409,13 +409,15 @@ static cls_status parse_body(const cls_stencil *st, cls_expr **e)
         return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
     for (size_t i = 0; i < st->n_aux; i++) aux_names[i] = st->aux[i].name;
     for (size_t i = 0; i < st->n_params; i++) param_names[i] = st->params[i].name;
-    cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
-                        st->n_params, param_names, 0, NULL, 0};
+    cls_expr_env env = {st->lift_2d ? 2 : st->dims, st->dtype == CLS_FLOAT64, st->n_aux,
+                        aux_names, st->n_params, param_names, 0, NULL, 0};
     char err[512];
     int r = cls__expr_parse(body, &env, e, err, sizeof err);
     if (r == -2) s = cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "parsing the body");
     else if (r != 0)
         s = cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: body: %s", st->name, err);
+    else if (st->lift_2d)
+        cls__expr_lift_2d(*e);
     free(param_names);
     return s;
 }

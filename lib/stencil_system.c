@@ -234,8 +234,8 @@ cls_status cls__stencil_parse_update(const cls_stencil *st, size_t stage, size_t
     for (size_t i = 0; i < st->n_aux && i < CLS__MAX_FIELDS; i++) aux_names[i] = st->aux[i].name;
     for (size_t i = 0; i < st->n_params; i++) param_names[i] = st->params[i].name;
     for (size_t i = 0; i < st->n_fields; i++) field_names[i] = st->fields[i].name;
-    cls_expr_env env = {st->dims, st->dtype == CLS_FLOAT64, st->n_aux, aux_names,
-                        st->n_params, param_names, st->n_fields, field_names,
+    cls_expr_env env = {st->lift_2d ? 2 : st->dims, st->dtype == CLS_FLOAT64, st->n_aux,
+                        aux_names, st->n_params, param_names, st->n_fields, field_names,
                         default_field(st)};
     const cls__update *u = &st->stages[stage].update[k];
     char err[512];
@@ -244,6 +244,8 @@ cls_status cls__stencil_parse_update(const cls_stencil *st, size_t stage, size_t
     else if (r != 0)
         s = cls__fail(NULL, CLS_ERR_INVALID_SPEC, "%s: stage %zu, update of '%s': %s", st->name,
                       stage, st->fields[u->field].name, err);
+    else if (st->lift_2d)
+        cls__expr_lift_2d(*e);
     free(param_names);
     return s;
 }

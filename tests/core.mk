@@ -74,6 +74,6 @@ tests_test_system_physics_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_physics_LDADD = $(TEST_LDADD) -lm
 check_PROGRAMS += tests/test_cputile
 TESTS += tests/test_cputile
-tests_test_cputile_SOURCES = tests/test_cputile.c
+tests_test_cputile_SOURCES = tests/test_cputile.c tests/user_aux.h
 tests_test_cputile_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_cputile_LDADD = $(TEST_LDADD)

@@ -19,7 +19,7 @@ EXTRA_DIST += tests/test_bench_transit.sh
 # Temporal blocking on stream25d (several steps per pass) against the host reference.
 check_PROGRAMS += tests/test_stream25d_tb
 TESTS += tests/test_stream25d_tb
-tests_test_stream25d_tb_SOURCES = tests/test_stream25d_tb.c
+tests_test_stream25d_tb_SOURCES = tests/test_stream25d_tb.c tests/user_aux.h
 tests_test_stream25d_tb_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_tb_LDADD = $(TEST_LDADD)
 
@@ -39,3 +39,17 @@ TESTS += tests/test_stream25d_predict
 tests_test_stream25d_predict_SOURCES = tests/test_stream25d_predict.c tests/h100_standin.h
 tests_test_stream25d_predict_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_predict_LDADD = $(TEST_LDADD)
+
+# stream25d on 2D grids (streamed along y, fused steps) against the host reference.
+check_PROGRAMS += tests/test_stream25d_2d
+TESTS += tests/test_stream25d_2d
+tests_test_stream25d_2d_SOURCES = tests/test_stream25d_2d.c tests/system_grids.h tests/user_aux.h
+tests_test_stream25d_2d_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_2d_LDADD = $(TEST_LDADD)
+
+# The stream25d planner's and AUTO's choices for 2D grids on the H100 model standing in.
+check_PROGRAMS += tests/test_stream25d_2d_plan
+TESTS += tests/test_stream25d_2d_plan
+tests_test_stream25d_2d_plan_SOURCES = tests/test_stream25d_2d_plan.c tests/h100_standin.h
+tests_test_stream25d_2d_plan_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_2d_plan_LDADD = $(TEST_LDADD)

@@ -18,7 +18,7 @@ typedef struct grids {
     void *in[SG_MAXF], *ref[SG_MAXF], *out[SG_MAXF], *aux[2];
 } grids;
 
-static void grids_free(grids *g)
+static inline void grids_free(grids *g)
 {
     for (size_t f = 0; f < SG_MAXF; f++) free(g->in[f]), free(g->ref[f]), free(g->out[f]);
     free(g->aux[0]);
@@ -27,7 +27,7 @@ static void grids_free(grids *g)
 }
 
 /* Deterministic values in [-0.5, 0.5) that differ per field, point and array. */
-static double sample(size_t f, size_t i)
+static inline double sample(size_t f, size_t i)
 {
     uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull + (f + 1) * 0xbf58476d1ce4e5b9ull;
     x ^= x >> 31;
@@ -36,7 +36,7 @@ static double sample(size_t f, size_t i)
     return (double)(x >> 40) / (double)(1ull << 24) - 0.5;
 }
 
-static void *filled(size_t n, size_t elem, size_t f, double scale)
+static inline void *filled(size_t n, size_t elem, size_t f, double scale)
 {
     unsigned char *p = malloc(n * elem);
     for (size_t i = 0; p && i < n; i++) {
@@ -52,7 +52,7 @@ static void *filled(size_t n, size_t elem, size_t f, double scale)
 }
 
 /* The arrays of stencil st on grid `dims` and the reference's result after `steps` steps. */
-static int grids_make_on(grids *g, const cls_stencil *st, cls_dims dims, size_t steps)
+static inline int grids_make_on(grids *g, const cls_stencil *st, cls_dims dims, size_t steps)
 {
     memset(g, 0, sizeof *g);
     g->dims = dims;
@@ -74,7 +74,7 @@ static int grids_make_on(grids *g, const cls_stencil *st, cls_dims dims, size_t 
 }
 
 /* Whether every field equals the reference; the first difference goes to the log. */
-static int equal_ref(const grids *g)
+static inline int equal_ref(const grids *g)
 {
     for (size_t f = 0; f < g->nf; f++)
         if (memcmp(g->out[f], g->ref[f], g->n * g->elem)) {
@@ -90,7 +90,7 @@ static int equal_ref(const grids *g)
 }
 /* Advances a state written with the inputs by `first` steps on plan a and `rest` on plan b,
  * reads it back into g->out and compares it with the reference. */
-static int grids_split_run(grids *g, cls_plan *a, cls_plan *b, size_t first, size_t rest)
+static inline int grids_split_run(grids *g, cls_plan *a, cls_plan *b, size_t first, size_t rest)
 {
     cls_state *s = NULL;
     int ok = cls_state_create(a, &s) == CLS_SUCCESS;

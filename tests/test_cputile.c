@@ -12,6 +12,7 @@
 #include "clstencil.h"
 #include "clstencil_model.h"
 #include "tap.h"
+#include "user_aux.h"
 
 static double init_value(const char *name, size_t i, int salt)
 {
@@ -28,7 +29,6 @@ static double init_value(const char *name, size_t i, int salt)
  * per-step one, the coordinates and the step. */
 static cls_stencil *user(int dims)
 {
-    cls_stencil *st = NULL;
     const char *body =
         dims == 2 ? "IN(0, 0) + 0.1 * (IN(-1, 0) + IN(0, 2) - 2 * IN(0, 0)) + 0.05 * IN(1, -1) "
                     "+ 0.01 * AUX(src, 1, 0) + 0.02 * AUX(f, 0, -1) + (X == 0 ? 0.001 : 0) "
@@ -36,15 +36,7 @@ static cls_stencil *user(int dims)
                   : "IN(0, 0, 0) + 0.1 * (IN(-1, 0, 0) + IN(0, 2, 0) - 2 * IN(0, 0, 0)) "
                     "+ 0.05 * IN(1, -1, 1) - 0.04 * IN(0, 0, -1) + 0.01 * AUX(src, 1, 0, 0) "
                     "+ 0.02 * AUX(f, 0, 0, 1) + 0.0001 * (X + 2 * Y + 3 * Z) + 0.00001 * STEP";
-    if (cls_stencil_create(dims == 2 ? "user2d" : "user3d", dims, CLS_FLOAT32, body, &st) !=
-        CLS_SUCCESS)
-        return NULL;
-    if (cls_stencil_add_aux(st, "src", 0) != CLS_SUCCESS ||
-        cls_stencil_add_aux(st, "f", 1) != CLS_SUCCESS) {
-        cls_stencil_release(st);
-        return NULL;
-    }
-    return st;
+    return user_aux(dims == 2 ? "user2d" : "user3d", dims, body);
 }
 
 static cls_stencil *make(const char *name)

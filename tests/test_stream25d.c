@@ -232,8 +232,8 @@ int main(void)
     cls_plan_options opt;
     cls_plan_options_init(&opt);
     opt.schedule = CLS_SCHEDULE_STREAM25D;
-    cls_stencil_builtin("poisson2d", &st);
-    refuse(ctx, "a 2D stencil", st, (cls_dims){{64, 64, 1}}, &opt, CLS_ERR_UNSUPPORTED, "3D");
+    cls_stencil_builtin("moving_average", &st);
+    refuse(ctx, "a 1D stencil", st, (cls_dims){{4096, 1, 1}}, &opt, CLS_ERR_UNSUPPORTED, "3D");
     cls_stencil_release(st);
     cls_stencil_create("far", 3, CLS_FLOAT32, "IN(0, 0, 3) + IN(0, 0, 0)", &st);
     refuse(ctx, "an offset of 3", st, grid, &opt, CLS_ERR_PLAN_INFEASIBLE, "offset 3");

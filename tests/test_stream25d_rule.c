@@ -5,6 +5,7 @@
  * rule expects.  The library hides all of them, so the test compiles rule.c, devices/tuning.c
  * and lib/expr.c itself. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devices.h"
@@ -71,6 +72,28 @@ static int classify(const char *body, int cheap)
     int r = cheap ? cls__expr_cheap_ops(e) : cls__expr_plain_arith(e);
     cls__expr_free(e);
     return r;
+}
+
+/* The rule for 2D bodies streamed along y (offered under tuning.stream25d_2d). */
+static void rule_2d(const char *what, s25_body b, int want)
+{
+    char why[512] = "";
+    cls__s25_features f = gpu(b);
+    int got = cls__s25_auto_rule_2d(&f, why, sizeof why);
+    tap_ok(got == want && why[0], "2D: %s: %s (want %s; %s)", what, names[got], names[want], why);
+}
+
+/* A 2D body lifted to NX x 1 x NY, emitted: "" when it does not parse. */
+static char *lifted(const char *body)
+{
+    static const char *const aux[] = {"rhs"};
+    cls_expr_env env = {2, 0, 1, aux, 0, NULL, 0, NULL, 0};
+    cls_expr *e = NULL;
+    if (cls__expr_parse(body, &env, &e, NULL, 0) != 0) return NULL;
+    cls__expr_lift_2d(e);
+    char *text = cls__expr_emit_opencl(e);
+    cls__expr_free(e);
+    return text;
 }
 
 static int plain(const char *body) { return classify(body, 0); }
@@ -140,6 +163,30 @@ int main(void)
                  "return IN(0, 0, 0) > 0.5 ? (n >= lo && n <= hi) : (n >= hi && n <= hi);\n") ==
                0,
            "cell3d's body compares and selects: not plain");
+    /* 2D grids streamed along y: fused where the model fuses, aux arrays and any operation
+     * allowed; never offered unless the device model says so. */
+    {
+        cls_model_params p;
+        memset(&p, 0, sizeof p);
+        cls__tuning_gpu(&p);
+        tap_ok(p.stream25d_2d == 0, "the GPU family does not offer stream25d for 2D grids");
+    }
+    rule_2d("poisson2d (aux f, k=4 gain 1.5)", (s25_body){1, 0, 1, 1, 1.5, 4, 0, 1},
+            CLS__S25_FUSED);
+    rule_2d("emboss (box, k=3 gain 1.3)", (s25_body){1, 1, 0, 1, 1.3, 3, 0, 1}, CLS__S25_FUSED);
+    rule_2d("a model preferring one step", (s25_body){1, 0, 0, 1, 0, 1, 0, 1}, CLS__S25_NONE);
+    rule_2d("a gain below the threshold", (s25_body){1, 0, 0, 1, 1.1, 4, 0, 1}, CLS__S25_NONE);
+    rule_2d("a mirror grid", (s25_body){1, 0, 0, 1, 1.5, 4, 1, 1}, CLS__S25_NONE);
+    rule_2d("radius 2", (s25_body){0, 0, 0, 1, 0, 1, 0, 1}, CLS__S25_NONE);
+    {
+        char *t = lifted("IN(1, -1) + AUX(rhs, 0, 2) * (real)(X + Y * NY + Z + NZ)");
+        tap_ok(t && strstr(t, "IN(1, 0, -1)") && strstr(t, "CLS_AUX_0(0, 0, 2)") &&
+                   strstr(t, "X") && strstr(t, "Z") && strstr(t, "NZ") && !strstr(t, "NY") &&
+                   !strstr(t, "Y"),
+               "a 2D body lifted: offsets (dx, dy) -> (dx, 0, dy), Y and NY -> Z and NZ: %s",
+               t ? t : "(no parse)");
+        free(t);
+    }
     tap_ok(plain("fma(alpha, IN(1, 0, 0) - IN(0, 0, 0), -IN(0, 0, 1))") == 1,
            "fma and negation are plain");
     tap_ok(plain("sqrt(IN(1, 0, 0))") == 0, "a call other than fma is not plain");

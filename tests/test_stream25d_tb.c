@@ -10,6 +10,7 @@
 
 #include "clstencil.h"
 #include "tap.h"
+#include "user_aux.h"
 
 static double init_value(const char *name, size_t i, int salt)
 {
@@ -25,19 +26,10 @@ static double init_value(const char *name, size_t i, int salt)
  * auxiliary array at an offset and a per-step one. */
 static cls_stencil *user(void)
 {
-    cls_stencil *st = NULL;
-    if (cls_stencil_create("user", 3, CLS_FLOAT32,
-                           "IN(0, 0, 0) + 0.1 * (IN(-1, 0, 0) + IN(0, 1, 0) - 2 * IN(0, 0, 0)) "
-                           "+ 0.05 * IN(1, -1, 1) - 0.04 * IN(0, 0, -1) + "
-                           "0.01 * AUX(src, 1, 0, 0) + 0.02 * AUX(f, 0, 0, 0)",
-                           &st) != CLS_SUCCESS)
-        return NULL;
-    if (cls_stencil_add_aux(st, "src", 0) != CLS_SUCCESS ||
-        cls_stencil_add_aux(st, "f", 1) != CLS_SUCCESS) {
-        cls_stencil_release(st);
-        return NULL;
-    }
-    return st;
+    return user_aux("user", 3,
+                    "IN(0, 0, 0) + 0.1 * (IN(-1, 0, 0) + IN(0, 1, 0) - 2 * IN(0, 0, 0)) "
+                    "+ 0.05 * IN(1, -1, 1) - 0.04 * IN(0, 0, -1) + "
+                    "0.01 * AUX(src, 1, 0, 0) + 0.02 * AUX(f, 0, 0, 0)");
 }
 
 static cls_stencil *make(const char *name)

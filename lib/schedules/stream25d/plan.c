@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "planner.h"
 
 #define OPS (&cls__stream25d_ops)
@@ -64,6 +65,18 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
     if (cls__param_get(f->params, OPS, "steps_per_pass", v)) r->steps_per_pass = v[0];
 }
 
+static void release(void *config);
+
+/* Whether AUTO may offer a lifted 2D grid here (tuning.stream25d_2d); else 0 with the reason. */
+static int offer_2d(const cls__s25 *c, char *why, size_t len)
+{
+    if (!c->lifted || cls__s25_tuning(c, "tuning.stream25d_2d", 0) != 0) return 1;
+    snprintf(why, len,
+             "2D grids are streamed along y only where the device model offers it "
+             "(tuning.stream25d_2d 0)");
+    return 0;
+}
+
 /* AUTO for a system: fused steps where fused_system.c accepts it and the ghost-zone model's
  * prediction of them, against the minimal traffic of one step per launch (the naive schedule's
  * prediction), is at least tuning.stream25d_system_gain; then preferred, as the single-field
@@ -82,6 +95,9 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
         snprintf(why, sizeof why,
                  "the device model's local memory is cache (tuning.local_tiles 0): streaming "
                  "planes through it does not pay");
+    else if (!offer_2d(c, why, sizeof why)) {
+        /* offer_2d said why */
+    }
     else if (f->st->n_aux)
         snprintf(why, sizeof why,
                  "the system reads %zu auxiliary array%s, which fused steps read from global "
@@ -123,29 +139,66 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
                                       k, naive / seconds, want);
         }
     }
-    free(c);
+    release(c);
     return cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", why);
+}
+
+/* A 2D stencil or system runs as the 3D grid NX x 1 x NY, which has its memory layout:
+ * the configuration keeps the lifted stencil and body (doc/stream25d.md, "2D grids"). */
+static cls_status lift(const cls__facts *f, cls__s25 *c)
+{
+    if (f->st->dims != 2) return CLS_SUCCESS;
+    cls_status s = cls__stencil_lift_2d(f->st, &c->lifted);
+    if (s == CLS_SUCCESS) s = cls__stencil_parse(c->lifted, &c->lifted_expr);
+    if (s != CLS_SUCCESS) return s;
+    c->st = c->lifted;
+    c->dims.n[0] = f->dims.n[0];
+    c->dims.n[1] = 1;
+    c->dims.n[2] = f->dims.n[1];
+    return CLS_SUCCESS;
+}
+
+/* The facts the planner sees: f, or for a lifted stencil f with the lifted stencil, body and
+ * grid (into *lf). */
+static const cls__facts *planner_facts(const cls__facts *f, const cls__s25 *c, cls__facts *lf)
+{
+    if (!c->lifted) return f;
+    *lf = *f;
+    lf->st = c->lifted;
+    lf->expr = c->lifted_expr;
+    lf->dims = c->dims;
+    return lf;
 }
 
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
+    cls__facts lf;
     cls__s25 *c = calloc(1, sizeof *c);
     if (!c) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d configuration");
-    c->facts = f;
     c->ctx = f->ctx;
     c->st = f->st;
     c->dims = f->dims;
     c->steps = f->steps;
     c->points = f->points;
     c->elem = f->elem;
+    cls_status s = lift(f, c);
+    if (s != CLS_SUCCESS) {
+        release(c);
+        return s;
+    }
+    c->facts = planner_facts(f, c, &lf);
     request_of(f, &c->req);
-    if (forced)
+    if (forced) {
+        c->facts = NULL;
         return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, 0, "as asked");
+    }
     if (cls__stencil_is_system(f->st)) return system_candidate(f, c, out);
-    int rule = cls__stream25d_auto(c, &c->req);
+    int rule = offer_2d(c, c->rule, sizeof c->rule) ? cls__stream25d_auto(c, &c->req)
+                                                     : CLS__S25_NONE;
+    c->facts = NULL;
     if (rule == CLS__S25_NONE) {
-        cls_status s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);
-        free(c);
+        s = cls__candidate_add(out, OPS, NULL, CLS__RANK_DECLINED, 0, "%s", c->rule);
+        release(c);
         return s;
     }
     /* One step per pass: not the model's k. */
@@ -156,7 +209,8 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 static cls_status build(const cls__facts *f, cls__candidate *cand)
 {
     cls__s25 *c = cand->config;
-    c->facts = f;
+    cls__facts lf;
+    c->facts = planner_facts(f, c, &lf);
     c->why[0] = '\0';
     cls_status s = cls__plan_stream25d(c, &c->req);
     c->facts = NULL;
@@ -197,8 +251,9 @@ static void describe(const void *config, cls__description *d)
 static void variant_name(const void *config, char *name, size_t len)
 {
     const cls__s25 *c = config;
-    /* the direct loader reads no plane into local memory: nothing the analysis describes */
-    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1) {
+    /* the direct loader reads no plane into local memory, fused steps and lifted 2D grids are
+     * not among the variants: nothing the analysis describes */
+    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1 || c->lifted) {
         if (len) name[0] = '\0';
         return;
     }
@@ -213,6 +268,8 @@ static void release(void *config)
     if (c->kernel) clReleaseKernel(c->kernel);
     for (size_t g = 0; g < c->n_stages; g++)
         if (c->stage_kernel[g]) clReleaseKernel(c->stage_kernel[g]);
+    cls__expr_free(c->lifted_expr);
+    cls_stencil_release(c->lifted);
     free(c);
 }
 
@@ -221,8 +278,8 @@ const cls__schedule_ops cls__stream25d_ops = {
     .name = "stream25d",
     .id = CLS_SCHEDULE_STREAM25D,
     .flags = 0,
-    .summary = "3D: 2D work-groups march along z, planes in registers and local memory (Mo & "
-               "Li); one step per pass or several fused",
+    .summary = "3D (2D: streamed along y): 2D work-groups march along z, planes in registers "
+               "and local memory (Mo & Li); one step per pass or several fused",
     .params = params,
     .candidates = candidates,
     .build = build,

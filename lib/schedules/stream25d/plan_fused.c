@@ -23,6 +23,7 @@
 /* One fused configuration. */
 typedef struct tb_config {
     size_t bx, by, rows, k;  /* work-group, rows per work-item, steps per pass */
+    int ry;                  /* the body reads along y: the tile has a y halo of k */
     size_t out_x, out_y;     /* the output tile */
     size_t gx, lw0;          /* input words loaded left of the output tile, per row */
     size_t chunk, prefetch;
@@ -81,13 +82,14 @@ static size_t window_list(const unsigned char base[3][3], size_t rows, int *list
 
 /* Output tile and input row of a configuration: the aligned loader loads whole segments (sw
  * words) and keeps the output tile a multiple of them, so that every group's loads and stores
- * start on a segment; the classic one loads exactly the work-group's columns.  0 when the tile
- * has no output left. */
+ * start on a segment; the classic one loads exactly the work-group's columns.  The tile shrinks
+ * by k per side in y only when the body reads along y (a lifted 2D grid's tile is one row).  0
+ * when the tile has no output left. */
 static int geometry(tb_config *c, size_t sw)
 {
-    size_t ty = c->by * c->rows;
-    if (c->bx <= 2 * c->k || ty <= 2 * c->k) return 0;
-    c->out_y = ty - 2 * c->k;
+    size_t ty = c->by * c->rows, hy = c->ry ? c->k : 0;
+    if (c->bx <= 2 * c->k || ty <= 2 * hy) return 0;
+    c->out_y = ty - 2 * hy;
     if (c->loader == CLS__LOADER_ALIGNED) {
         size_t w = (c->bx - 2 * c->k) / sw * sw;
         c->out_x = w ? w : c->bx - 2 * c->k;
@@ -101,11 +103,13 @@ static int geometry(tb_config *c, size_t sw)
     return 1;
 }
 
-/* Local memory: the input plane and k-1 stage planes, double-buffered, with a margin of one. */
+/* Local memory: the input plane and k-1 stage planes, double-buffered, with a margin of one
+ * (rows: when the body reads along y). */
 static size_t local_bytes(const cls__s25 *p, const tb_config *c)
 {
     size_t stages = c->k > 1 ? c->k - 1 : 1;
-    return (2 * (c->lw0 + 2) + 2 * stages * (c->bx + 2)) * (c->by * c->rows + 2) * p->elem;
+    return (2 * (c->lw0 + 2) + 2 * stages * (c->bx + 2)) * (c->by * c->rows + 2 * (c->ry != 0)) *
+           p->elem;
 }
 
 /* The model's inputs that do not depend on the configuration. */
@@ -182,7 +186,8 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     cls_gz_profile pr = {0};
     pr.name = p->st->name;
     pr.D = 2;
-    pr.HaloWidth[0] = pr.HaloWidth[1] = 2;
+    pr.HaloWidth[0] = 2;
+    pr.HaloWidth[1] = c->ry ? 2 : 0; /* no ghost zone in y without reads along y */
     /* A system's time levels are loaded once per pass over the block as the field is (Eq. 8)
      * and stored with it (Eq. 9, NumFields). */
     pr.NumStencilArrays = 1 + levels + (double)(p->st->n_aux - per_step);
@@ -267,8 +272,13 @@ static int loader_candidate(const cls__s25 *p, const cls__s25_request *opt, int 
     return i < 2;
 }
 
+/* Whether the tiles are single rows: a grid one point high (a lifted 2D grid) whose body reads
+ * no y offset. */
+static int flat(const cls__s25 *p, const tb_config *c) { return !c->ry && p->dims.n[1] == 1; }
+
 /* The best tile (and k when kfix is 0) by the model among work-groups of whole warps, 32..128
- * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's). */
+ * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's); for single-row tiles
+ * (flat) 128..1024 wide, one row. */
 static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_request *opt,
                      size_t kfix, size_t kcap, size_t wgmax, tb_config *best)
 {
@@ -278,16 +288,16 @@ static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_reque
     static const size_t rows_list[] = {1, 2, 4};
     for (int li = 0; loader_candidate(p, opt, li, &t.loader); li++) {
         for (size_t k = kfix ? kfix : 1; k <= (kfix ? kfix : kcap); k++)
-            for (t.bx = 32; t.bx <= 128; t.bx *= 2)
-                for (t.by = 1; t.by <= 32; t.by++)
+            for (t.bx = flat(p, &t) ? 128 : 32; t.bx <= (flat(p, &t) ? 1024u : 128u); t.bx *= 2)
+                for (t.by = 1; t.by <= (flat(p, &t) ? 1u : 32u); t.by++)
                     for (size_t ri = 0; ri < 3; ri++) {
                         t.rows = opt->rows_per_item ? opt->rows_per_item : rows_list[ri];
-                        if (opt->rows_per_item && ri) break;
+                        if ((opt->rows_per_item || flat(p, &t)) && ri) break;
                         t.k = k;
                         size_t items = t.bx * t.by;
                         if (items < 64 || items > wgmax || items % 32 ||
                             (d->max_work_item_sizes[1] && t.by > d->max_work_item_sizes[1]) ||
-                            !geometry(&t, (size_t)tm->sw) || t.out_y < 2 ||
+                            !geometry(&t, (size_t)tm->sw) || (t.out_y < 2 && !flat(p, &t)) ||
                             local_bytes(p, &t) > d->local_mem_bytes)
                             continue;
                         t.chunk = opt->points_per_item ? opt->points_per_item
@@ -314,7 +324,9 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
     do {                                                                                       \
         if (cls__appendf(&defines, &dlen, &dcap, __VA_ARGS__) < 0) goto oom;                   \
     } while (0)
-    DEF("#define CLS_STREAM25D 1\n#define CLS_RX 1\n#define CLS_RY 1\n#define CLS_RZ 1\n");
+    DEF("#define CLS_STREAM25D 1\n#define CLS_RX 1\n#define CLS_RY %d\n#define CLS_RZ 1\n",
+        c->ry ? 1 : 0);
+    DEF("#define CLS_HY %zu\n", c->ry ? c->k : 0);
     if (cls__stencil_is_system(p->st))
         DEF("#define CLS_STREAM25D_TB 1\n#define CLS_TB_LEVELS %zu\n", p->levels);
     DEF("#define CLS_TB_K %zu\n#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n",
@@ -368,6 +380,11 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                          "stream25d: steps per pass takes 1..%d; got %zu", TB_MAX_K,
                          opt->steps_per_pass);
     if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1) {
+        if (opt->steps_per_pass > 1 && p->lifted)
+            return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
+                             "stream25d: several steps per pass need a body of radius 1 (the 2D "
+                             "body reads %d, %d points away in x, y)",
+                             rd->r[0], rd->r[2]);
         if (opt->steps_per_pass > 1)
             return cls__fail(ctx, CLS_ERR_PLAN_INFEASIBLE,
                              "stream25d: several steps per pass need a body of radius 1 (it "
@@ -391,6 +408,7 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                                               : CLS__LOADER_ALIGNED;
     c.prefetch = opt->prefetch ? opt->prefetch
                                : (size_t)cls__s25_tuning(p, "tuning.stream25d_prefetch", 2);
+    c.ry = rd->r[1] > 0;
     base_offsets(p, rd, base);
     model_setup(p, base, &tm);
 
@@ -422,14 +440,16 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
         if (!geometry(&c, (size_t)tm.sw))
             CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
                            "stream25d: %zu steps per pass shrink the tile by %zu points per "
-                           "side; a %zux%zu tile has no output left (it needs more than %zu)",
-                           c.k, c.k, c.bx, c.by * c.rows, 2 * c.k);
+                           "side%s; a %zux%zu tile has no output left (it needs more than %zu "
+                           "%s)",
+                           c.k, c.k, c.ry ? "" : " in x", c.bx, c.by * c.rows, 2 * c.k,
+                           c.ry ? "each way" : "wide");
         c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &c);
     } else if (c.k && !tm.ok) {
         /* No model: a tile that fits the k asked for. */
-        c.bx = is_cpu ? 32 : 64;
+        c.bx = flat(p, &c) ? 256 : is_cpu ? 32 : 64;
         c.rows = 1;
-        c.by = 2 * c.k + 6 > 32 ? 32 : 2 * c.k + 6;
+        c.by = flat(p, &c) ? 1 : 2 * c.k + 6 > 32 ? 32 : 2 * c.k + 6;
         if (!geometry(&c, (size_t)tm.sw))
             CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
                            "stream25d: no tile for %zu steps per pass", c.k);
@@ -537,6 +557,7 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
     memset(&opt, 0, sizeof opt);
     c.loader = CLS__LOADER_ALIGNED;
     c.prefetch = 2;
+    c.ry = rd->r[1] > 0;
     base_offsets(p, rd, base);
     model_setup(p, base, &tm);
     double wgmax = p->ctx->info.max_work_group_size < 1024 ? p->ctx->info.max_work_group_size

@@ -446,8 +446,8 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
 
     if (p->st->dims != 3)
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
-                         "stream25d streams 3D grids along z; stencil '%s' is %dD (use another "
-                         "schedule)",
+                         "stream25d streams 3D grids along z and 2D grids along y; stencil "
+                         "'%s' is %dD (use another schedule)",
                          p->st->name, p->st->dims);
     if ((unsigned)opt->loader > CLS__LOADER_DIRECT)
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT, "unknown loader %d", (int)opt->loader);
@@ -617,6 +617,11 @@ int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
     f.fused_gain = cls__s25_tuning(p, "tuning.stream25d_fused_gain", 1.2);
     f.box_single = cls__s25_tuning(p, "tuning.stream25d_box_single", 1) != 0;
     f.fused_mirror = cls__s25_tuning(p, "tuning.stream25d_fused_mirror", 0) != 0;
+    if (p->lifted) {
+        /* A 2D body streamed along y: the ghost-zone model decides (rule.c). */
+        if (f.radius1) f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL);
+        return cls__s25_auto_rule_2d(&f, p->rule, sizeof p->rule);
+    }
     /* The model only where its answer matters: a plain radius-1 star without aux arrays. */
     if (f.radius1 && !f.n_aux && f.plain && !f.corners)
         f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL);

@@ -10,6 +10,27 @@
 
 #include "rule.h"
 
+/* Fused steps where the model's k >= 2 gains at least fused_gain, except on mirror grids unless
+ * fused_mirror: CLS__S25_FUSED or _NONE with the reason, -1 when the model does not fuse.
+ * `what` names the body on a mirror grid, `whose` where it fuses; `key` adds to the reason. */
+static int fused_choice(const cls__s25_features *f, const char *what, const char *whose,
+                        const char *key, char *why, size_t why_len)
+{
+    if (f->k < 2 || !(f->gain >= f->fused_gain)) return -1;
+    if (f->mirror && !f->fused_mirror) {
+        snprintf(why, why_len,
+                 "%s on a mirror grid, whose fused steps' boundary fix-ups cost more than fusing "
+                 "saves (tuning.stream25d_fused_mirror 0)",
+                 what);
+        return CLS__S25_NONE;
+    }
+    snprintf(why, why_len,
+             "%s whose %zu fused steps per pass the ghost-zone model predicts %.2fx faster than "
+             "one (at least %.2g, tuning.stream25d_fused_gain%s)",
+             whose, f->k, f->gain, f->fused_gain, key);
+    return CLS__S25_FUSED;
+}
+
 int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
 {
     if (!f->radius1) {
@@ -34,19 +55,8 @@ int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
                  f->cheap ? "compares or selects in a star" : "divides or calls functions");
         return CLS__S25_NONE;
     }
-    if (f->k > 1 && f->gain >= f->fused_gain && f->mirror && !f->fused_mirror) {
-        snprintf(why, why_len,
-                 "a radius-1 star on a mirror grid, whose fused steps' boundary fix-ups cost "
-                 "more than fusing saves (tuning.stream25d_fused_mirror 0)");
-        return CLS__S25_NONE;
-    }
-    if (f->k > 1 && f->gain >= f->fused_gain) {
-        snprintf(why, why_len,
-                 "a cheap radius-1 star whose %zu fused steps per pass the ghost-zone model "
-                 "predicts %.2fx faster than one (at least %.2g, tuning.stream25d_fused_gain)",
-                 f->k, f->gain, f->fused_gain);
-        return CLS__S25_FUSED;
-    }
+    int fused = fused_choice(f, "a radius-1 star", "a cheap radius-1 star", "", why, why_len);
+    if (fused >= 0) return fused;
     if (f->k <= 1)
         snprintf(why, why_len,
                  "a radius-1 star, which one point per work-item already streams at about copy "
@@ -56,5 +66,20 @@ int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len)
                  "a radius-1 star, which one point per work-item already streams at about copy "
                  "speed, and the model's gain of fusing %zu steps is %.2fx, below %.2g",
                  f->k, f->gain, f->fused_gain);
+    return CLS__S25_NONE;
+}
+
+int cls__s25_auto_rule_2d(const cls__s25_features *f, char *why, size_t why_len)
+{
+    if (!f->radius1) {
+        snprintf(why, why_len, "the 2D body reads beyond the 3x3 box");
+        return CLS__S25_NONE;
+    }
+    int fused = fused_choice(f, "a radius-1 2D body", "a radius-1 2D body streamed along y,",
+                             "; tuning.stream25d_2d 1", why, why_len);
+    if (fused >= 0) return fused;
+    snprintf(why, why_len,
+             "a radius-1 2D body, for which the ghost-zone model %s (tuning.stream25d_2d 1)",
+             f->k <= 1 ? "prefers one step per pass" : "predicts too little from fusing");
     return CLS__S25_NONE;
 }

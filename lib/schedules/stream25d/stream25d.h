@@ -36,6 +36,10 @@ typedef struct cls__s25 {
     cls_context *ctx;
     const cls_stencil *st;
     cls_dims dims;
+    /* A 2D stencil runs as the 3D grid NX x 1 x NY (same buffers): st and dims are then the
+     * lifted ones, owned here (cls__stencil_lift_2d), with the lifted body. */
+    cls_stencil *lifted;
+    struct cls_expr *lifted_expr;
     size_t steps, points, elem;
     cls__s25_request req;
     char rule[512];         /* AUTO's rule, when it chose this schedule */
