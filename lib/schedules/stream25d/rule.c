@@ -75,6 +75,18 @@ int cls__s25_auto_rule_2d(const cls__s25_features *f, char *why, size_t why_len)
         snprintf(why, why_len, "the 2D body reads beyond the 3x3 box");
         return CLS__S25_NONE;
     }
+    /* On the H100 streaming along y beat the trapezoid only for star bodies without auxiliary
+     * arrays (the 5-point star 1.07x in float, 1.23x in double); each stage's read of an
+     * auxiliary array comes from global memory (poisson2d 0.67x, hotspot 0.30x) and a box body's
+     * diagonals take a third row of each window (emboss 0.85x; doc/stream25d.md, "2D grids"). */
+    if (f->n_aux || f->corners) {
+        snprintf(why, why_len,
+                 "a 2D body %s: streamed along y it ran slower than the trapezoid on the H100",
+                 f->n_aux ? "reading auxiliary arrays, which every fused stage reads from global "
+                            "memory"
+                          : "reading diagonal neighbours");
+        return CLS__S25_NONE;
+    }
     int fused = fused_choice(f, "a radius-1 2D body", "a radius-1 2D body streamed along y,",
                              "; tuning.stream25d_2d 1", why, why_len);
     if (fused >= 0) return fused;

@@ -30,8 +30,7 @@ typedef struct cls__s25_features {
  * memory; the reason into why. */
 int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len);
 /* The rule for a 2D body streamed along y (offered only under tuning.stream25d_2d 1): fused
- * steps where the ghost-zone model's k >= 2 gains at least fused_gain, whatever the body's
- * operations and auxiliary arrays (each stage reads those from global memory once per step,
- * as one step per launch does); CLS__S25_NONE otherwise. */
+ * steps for star bodies (no diagonal reads) without auxiliary arrays where the ghost-zone
+ * model's k >= 2 gains at least fused_gain; CLS__S25_NONE otherwise. */
 int cls__s25_auto_rule_2d(const cls__s25_features *f, char *why, size_t why_len);
 #endif
