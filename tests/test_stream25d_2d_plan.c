@@ -94,6 +94,15 @@ int main(void)
            "AUTO on the H100 model does not stream poisson2d (its aux array): %s",
            p ? pi.why : cls_last_error());
     cls_plan_release(p);
+    cls_stencil *emboss = NULL;
+    cls_stencil_builtin("emboss", &emboss);
+    p = plan_of(ctx, emboss, 8192, CLS_SCHEDULE_AUTO, NULL);
+    if (p) cls_plan_describe(p, &pi);
+    tap_ok(p && pi.schedule != CLS_SCHEDULE_STREAM25D && strstr(pi.why, "diagonal neighbours"),
+           "AUTO on the H100 model does not stream emboss (a box body): %s",
+           p ? pi.why : cls_last_error());
+    cls_plan_release(p);
+    cls_stencil_release(emboss);
     cls_model *m = NULL;
     int set = cls_model_load(path, &m) == CLS_SUCCESS &&
               cls_model_set(m, "tuning.stream25d_2d", 0) == CLS_SUCCESS &&

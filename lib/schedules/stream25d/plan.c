@@ -115,7 +115,7 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
                  "a system (tuning.stream25d_system_fix_ups 0; periodic grids need none)",
                  cls_boundary_name(f->st->boundary));
     else if (cls__s25_fused_system(c, &rd, &c->levels, c->fields, why, sizeof why)) {
-        cls__stream25d_tb_gain(c, &rd, &k, &seconds);
+        cls__stream25d_tb_gain(c, &rd, &k, &seconds, NULL);
         if (f->bandwidth > 0)
             naive = (double)f->steps * (f->restart_seconds + (double)f->points *
                                                                  f->min_bytes_per_point /

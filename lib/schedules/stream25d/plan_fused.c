@@ -543,7 +543,7 @@ fail:
 }
 
 double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
-                              double *seconds)
+                              double *seconds, size_t *columns)
 {
     unsigned char base[3][3];
     tb_model tm;
@@ -553,6 +553,7 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
     size_t kcap = p->steps < TB_AUTO_K ? p->steps : TB_AUTO_K;
     *k = 1;
     if (seconds) *seconds = 0;
+    if (columns) *columns = 0;
     if (rd->r[0] > 1 || rd->r[1] > 1 || rd->r[2] > 1 || p->steps < 2) return 0;
     memset(&opt, 0, sizeof opt);
     c.loader = CLS__LOADER_ALIGNED;
@@ -570,6 +571,8 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
         if (f1 < HUGE_VAL) gain = f1 / best;
         *k = c.k;
         if (seconds) *seconds = config_seconds(p, &tm, &c);
+        if (columns)
+            *columns = div_up(p->dims.n[0], c.out_x) * div_up(p->dims.n[1], c.out_y);
     }
     return gain;
 }

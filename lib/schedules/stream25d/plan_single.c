@@ -53,6 +53,7 @@ cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage
         }
         rd->read[off[1] + MAX_R][off[0] + MAX_R] = 1;
         if (off[0] && off[1]) rd->corners = 1;
+        if (off[0] && off[2]) rd->corners_xz = 1;
     }
     return CLS_SUCCESS;
 }
@@ -618,12 +619,20 @@ int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
     f.box_single = cls__s25_tuning(p, "tuning.stream25d_box_single", 1) != 0;
     f.fused_mirror = cls__s25_tuning(p, "tuning.stream25d_fused_mirror", 0) != 0;
     if (p->lifted) {
-        /* A 2D body streamed along y: the ghost-zone model decides (rule.c). */
-        if (f.radius1) f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL);
+        /* A 2D body streamed along y: the ghost-zone model decides (rule.c); its diagonals
+         * are x-z ones once lifted. */
+        f.corners = rd.corners_xz;
+        size_t columns = 0;
+        if (f.radius1) f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL, &columns);
+        /* Groups of the grid cut into chunks of 16 times a chunk's pipeline fill (3k - 1
+         * iterations), against two per compute unit (doc/stream25d.md, "2D grids"). */
+        size_t fill = 16 * (3 * (f.k > 1 ? f.k : 1) - 1);
+        f.long_groups = columns * (p->dims.n[2] / fill);
+        f.resident_groups = 2 * (p->ctx->info.compute_units ? p->ctx->info.compute_units : 1);
         return cls__s25_auto_rule_2d(&f, p->rule, sizeof p->rule);
     }
     /* The model only where its answer matters: a plain radius-1 star without aux arrays. */
     if (f.radius1 && !f.n_aux && f.plain && !f.corners)
-        f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL);
+        f.gain = cls__stream25d_tb_gain(p, &rd, &f.k, NULL, NULL);
     return cls__s25_auto_rule(&f, p->rule, sizeof p->rule);
 }

@@ -15,6 +15,7 @@ typedef struct cls__s25_reads {
     unsigned char read[2 * CLS__S25_MAX_R + 1][2 * CLS__S25_MAX_R + 1];
     int r[3];
     int corners;
+    int corners_xz;  /* reads x-z diagonals (a lifted 2D box body's diagonals) */
 } cls__s25_reads;
 
 /* The facts the configuration was planned with. */
@@ -51,9 +52,10 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                                   const cls__s25_reads *rd, int *fused);
 /* The ghost-zone model's gain of its best fused configuration over one step per pass on the
  * same tile (CPL ratio; 0 when the body is beyond radius 1 or there is no model), its k and,
- * when seconds is not NULL, its predicted run (0 when none). */
+ * when seconds is not NULL, its predicted run (0 when none), when columns is not NULL its
+ * columns of tiles (0 when none). */
 double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
-                              double *seconds);
+                              double *seconds, size_t *columns);
 /* CLS_SCHEDULE_AUTO's question: baseline, single-pass or fused stream25d here?  Returns
  * CLS__S25_NAIVE, _SINGLE or _FUSED (rule.h) and writes the reason into p->rule. */
 int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt);

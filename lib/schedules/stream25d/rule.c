@@ -87,6 +87,18 @@ int cls__s25_auto_rule_2d(const cls__s25_features *f, char *why, size_t why_len)
                           : "reading diagonal neighbours");
         return CLS__S25_NONE;
     }
+    /* Each group's pass starts with 3k - 1 rows of pipeline fill; a grid whose columns of
+     * tiles are few must cut them into short chunks to fill the device, and the fill eats the
+     * gain (H100, the 5-point star at 4096^2: 556 GPoints/s at best against the trapezoid's
+     * 636; at 8192^2 745 against 698). */
+    if (f->k > 1 && f->long_groups < f->resident_groups) {
+        snprintf(why, why_len,
+                 "a 2D grid too small for streaming along y: chunks of 16 times the pipeline's "
+                 "fill (%zu rows at k = %zu) give %zu work-groups, below two per compute unit "
+                 "(%zu)",
+                 16 * (3 * f->k - 1), f->k, f->long_groups, f->resident_groups);
+        return CLS__S25_NONE;
+    }
     int fused = fused_choice(f, "a radius-1 2D body", "a radius-1 2D body streamed along y,",
                              "; tuning.stream25d_2d 1", why, why_len);
     if (fused >= 0) return fused;

@@ -24,6 +24,9 @@ typedef struct cls__s25_features {
     int box_single;     /* tuning.stream25d_box_single: cheap box bodies stream one step per
                            pass */
     int fused_mirror;   /* tuning.stream25d_fused_mirror: fuse on mirror grids too */
+    size_t long_groups;     /* 2D: work-groups of the model's tile with chunks of 16 times the
+                               pipeline's fill (3k - 1 rows) */
+    size_t resident_groups; /* 2D: two work-groups per compute unit */
 } cls__s25_features;
 
 /* CLS__S25_NONE, _SINGLE or _FUSED for a 3D body on a device that stages planes in local
@@ -31,6 +34,7 @@ typedef struct cls__s25_features {
 int cls__s25_auto_rule(const cls__s25_features *f, char *why, size_t why_len);
 /* The rule for a 2D body streamed along y (offered only under tuning.stream25d_2d 1): fused
  * steps for star bodies (no diagonal reads) without auxiliary arrays where the ghost-zone
- * model's k >= 2 gains at least fused_gain; CLS__S25_NONE otherwise. */
+ * model's k >= 2 gains at least fused_gain and chunks long against the pipeline's fill still
+ * fill the device (long_groups >= resident_groups); CLS__S25_NONE otherwise. */
 int cls__s25_auto_rule_2d(const cls__s25_features *f, char *why, size_t why_len);
 #endif
