@@ -18,7 +18,7 @@ int cls__s25_fused_system(const cls__s25 *p, cls__s25_reads *rd, size_t *levels,
     memset(rd, 0, sizeof *rd);
     *levels = 0;
     if (st->dims != 3) {
-        snprintf(why, why_len, "it streams 3D grids along z");
+        snprintf(why, why_len, "it streams 3D grids along z and 2D grids along y, not 1D grids");
         return 0;
     }
     if (st->n_stages != 1 || st->stages[0].n != 1) {

@@ -598,7 +598,7 @@ int cls__stream25d_auto(cls__s25 *p, const cls__s25_request *opt)
         return CLS__S25_NONE;
     }
     if (p->st->dims != 3) {
-        snprintf(p->rule, sizeof p->rule, "it streams 3D grids along z");
+        snprintf(p->rule, sizeof p->rule, "it streams 3D grids along z and 2D grids along y, not 1D grids");
         return CLS__S25_NONE;
     }
     if (opt->loader == CLS__LOADER_DIRECT) {
