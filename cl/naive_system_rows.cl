@@ -50,30 +50,47 @@
 #ifndef CLS_STAGE_BLOCK
 #define CLS_STAGE_BLOCK (8 * CLS_ROW_VEC)
 #endif
-/* [lo, hi) as a multiple of CLS_ROW_VEC points in blocks of at most CLS_STAGE_BLOCK, each
- * computed into T before it is stored: the store then cannot alias a load of the same loop,
- * which the vectoriser would otherwise check at run time (a field's store and its read at
- * offset 0 are the same address, and the check sends the loop to its scalar version).  The
- * last CLS_ROW_VEC points, where they overlap that, are computed first and stored last. */
-#define CLS_STAGE_ROW_LOOP(SUF)                                                                \
+#ifdef __clang__
+#define CLS_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define CLS_INDEPENDENT
+#endif
+/* The points [lo, lo + full_) of an inner row, stored as computed.  They are independent (a
+ * field stored in place is read only at the point itself), which CLS_INDEPENDENT tells the
+ * vectoriser: unable to prove that a field's store leaves the other fields' reads alone, it
+ * would guard the loop with run-time checks whose failure (a field's store and its read at
+ * offset 0 are the same address) sends it to its scalar version. */
+#define CLS_STAGE_RUN_DIRECT(SUF)                                                              \
+    CLS_INDEPENDENT                                                                            \
+    for (int x = lo; x < lo + full_; x++) CLS_STAGE_STORE(SUF, x, y, z, step)
+/* The same points of an edge row, in blocks of at most CLS_STAGE_BLOCK computed into t_ before
+ * they are stored, so that no store can alias a load of the same loop: there the hint above
+ * left the loop scalar (cls_read_row's folds are calls to clamp when the vectoriser runs). */
+#define CLS_STAGE_RUN_BLOCKS(SUF)                                                              \
+    for (int b = lo; b < lo + full_; b += CLS_STAGE_BLOCK) {                                   \
+        real t_[CLS_STAGE_UPDATES][CLS_STAGE_BLOCK];                                           \
+        int m_ = min(CLS_STAGE_BLOCK, lo + full_ - b);                                         \
+        for (int i = 0; i < m_; i++) CLS_STAGE_KEEP(SUF, b + i, y, z, step, t_, i);             \
+        for (int i = 0; i < m_; i++) CLS_STAGE_PUT(b + i, y, z, t_, i);                         \
+    }
+/* [lo, hi) as a multiple of CLS_ROW_VEC points by RUN, then its last CLS_ROW_VEC points where
+ * they overlap that: computed first, before RUN's stores, and stored last. */
+#define CLS_STAGE_ROW_LOOP(SUF, RUN)                                                           \
     do {                                                                                       \
         int n_ = hi - lo, full_ = n_ - n_ % CLS_ROW_VEC;                                       \
         int keep_ = full_ != n_ && n_ >= CLS_ROW_VEC, tail_ = hi - CLS_ROW_VEC;                 \
-        real k_[CLS_STAGE_UPDATES][CLS_ROW_VEC], t_[CLS_STAGE_UPDATES][CLS_STAGE_BLOCK];        \
+        real k_[CLS_STAGE_UPDATES][CLS_ROW_VEC];                                               \
         if (keep_)                                                                             \
             for (int i = 0; i < CLS_ROW_VEC; i++) CLS_STAGE_KEEP(SUF, tail_ + i, y, z, step, k_, i); \
         if (n_ < CLS_ROW_VEC) full_ = n_ > 0 ? n_ : 0;                                         \
-        for (int b = lo; b < lo + full_; b += CLS_STAGE_BLOCK) {                               \
-            int m_ = min(CLS_STAGE_BLOCK, lo + full_ - b);                                     \
-            for (int i = 0; i < m_; i++) CLS_STAGE_KEEP(SUF, b + i, y, z, step, t_, i);         \
-            for (int i = 0; i < m_; i++) CLS_STAGE_PUT(b + i, y, z, t_, i);                     \
-        }                                                                                      \
+        RUN(SUF);                                                                              \
         if (keep_)                                                                             \
             for (int i = 0; i < CLS_ROW_VEC; i++) CLS_STAGE_PUT(tail_ + i, y, z, k_, i);        \
     } while (0)
 #else
-/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again. */
-#define CLS_STAGE_ROW_LOOP(SUF)                                                                \
+/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again (RUN:
+ * the in-place kernel's choice, unused here). */
+#define CLS_STAGE_ROW_LOOP(SUF, RUN)                                                           \
     do {                                                                                       \
         int n_ = hi - lo, full_ = n_ - n_ % CLS_ROW_VEC;                                       \
         for (int x = lo; x < lo + full_; x++) CLS_STAGE_STORE(SUF, x, y, z, step);             \
@@ -107,9 +124,9 @@ CLS_INLINE void cls_stage_row(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
         for (int x = x0; x < lo; x++) CLS_STAGE_STORE(, x, y, z, step);
     }
     if (inner_row)
-        CLS_STAGE_ROW_LOOP(_interior);
+        CLS_STAGE_ROW_LOOP(_interior, CLS_STAGE_RUN_DIRECT);
     else
-        CLS_STAGE_ROW_LOOP(_row);
+        CLS_STAGE_ROW_LOOP(_row, CLS_STAGE_RUN_BLOCKS);
     if (x1 == NX && hi == NX - CLS_HALO_X) {
         CLS_UNROLL
         for (int x = NX - CLS_HALO_X; x < NX; x++) CLS_STAGE_STORE(, x, y, z, step);
