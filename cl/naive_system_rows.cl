@@ -7,7 +7,8 @@
  * in x take the direct updates (cls_update_<k>_interior in inner rows, cls_update_<k>_row with
  * y and z folded once per row in edge rows); the ends as wide as the stage's reach towards
  * them (CLS_STAGE_HALO_XLO, CLS_STAGE_HALO_XHI: an FDTD stage reads x - 1 or x + 1, not both)
- * take the boundary rule per read.  One launch per stage and step, every read from global memory.
+ * take the boundary rule per read.  One launch per stage and step, every read from global
+ * memory.
  *
  * With CLS_IN_PLACE (the schedule's choice), the updates that cls__system_stage_in_place
  * allows (CLS_STAGE_IN_PLACE, a mask of fields) store into the field they read, as a
@@ -49,47 +50,30 @@
 #ifndef CLS_STAGE_BLOCK
 #define CLS_STAGE_BLOCK (8 * CLS_ROW_VEC)
 #endif
-#ifdef __clang__
-#define CLS_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
-#else
-#define CLS_INDEPENDENT
-#endif
-/* The points [lo, lo + full_) of an inner row, stored as computed.  They are independent (a
- * field stored in place is read only at the point itself), which CLS_INDEPENDENT tells the
- * vectoriser: unable to prove that a field's store leaves the other fields' reads alone, it
- * would guard the loop with run-time checks whose failure (a field's store and its read at
- * offset 0 are the same address) sends it to its scalar version. */
-#define CLS_STAGE_RUN_DIRECT(SUF)                                                              \
-    CLS_INDEPENDENT                                                                            \
-    for (int x = lo; x < lo + full_; x++) CLS_STAGE_STORE(SUF, x, y, z, step)
-/* The same points of an edge row, in blocks of at most CLS_STAGE_BLOCK computed into t_ before
- * they are stored, so that no store can alias a load of the same loop: there the hint above
- * left the loop scalar (cls_read_row's folds are calls to clamp when the vectoriser runs). */
-#define CLS_STAGE_RUN_BLOCKS(SUF)                                                              \
-    for (int b = lo; b < lo + full_; b += CLS_STAGE_BLOCK) {                                   \
-        real t_[CLS_STAGE_UPDATES][CLS_STAGE_BLOCK];                                           \
-        int m_ = min(CLS_STAGE_BLOCK, lo + full_ - b);                                         \
-        for (int i = 0; i < m_; i++) CLS_STAGE_KEEP(SUF, b + i, y, z, step, t_, i);             \
-        for (int i = 0; i < m_; i++) CLS_STAGE_PUT(b + i, y, z, t_, i);                         \
-    }
-/* [lo, hi) as a multiple of CLS_ROW_VEC points by RUN, then its last CLS_ROW_VEC points where
- * they overlap that: computed first, before RUN's stores, and stored last. */
-#define CLS_STAGE_ROW_LOOP(SUF, RUN)                                                           \
+/* [lo, hi) as a multiple of CLS_ROW_VEC points in blocks of at most CLS_STAGE_BLOCK, each
+ * computed into T before it is stored: the store then cannot alias a load of the same loop,
+ * which the vectoriser would otherwise check at run time (a field's store and its read at
+ * offset 0 are the same address, and the check sends the loop to its scalar version).  The
+ * last CLS_ROW_VEC points, where they overlap that, are computed first and stored last. */
+#define CLS_STAGE_ROW_LOOP(SUF)                                                                \
     do {                                                                                       \
         int n_ = hi - lo, full_ = n_ - n_ % CLS_ROW_VEC;                                       \
         int keep_ = full_ != n_ && n_ >= CLS_ROW_VEC, tail_ = hi - CLS_ROW_VEC;                 \
-        real k_[CLS_STAGE_UPDATES][CLS_ROW_VEC];                                               \
+        real k_[CLS_STAGE_UPDATES][CLS_ROW_VEC], t_[CLS_STAGE_UPDATES][CLS_STAGE_BLOCK];        \
         if (keep_)                                                                             \
             for (int i = 0; i < CLS_ROW_VEC; i++) CLS_STAGE_KEEP(SUF, tail_ + i, y, z, step, k_, i); \
         if (n_ < CLS_ROW_VEC) full_ = n_ > 0 ? n_ : 0;                                         \
-        RUN(SUF);                                                                              \
+        for (int b = lo; b < lo + full_; b += CLS_STAGE_BLOCK) {                               \
+            int m_ = min(CLS_STAGE_BLOCK, lo + full_ - b);                                     \
+            for (int i = 0; i < m_; i++) CLS_STAGE_KEEP(SUF, b + i, y, z, step, t_, i);         \
+            for (int i = 0; i < m_; i++) CLS_STAGE_PUT(b + i, y, z, t_, i);                     \
+        }                                                                                      \
         if (keep_)                                                                             \
             for (int i = 0; i < CLS_ROW_VEC; i++) CLS_STAGE_PUT(tail_ + i, y, z, k_, i);        \
     } while (0)
 #else
-/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again (RUN:
- * the in-place kernel's choice, unused here). */
-#define CLS_STAGE_ROW_LOOP(SUF, RUN)                                                           \
+/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again. */
+#define CLS_STAGE_ROW_LOOP(SUF)                                                                \
     do {                                                                                       \
         int n_ = hi - lo, full_ = n_ - n_ % CLS_ROW_VEC;                                       \
         for (int x = lo; x < lo + full_; x++) CLS_STAGE_STORE(SUF, x, y, z, step);             \
@@ -115,9 +99,9 @@ CLS_INLINE void cls_stage_row(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
 #define CLS_STAGE_END(x) CLS_STAGE_STORE(, x, y, z, step)
     CLS_ROW_HEAD(CLS_STAGE_END, CLS_STAGE_HALO_XLO);
     if (inner_row)
-        CLS_STAGE_ROW_LOOP(_interior, CLS_STAGE_RUN_DIRECT);
+        CLS_STAGE_ROW_LOOP(_interior);
     else
-        CLS_STAGE_ROW_LOOP(_row, CLS_STAGE_RUN_BLOCKS);
+        CLS_STAGE_ROW_LOOP(_row);
     CLS_ROW_TAIL(CLS_STAGE_END, CLS_STAGE_HALO_XHI);
 #undef CLS_STAGE_END
 }
