@@ -5,8 +5,10 @@
  * stage's outputs (other buffers: the host rotates them, lib/rotation.c), so the overlapping
  * last vector block recomputes the same values.  The run's points whose stencil stays inside
  * in x take the direct updates (cls_update_<k>_interior in inner rows, cls_update_<k>_row with
- * y and z folded once per row in edge rows); the halo-wide ends take the boundary rule per
- * read.  One launch per stage and step, every read from global memory.
+ * y and z folded once per row in edge rows); the ends as wide as the stage's reach towards
+ * them (CLS_STAGE_HALO_XLO, CLS_STAGE_HALO_XHI: an FDTD stage reads x - 1 or x + 1, not both)
+ * take the boundary rule per read.  One launch per stage and step, every read from global
+ * memory.
  *
  * With CLS_IN_PLACE (the schedule's choice), the updates that cls__system_stage_in_place
  * allows (CLS_STAGE_IN_PLACE, a mask of fields) store into the field they read, as a
@@ -40,12 +42,10 @@
 #ifndef CLS_STAGE_IN_PLACE
 #define CLS_STAGE_IN_PLACE 0
 #endif
-#ifdef __clang__
-#define CLS_UNROLL _Pragma("unroll")
-#else
-#define CLS_UNROLL
+#ifndef CLS_STAGE_HALO_XLO
+#define CLS_STAGE_HALO_XLO CLS_HALO_X
+#define CLS_STAGE_HALO_XHI CLS_HALO_X
 #endif
-
 #if CLS_STAGE_IN_PLACE
 #ifndef CLS_STAGE_BLOCK
 #define CLS_STAGE_BLOCK (8 * CLS_ROW_VEC)
@@ -94,28 +94,16 @@ CLS_INLINE void cls_stage_row(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
     int inner_row =
         y >= CLS_HALO_Y && y < NY - CLS_HALO_Y && z >= CLS_HALO_Z && z < NZ - CLS_HALO_Z;
 #endif
-    int lo = max(x0, CLS_HALO_X), hi = min(x1, NX - CLS_HALO_X);
+    int lo = max(x0, CLS_STAGE_HALO_XLO), hi = min(x1, NX - CLS_STAGE_HALO_XHI);
     if (hi < lo) hi = lo = x1;
-    /* The row's own ends, where a run reaches them, in loops of constant bounds: unrolled,
-     * every x is a constant and the boundary rule's folds of x + dx vanish at compile time
-     * (acoustic3d_r4 on PoCL: its 8 end points took 1164 instructions a row, 70 % of the
-     * kernel's at 48^3, against 455 for the OpenMP loop's folded pointers). */
-    if (x0 == 0 && lo == CLS_HALO_X) {
-        CLS_UNROLL
-        for (int x = 0; x < CLS_HALO_X; x++) CLS_STAGE_STORE(, x, y, z, step);
-    } else {
-        for (int x = x0; x < lo; x++) CLS_STAGE_STORE(, x, y, z, step);
-    }
+#define CLS_STAGE_END(x) CLS_STAGE_STORE(, x, y, z, step)
+    CLS_ROW_HEAD(CLS_STAGE_END, CLS_STAGE_HALO_XLO);
     if (inner_row)
         CLS_STAGE_ROW_LOOP(_interior);
     else
         CLS_STAGE_ROW_LOOP(_row);
-    if (x1 == NX && hi == NX - CLS_HALO_X) {
-        CLS_UNROLL
-        for (int x = NX - CLS_HALO_X; x < NX; x++) CLS_STAGE_STORE(, x, y, z, step);
-    } else {
-        for (int x = hi; x < x1; x++) CLS_STAGE_STORE(, x, y, z, step);
-    }
+    CLS_ROW_TAIL(CLS_STAGE_END, CLS_STAGE_HALO_XHI);
+#undef CLS_STAGE_END
 }
 
 __kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, int step)

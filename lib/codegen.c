@@ -56,10 +56,23 @@ static int stream25d_tb(char **src, size_t *len, size_t *cap, const cls_stencil 
     return 0;
 }
 
+/* Widens reach_x (towards x = 0, towards x = NX - 1) to the x offsets of update e's reads of
+ * fields and auxiliary arrays. */
+static void stage_reach_x(const cls_stencil *st, const cls_expr *e, int reach_x[2])
+{
+    for (size_t k = 0; k <= st->n_aux; k++) {
+        int lo[3], hi[3], used;
+        if (k < st->n_aux) cls__expr_aux_extent(e, k, lo, hi, &used);
+        else cls__expr_in_extent(e, lo, hi, &used);
+        if (used && -lo[0] > reach_x[0]) reach_x[0] = -lo[0];
+        if (used && hi[0] > reach_x[1]) reach_x[1] = hi[0];
+    }
+}
+
 /* The field accessors of a system, its update functions for the stage and the stage's
  * point function (see cls__codegen_stage). */
 static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil *st,
-                        size_t stage, char **bodies, unsigned in_place)
+                        size_t stage, char **bodies, unsigned in_place, const int reach_x[2])
 {
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
@@ -81,6 +94,10 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     OUT("\n#define CLS_STAGE_OUT_ARGS ");
     for (size_t k = 0; k < sg->n; k++) OUT(", out%zu", k);
     OUT("\n");
+    /* The row kernel's ends are as wide as the stage's reads reach towards each of them. */
+    OUT("#ifdef CLS_NAIVE_ROWS\n#define CLS_STAGE_HALO_XLO %d\n#define CLS_STAGE_HALO_XHI %d\n"
+        "#endif\n",
+        reach_x[0], reach_x[1]);
     for (size_t f = 0; f < st->n_fields; f++)
         OUT("#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f, dim_params[st->dims - 1], f,
             dim_args[st->dims - 1]);
@@ -325,6 +342,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
     static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
     char *src = NULL, *body = NULL, *bodies[CLS__MAX_FIELDS] = {NULL};
     size_t len = 0, cap = 0;
+    int reach_x[2] = {0, 0};
     cls_expr *e = NULL;
     const char *prelude = NULL, *tmpl = NULL;
     int prelude_owned = 0, tmpl_owned = 0;
@@ -337,6 +355,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
     } else if (stage >= 0) {
         for (size_t k = 0; k < st->stages[stage].n; k++) {
             if ((s = cls__stencil_parse_update(st, (size_t)stage, k, &e)) != CLS_SUCCESS) goto fail;
+            stage_reach_x(st, e, reach_x);
             bodies[k] = cls__expr_emit_opencl(e);
             cls__expr_free(e);
             e = NULL;
@@ -444,7 +463,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
     unsigned in_place = 0;
     if (stage >= 0 && (s = cls__system_stage_in_place(st, (size_t)stage, &in_place)) != CLS_SUCCESS)
         goto fail;
-    if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies, in_place))
+    if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies, in_place, reach_x))
         goto oom;
     if (stage == CLS__ALL_STAGES && (s = system_tiles(&src, &len, &cap, st)) != CLS_SUCCESS)
         goto fail;
