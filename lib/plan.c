@@ -162,6 +162,19 @@ cls_status cls__facts_set_profile(cls__facts *f, const cls_ghost_profile *p)
     return CLS_SUCCESS;
 }
 
+int cls__facts_fit_field_sets(const cls__facts *f, char *why, size_t len)
+{
+    double grid = (double)f->points * (double)f->elem, total = 2.0 * (double)f->st->n_fields * grid;
+    for (size_t k = 0; k < f->st->n_aux; k++)
+        total += f->st->aux[k].per_step ? grid * (double)(f->steps ? f->steps : 1) : grid;
+    if (!(f->device_cap > 0) || total <= f->device_cap) return 1;
+    snprintf(why, len,
+             "'%s' holds each of its %zu fields twice on the device (%.4g bytes with the "
+             "auxiliary arrays), above the %.4g bytes a run may use",
+             f->st->name, f->st->n_fields, total, f->device_cap);
+    return 0;
+}
+
 double cls__facts_model(const cls__facts *f, const char *key)
 {
     double v = 0;

@@ -97,6 +97,13 @@ typedef struct cls__facts {
 /* Records (a copy of) a profile measured or loaded by a schedule, for every schedule to use. */
 cls_status cls__facts_set_profile(cls__facts *f, const cls_ghost_profile *p);
 
+/* Whether a system's run may hold every field twice on the device (a kernel that reads one set
+ * of the fields while it writes the other: fused steps, trapezoid tiles; exec.h,
+ * cls__exec_field_sets) with the auxiliary arrays, within the bytes a run may use; when not,
+ * why (the bytes and the cap).  The facts' own check (fits) counts the rotation's buffers, one
+ * fewer for a field and its time level. */
+int cls__facts_fit_field_sets(const cls__facts *f, char *why, size_t len);
+
 /* ------------------------------------------------------------------------------------------
  * Candidates: configurations a schedule can run for the facts, each priced by the model.
  * ---------------------------------------------------------------------------------------- */

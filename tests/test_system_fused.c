@@ -178,6 +178,32 @@ static void refusals(cls_context *ctx)
     }
 }
 
+/* Fused steps hold each field twice (one set read, the other written): under a device-memory
+ * cap that the rotation's three buffers of wave3d fit but four do not, they are refused with the
+ * bytes, and one step per pass still plans. */
+static void memory_cap(cls_context *ctx)
+{
+    cls_stencil *st = NULL;
+    if (!tap_ok(cls_stencil_builtin("wave3d", &st) == CLS_SUCCESS, "wave3d: the system")) return;
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_STREAM25D;
+    opt.device_memory = 3.5 * (double)cls_dims_points(grid) * sizeof(float);
+    opt.params = "stream25d.steps_per_pass=2 pipeline.scheme=off";
+    cls_plan *p = NULL;
+    cls_status s = cls_plan_create(ctx, st, grid, STEPS, &opt, &p);
+    tap_ok(s == CLS_ERR_PLAN_INFEASIBLE && !p && strstr(cls_last_error(), "twice on the device"),
+           "wave3d under a cap of 3.5 grids: fused steps refused (%s)", cls_last_error());
+    cls_plan_release(p);
+    p = NULL;
+    opt.params = "stream25d.steps_per_pass=1 pipeline.scheme=off";
+    s = cls_plan_create(ctx, st, grid, STEPS, &opt, &p);
+    tap_ok(s == CLS_SUCCESS && p, "wave3d under a cap of 3.5 grids: one step per pass plans (%s)",
+           s == CLS_SUCCESS ? "ok" : cls_last_error());
+    cls_plan_release(p);
+    cls_stencil_release(st);
+}
+
 /* AUTO under the H100 stand-in on a 256^3 grid of 20 steps (planned here, not run: its speed
  * is the H100's to tell; the forced cases above run its kernel's shapes bitwise). */
 static void auto_cases(void)
@@ -269,6 +295,7 @@ int main(void)
         cls_stencil_release(st);
     }
     refusals(ctx);
+    memory_cap(ctx);
     cls_context_release(ctx);
     auto_cases();
     return tap_done();

@@ -114,6 +114,9 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
                  "a %s grid, whose fused steps' boundary fix-ups cost more than fusing saves for "
                  "a system (tuning.stream25d_system_fix_ups 0; periodic grids need none)",
                  cls_boundary_name(f->st->boundary));
+    else if (!cls__facts_fit_field_sets(f, why, sizeof why)) {
+        /* cls__facts_fit_field_sets said why */
+    }
     else if (cls__s25_fused_system(c, &rd, &c->levels, c->fields, why, sizeof why)) {
         cls__stream25d_tb_gain(c, &rd, &k, &seconds, NULL);
         if (f->bandwidth > 0)
@@ -215,6 +218,10 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
     cls_status s = cls__plan_stream25d(c, &c->req);
     c->facts = NULL;
     if (s != CLS_SUCCESS) return s;
+    char fit[300];
+    if (cls__stencil_is_system(f->st) && c->steps_per_pass > 1 &&
+        !cls__facts_fit_field_sets(f, fit, sizeof fit))
+        return cls__fail(f->ctx, CLS_ERR_PLAN_INFEASIBLE, "stream25d: fused steps: %s", fit);
     cand->seconds = c->predicted_seconds;
     char *why = NULL;
     size_t len = 0, cap = 0;

@@ -291,21 +291,6 @@ static cls_status load_facts(cls__facts *f)
     return cls__facts_set_profile(f, &prof);
 }
 
-/* A system's run holds every field twice on the device (the kernel reads one set while it
- * writes the other, exec.c). */
-static cls_status system_fits(const cls__facts *f)
-{
-    double grid = (double)f->points * (double)f->elem, total = 2.0 * (double)f->st->n_fields * grid;
-    for (size_t k = 0; k < f->st->n_aux; k++)
-        total += f->st->aux[k].per_step ? grid * (double)(f->steps ? f->steps : 1) : grid;
-    if (f->device_cap > 0 && total > f->device_cap)
-        return cls__fail(f->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "trapezoid: '%s' holds each of its %zu fields twice on the device (%.4g "
-                         "bytes with the auxiliary arrays), above the %.4g bytes a run may use",
-                         f->st->name, f->st->n_fields, total, f->device_cap);
-    return CLS_SUCCESS;
-}
-
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
     cls__trap_request r;
@@ -314,7 +299,9 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     cls_status s;
     cls__trapezoid_request(f, &r);
     const int all_given = r.tile_given && r.h && r.sync;
-    if (cls__stencil_is_system(f->st) && (s = system_fits(f)) != CLS_SUCCESS) return s;
+    char fit[300];
+    if (cls__stencil_is_system(f->st) && !cls__facts_fit_field_sets(f, fit, sizeof fit))
+        return cls__fail(f->ctx, CLS_ERR_PLAN_INFEASIBLE, "trapezoid: %s", fit);
     /* A fully specified plan needs no model; a cached profile still gives its prediction.  An
      * open choice measures the profile when it is missing (once per stencil and device). */
     if ((s = profile_of(f, !all_given && f->measure_allowed, &have)) != CLS_SUCCESS) {
