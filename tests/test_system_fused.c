@@ -143,9 +143,6 @@ static void refusals(cls_context *ctx)
                     "\"previous\": \"u\"}], \"stages\": [{\"update\": {\"u\": \"IN(u, 1, 0, 0) - "
                     "IN(v, 0, 1, 0)\"}}]}",
          "at the point only"},
-        {"pair", "{\"name\": \"pair\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"stages\": "
-                 "[{\"update\": {\"a\": \"IN(b, 1, 0, 0)\", \"b\": \"IN(a, 0, 0, 1)\"}}]}",
-         "one field"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cls_stencil *st = NULL;
