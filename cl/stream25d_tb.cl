@@ -35,10 +35,19 @@
  * own level values).  A stage past the pass's last step passes its tuple on unchanged, so the
  * outputs of a shorter pass are the rotation of nsteps steps.
  *
- * Generated defines: CLS_TB_K, CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_HY (the y halo: CLS_TB_K, or 0
- * when the body reads no y offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output tile: CLS_TB_K, or whole segments for the
- * aligned loader), CLS_LW0 (input words loaded per row), CLS_ZCHUNK, CLS_PREFETCH,
- * CLS_OFFSETS(X) (in-plane window offsets of all rows) and CLS_TB_BASE(X) (those of one row). */
+ * A system whose one stage updates CLS_TB_F > 1 fields (no time levels): every field has its
+ * own input plane and stage planes in local memory, prefetched words and a window per stage, all
+ * of one geometry (CLS_OFFSETS: the union of the stage's reads, so one set of boundary rules and
+ * one loader serve every field).  Each stage reads, fixes and shifts every field's window alike
+ * and computes all the stage's updates from them (CLS_TB_UPDATES, generated: each update may
+ * read every field, all at the step's start), then stores the CLS_TB_F values.
+ *
+ * Generated defines: CLS_TB_F (with CLS_TB_FIELD_PARAMS, CLS_TB_INS, CLS_TB_OUTS), CLS_TB_K,
+ * CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_HY (the y halo: CLS_TB_K, or 0 when the body reads no y
+ * offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output
+ * tile: CLS_TB_K, or whole segments for the aligned loader), CLS_LW0 (input words loaded per
+ * row), CLS_ZCHUNK, CLS_PREFETCH, CLS_OFFSETS(X) (in-plane window offsets of all rows) and
+ * CLS_TB_BASE(X) (those of one row). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
