@@ -25,17 +25,6 @@ static const char pair3d[] =
 
 enum { STEPS = 7 };
 
-static int plan_on(cls_context *ctx, cls_stencil *st, cls_dims dims, size_t steps,
-                   cls_schedule sched, const char *params, cls_plan **plan)
-{
-    cls_plan_options opt;
-    cls_plan_options_init(&opt);
-    opt.schedule = sched;
-    opt.params = params;
-    *plan = NULL;
-    return cls_plan_create(ctx, st, dims, steps, &opt, plan) == CLS_SUCCESS;
-}
-
 /* One case: dtype (0 float, 1 double), boundary, steps per pass, grid, tile parameters, and
  * whether states are split.  Each is a kernel to build (about a second on PoCL), so the kinds,
  * k, the grids and the tiles are spread over a few. */
@@ -68,7 +57,7 @@ static void run_case(cls_context *ctx, cls_stencil *st, const fcase *c)
              c->tile);
     snprintf(want, sizeof want, "%zu", c->k);
     const char *got = NULL;
-    int ok = plan_on(ctx, st, c->dims, STEPS, CLS_SCHEDULE_STREAM25D, params, &p) &&
+    int ok = grids_plan(ctx, st, c->dims, STEPS, CLS_SCHEDULE_STREAM25D, params, &p) &&
              (got = cls_plan_param(p, "stream25d.steps_per_pass")) && !strcmp(got, want) &&
              cls_plan_run_fields(p, (const void *const *)g.in, (const void *const *)g.aux, g.out,
                                  NULL) == CLS_SUCCESS;
@@ -76,7 +65,7 @@ static void run_case(cls_context *ctx, cls_stencil *st, const fcase *c)
     if (!ok) tap_diag("%s", got ? cls_last_error() : "no such plan");
     if (ok && c->splits) {
         tap_ok(grids_split_run(&g, p, p, 3, STEPS - 3), "%s: a state advanced 3 + 4 steps", what);
-        if (plan_on(ctx, st, c->dims, STEPS, CLS_SCHEDULE_NAIVE, "pipeline.scheme=off", &naive)) {
+        if (grids_plan(ctx, st, c->dims, STEPS, CLS_SCHEDULE_NAIVE, "pipeline.scheme=off", &naive)) {
             tap_ok(grids_split_run(&g, naive, p, 2, STEPS - 2), "%s: naive 2 steps, then fused",
                    what);
             tap_ok(grids_split_run(&g, p, naive, 5, STEPS - 5), "%s: fused 5 steps, then naive",
@@ -123,7 +112,7 @@ static void refusals(cls_context *ctx)
             tap_diag("%s", cls_last_error());
             continue;
         }
-        int made = plan_on(ctx, st, d, STEPS, CLS_SCHEDULE_STREAM25D,
+        int made = grids_plan(ctx, st, d, STEPS, CLS_SCHEDULE_STREAM25D,
                            "pipeline.scheme=off stream25d.steps_per_pass=2", &p);
         tap_ok(!made && strstr(cls_last_error(), "fused steps") &&
                    strstr(cls_last_error(), cases[i].reason),
@@ -149,7 +138,7 @@ static void auto_case(void)
     }
     const cls_dims big = {{8192, 8192, 1}};
     int ok = cls_stencil_builtin("gray_scott", &st) == CLS_SUCCESS &&
-             plan_on(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
+             grids_plan(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
              cls_plan_describe(p, &info) == CLS_SUCCESS;
     const char *k = ok ? cls_plan_param(p, "stream25d.steps_per_pass") : NULL;
     tap_ok(ok && info.schedule == CLS_SCHEDULE_STREAM25D && k && strcmp(k, "1") &&

@@ -17,23 +17,22 @@ dir=$(dirname "$0")
 B="--steps 20 --reps 3 --format csv"
 TRAP="--schedule trapezoid --param trapezoid.tile=64x32 --param trapezoid.height=2"
 TRAP="$TRAP --param trapezoid.sync=restart"
-# lines STENCIL SIZE DTYPE WIDTHS KS: the baselines, then stream25d forced at each width and k.
-lines() {
-  echo "bench $1 --size $2 --dtype $3 $B --schedule naive"
-  echo "bench $1 --size $2 --dtype $3 $B"
-  echo "bench $1 --size $2 --dtype $3 $B $TRAP"
-  echo "bench $1 --size $2 --dtype $3 $B --schedule stream25d"
-  for w in $4; do
-    for k in $5; do
-      echo "bench $1 --size $2 --dtype $3 $B --schedule stream25d" \
+# rows SIZE DTYPE WIDTHS KS: gray_scott's baselines, then stream25d forced at each width and k.
+rows() {
+  for how in "--schedule naive" "" "$TRAP" "--schedule stream25d"; do
+    echo "bench gray_scott --size $1 --dtype $2 $B${how:+ $how}"
+  done
+  for w in $3; do
+    for k in $4; do
+      echo "bench gray_scott --size $1 --dtype $2 $B --schedule stream25d" \
         "--param stream25d.tile=${w}x1 --param stream25d.steps_per_pass=$k"
     done
   done
 }
 {
-  lines gray_scott 8192x8192 float "128 256" "2 3 4 6 8"
-  lines gray_scott 8192x8192 double "128 256" "2 4"
-  lines gray_scott 16384x16384 float "256" "4 8"
+  rows 8192x8192 float "128 256" "2 3 4 6 8"
+  rows 8192x8192 double "128 256" "2 4"
+  rows 16384x16384 float "256" "4 8"
   echo "bench wave2d --boundary periodic --size 8192x8192 --dtype float $B"
 } | sh "$dir/sweep.sh" -n gray_scott -b "${BUDGET:-400}" -l 30 -t test_system_fused_fields \
   -t test_system_fused -t test_stream25d_2d ${1:+"$1"}

@@ -89,8 +89,17 @@ static int several_fields(const cls__s25 *p, cls__s25_reads *rd, int *fields, ch
                  sg->n, st->name, st->n_fields - sg->n, st->n_fields - sg->n == 1 ? "" : "s");
         return 0;
     }
-    for (size_t k = 0; k < sg->n; k++)
+    unsigned char seen[CLS__MAX_FIELDS] = {0};
+    for (size_t k = 0; k < sg->n; k++) {
+        const int f = sg->update[k].field;
+        if (seen[f]++) {
+            /* the kernel's values are indexed by the field they update */
+            snprintf(why, why_len, "fused steps update each field once; '%s' updates '%s' twice",
+                     st->name, st->fields[f].name);
+            return 0;
+        }
         if (!scan_update(p, k, -1, 0, st->n_fields - 1, NULL, 0, rd, why, why_len)) return 0;
+    }
     for (size_t f = 0; f < st->n_fields; f++) fields[f] = (int)f;
     return 1;
 }
