@@ -5,7 +5,7 @@
  * 19x14x13, every boundary kind, float and double, k = 1, 2, 3 over 7 steps (a shorter last
  * pass), states advanced 3 + 4 steps and handed between the naive and the fused plans; systems
  * outside the kernel's shapes refused naming why; AUTO under the H100 stand-in fuses steps for
- * gray_scott at 8192^2 (periodic) with a prediction. */
+ * gray_scott at 8192^2 (periodic) with a prediction and declines them on a clamp grid. */
 #define _XOPEN_SOURCE 700 /* nftw, setenv, mkdtemp (h100_standin.h) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +98,11 @@ static void refusals(cls_context *ctx)
          "\"previous\": \"a\"}], \"stages\": [{\"update\": {\"a\": \"IN(b, 1, 0, 0) + IN(a1, 0, 0, "
          "0)\", \"b\": \"IN(a, 0, 0, 1)\"}}]}",
          "no time levels"},
+        /* five updated fields, one more than the kernel takes */
+        {"{\"name\": \"five\", \"dims\": 3, \"fields\": [\"a\", \"b\", \"c\", \"d\", \"e\"], "
+         "\"stages\": [{\"update\": {\"a\": \"IN(b, 0, 0, 0)\", \"b\": \"IN(c, 0, 0, 0)\", \"c\": "
+         "\"IN(d, 0, 0, 0)\", \"d\": \"IN(e, 0, 0, 0)\", \"e\": \"IN(a, 0, 0, 0)\"}}]}",
+         "at most 4 fields"},
         /* one update reads the other field two points away */
         {"{\"name\": \"pairfar\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"stages\": [{\"update\": "
          "{\"a\": \"IN(b, 2, 0, 0)\", \"b\": \"IN(a, 0, 0, 1)\"}}]}",
@@ -145,6 +150,15 @@ static void auto_case(void)
                strstr(info.why, "fields") && info.predicted_seconds > 0,
            "gray_scott 8192^2 periodic: AUTO fuses steps with a prediction (%s: %s)",
            ok ? info.params : "-", ok ? info.why : cls_last_error());
+    cls_plan_release(p);
+    p = NULL;
+    /* clamp: declined under the H100 model's tuning.stream25d_system_fix_ups 0, as wave2d is */
+    ok = st && cls_stencil_set_boundary(st, CLS_BOUNDARY_CLAMP, 0) == CLS_SUCCESS &&
+         grids_plan(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
+         cls_plan_describe(p, &info) == CLS_SUCCESS;
+    tap_ok(ok && info.schedule != CLS_SCHEDULE_STREAM25D && strstr(info.why, "fix-ups"),
+           "gray_scott 8192^2 clamp: AUTO declines fused steps naming why (%s)",
+           ok ? info.why : cls_last_error());
     cls_plan_release(p);
     cls_stencil_release(st);
     cls_context_release(ctx);

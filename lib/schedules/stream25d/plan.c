@@ -140,7 +140,7 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
                                       "ghost-zone model predicts at %.2fx the speed of the "
                                       "minimal traffic of one step per launch (at least %.2g, "
                                       "tuning.stream25d_system_gain)",
-                                      f->st->stages[0].n > 1 ? "one stage updating its fields"
+                                      f->st->stages[0].n > 1 ? "one stage updating all its fields"
                                                              : "a field and its time levels",
                                       k, naive / seconds, want);
         }
