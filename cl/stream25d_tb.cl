@@ -381,10 +381,10 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
                     CLS_TB_VALUES(v, j, T, xu, cls_tb_at(y + j, NY), zu, step + s - 1)             \
                     const int row = ly * CLS_ITEM_Y + j;                                           \
                     if (s < CLS_K) {                                                               \
+                        const int at = (row + CLS_MY) * CLS_PS + lx + 1;                           \
                         _Pragma("unroll")                                                          \
                         for (int f = 0; f < CLS_TB_F; f++)                                         \
-                            lst[f][s < CLS_K ? s - 1 : 0][q & 1][(row + CLS_MY) * CLS_PS + lx + 1] = \
-                                v[f];                                                              \
+                            lst[f][s < CLS_K ? s - 1 : 0][q & 1][at] = v[f];                       \
                     } else if (write_x && row >= CLS_HY && row < CLS_HY + CLS_OUT_Y &&             \
                                y + j < NY && z >= z0 && z < z1) {                                  \
                         _Pragma("unroll")                                                          \

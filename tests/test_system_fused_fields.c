@@ -65,7 +65,8 @@ static void run_case(cls_context *ctx, cls_stencil *st, const fcase *c)
     if (!ok) tap_diag("%s", got ? cls_last_error() : "no such plan");
     if (ok && c->splits) {
         tap_ok(grids_split_run(&g, p, p, 3, STEPS - 3), "%s: a state advanced 3 + 4 steps", what);
-        if (grids_plan(ctx, st, c->dims, STEPS, CLS_SCHEDULE_NAIVE, "pipeline.scheme=off", &naive)) {
+        if (grids_plan(ctx, st, c->dims, STEPS, CLS_SCHEDULE_NAIVE, "pipeline.scheme=off",
+                       &naive)) {
             tap_ok(grids_split_run(&g, naive, p, 2, STEPS - 2), "%s: naive 2 steps, then fused",
                    what);
             tap_ok(grids_split_run(&g, p, naive, 5, STEPS - 5), "%s: fused 5 steps, then naive",
@@ -104,8 +105,8 @@ static void refusals(cls_context *ctx)
          "\"IN(d, 0, 0, 0)\", \"d\": \"IN(e, 0, 0, 0)\", \"e\": \"IN(a, 0, 0, 0)\"}}]}",
          "at most 4 fields"},
         /* one update reads the other field two points away */
-        {"{\"name\": \"pairfar\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"stages\": [{\"update\": "
-         "{\"a\": \"IN(b, 2, 0, 0)\", \"b\": \"IN(a, 0, 0, 1)\"}}]}",
+        {"{\"name\": \"pairfar\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"stages\": "
+         "[{\"update\": {\"a\": \"IN(b, 2, 0, 0)\", \"b\": \"IN(a, 0, 0, 1)\"}}]}",
          "within radius 1"},
     };
     const cls_dims d = {{19, 14, 13}};
@@ -174,8 +175,8 @@ int main(void)
     }
     cls_device_info info;
     cls_context_device(ctx, &info);
-    const char *const c32 = "stream25d.tile=32x1 stream25d.loader=classic",
-                      *const a64 = "stream25d.tile=64x1 stream25d.loader=aligned stream25d.prefetch=2";
+    const char *const c32 = "stream25d.tile=32x1 stream25d.loader=classic";
+    const char *const a64 = "stream25d.tile=64x1 stream25d.loader=aligned stream25d.prefetch=2";
     /* gray_scott: both loaders on one-row tiles, the grids ragged against them */
     fcase gs[] = {
         {0, CLS_BOUNDARY_PERIODIC, 2, G2(67, 45), c32, 1},

@@ -77,7 +77,8 @@ static int several_fields(const cls__s25 *p, cls__s25_reads *rd, int *fields, ch
     const cls_stencil *st = p->st;
     const cls__stage *sg = &st->stages[0];
     if (sg->n > CLS__S25_MAX_FUSED_FIELDS) {
-        snprintf(why, why_len, "fused steps update at most %d fields in their stage; '%s' updates %zu",
+        snprintf(why, why_len,
+                 "fused steps update at most %d fields in their stage; '%s' updates %zu",
                  CLS__S25_MAX_FUSED_FIELDS, st->name, sg->n);
         return 0;
     }
