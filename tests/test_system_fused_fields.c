@@ -1,11 +1,12 @@
 /* test_system_fused_fields.c: fused stream25d steps for systems whose one stage updates several
  * fields (cl/stream25d_tb.cl, CLS_TB_F > 1) on the test device, bitwise against
  * cls_reference_run_fields: gray_scott (2D, lifted to NX x 1 x NY) on 67x45 and 130x9 and a 3D
- * two-field system written here (in-plane diagonals, both fields read by both updates, STEP) on
- * 19x14x13, every boundary kind, float and double, k = 1, 2, 3 over 7 steps (a shorter last
- * pass), states advanced 3 + 4 steps and handed between the naive and the fused plans; systems
- * outside the kernel's shapes refused naming why; AUTO under the H100 stand-in fuses steps for
- * gray_scott at 8192^2 (periodic) with a prediction and declines them on a clamp grid. */
+ * two-field system written here (in-plane diagonals, both fields read by both updates, an
+ * auxiliary array read at an offset, STEP) on 19x14x13, every boundary kind, float and double,
+ * k = 1, 2, 3 over 7 steps (a shorter last pass), states advanced 3 + 4 steps and handed between the
+ * naive and the fused plans; systems outside the kernel's shapes refused naming why; AUTO under
+ * the H100 stand-in fuses steps for gray_scott at 8192^2 (periodic) with a prediction and declines
+ * them on a clamp grid. */
 #define _XOPEN_SOURCE 700 /* nftw, setenv, mkdtemp (h100_standin.h) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +18,11 @@
 #include "tap.h"
 
 static const char pair3d[] =
-    "{\"name\": \"pair3d\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"params\": {\"c\": 0.125}, "
-    "\"stages\": [{\"update\": {\"a\": \"c * (IN(a, 1, 0, 0) + IN(a, -1, 0, 0) + IN(b, 0, 1, 1) "
-    "+ IN(b, 1, -1, 0)) + 0.5 * IN(a, 0, 0, -1) - 0.25 * IN(b, 0, 0, 0)\", \"b\": \"0.25 * "
-    "(IN(a, 0, -1, 0) + IN(b, 0, 0, 1) + IN(b, -1, 1, 0)) + 0.125 * IN(a, 0, 0, 0) + STEP * "
-    "0.0078125\"}}]}";
+    "{\"name\": \"pair3d\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"aux\": [\"w\"], "
+    "\"params\": {\"c\": 0.125}, \"stages\": [{\"update\": {\"a\": \"c * (IN(a, 1, 0, 0) + "
+    "IN(a, -1, 0, 0) + IN(b, 0, 1, 1) + IN(b, 1, -1, 0)) + 0.5 * IN(a, 0, 0, -1) - 0.25 * IN(b, 0, "
+    "0, 0) + 0.0625 * AUX(w, -1, 0, 1)\", \"b\": \"0.25 * (IN(a, 0, -1, 0) + IN(b, 0, 0, 1) + "
+    "IN(b, -1, 1, 0)) + 0.125 * IN(a, 0, 0, 0) + STEP * 0.0078125\"}}]}";
 
 enum { STEPS = 7 };
 
