@@ -3,10 +3,10 @@
  * cls_reference_run_fields: gray_scott (2D, lifted to NX x 1 x NY) on 67x45 and 130x9 and a 3D
  * two-field system written here (in-plane diagonals, both fields read by both updates, an
  * auxiliary array read at an offset, STEP) on 19x14x13, every boundary kind, float and double,
- * k = 1, 2, 3 over 7 steps (a shorter last pass), states advanced 3 + 4 steps and handed between the
- * naive and the fused plans; systems outside the kernel's shapes refused naming why; AUTO under
- * the H100 stand-in fuses steps for gray_scott at 8192^2 (periodic) with a prediction and declines
- * them on a clamp grid. */
+ * k = 1, 2, 3 over 7 steps (a shorter last pass), states advanced 3 + 4 steps and handed
+ * between the naive and the fused plans; systems outside the kernel's shapes refused naming why;
+ * AUTO under the H100 stand-in fuses steps for gray_scott at 8192^2 (periodic) with a
+ * prediction and declines them on a clamp grid. */
 #define _XOPEN_SOURCE 700 /* nftw, setenv, mkdtemp (h100_standin.h) */
 #include <stdio.h>
 #include <stdlib.h>
