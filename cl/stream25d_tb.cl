@@ -35,10 +35,19 @@
  * own level values).  A stage past the pass's last step passes its tuple on unchanged, so the
  * outputs of a shorter pass are the rotation of nsteps steps.
  *
- * Generated defines: CLS_TB_K, CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_HY (the y halo: CLS_TB_K, or 0
- * when the body reads no y offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output tile: CLS_TB_K, or whole segments for the
- * aligned loader), CLS_LW0 (input words loaded per row), CLS_ZCHUNK, CLS_PREFETCH,
- * CLS_OFFSETS(X) (in-plane window offsets of all rows) and CLS_TB_BASE(X) (those of one row). */
+ * A system whose one stage updates CLS_TB_F > 1 fields (no time levels): every field has its
+ * own input plane and stage planes in local memory, prefetched words and a window per stage, all
+ * of one geometry (CLS_OFFSETS: the union of the stage's reads, so one set of boundary rules and
+ * one loader serve every field).  Each stage reads, fixes and shifts every field's window alike
+ * and computes all the stage's updates from them (CLS_TB_UPDATES, generated: each update may
+ * read every field, all at the step's start), then stores the CLS_TB_F values.
+ *
+ * Generated defines: CLS_TB_F (with CLS_TB_FIELD_PARAMS, CLS_TB_INS, CLS_TB_OUTS), CLS_TB_K,
+ * CLS_BX, CLS_BY, CLS_ITEM_Y, CLS_HY (the y halo: CLS_TB_K, or 0 when the body reads no y
+ * offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output
+ * tile: CLS_TB_K, or whole segments for the aligned loader), CLS_LW0 (input words loaded per
+ * row), CLS_ZCHUNK, CLS_PREFETCH, CLS_OFFSETS(X) (in-plane window offsets of all rows) and
+ * CLS_TB_BASE(X) (those of one row). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
@@ -82,6 +91,16 @@ inline real cls_update_stream(__private const real *restrict in, int X, int Y, i
 #endif
 #ifndef CLS_PREFETCH
 #define CLS_PREFETCH 1
+#endif
+/* Fields the one stage updates (a system, lib/codegen.c's CLS_TB_UPDATES): field f's buffers are
+ * in/out for f = 0, else the generated CLS_TB_FIELD_PARAMS (CLS_TB_INS, CLS_TB_OUTS list all). */
+#ifndef CLS_TB_F
+#define CLS_TB_F 1
+#endif
+#if CLS_TB_F == 1
+#define CLS_TB_FIELD_PARAMS
+#define CLS_TB_INS {in}
+#define CLS_TB_OUTS {out}
 #endif
 
 #define CLS_K CLS_TB_K
@@ -298,27 +317,50 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
     cls_update_stream((w) + (j) * CLS_WIN_X CLS_AUX_ARGS, X, Y, Z, STEP)
 #endif
 
+/* A stage's values at row j: with several fields (CLS_TB_F > 1) all the stage's updates
+ * (lib/codegen.c, CLS_TB_UPDATES) from the windows win[s - 1][0..CLS_TB_F-1], all reading the
+ * step's start; else the one update from window w.  Steps past the pass's last (a shorter last
+ * pass) copy their input. */
+#if CLS_TB_F > 1
+#define CLS_TB_VALUES(v, j, T, X, Y, Z, STEP)                                                      \
+    if (s <= nsteps) {                                                                             \
+        CLS_TB_UPDATES(win[s - 1], j, X, Y, Z, STEP, v);                                           \
+    } else {                                                                                       \
+        _Pragma("unroll")                                                                          \
+        for (int f = 0; f < CLS_TB_F; f++) v[f] = win[s - 1][f][CLS_WIN_IDX(0, j, 0)];            \
+    }
+#else
+#define CLS_TB_VALUES(v, j, T, X, Y, Z, STEP)                                                      \
+    v[0] = s <= nsteps ? CLS_TB_UPDATE(w, j, T, X, Y, Z, STEP) : w[CLS_WIN_IDX(0, j, 0)];
+#endif
+
 /* One iteration q of the pipeline (the loop body of the kernel below).  FIX_XY / FIX_Z: whether
  * the boundary rule in x and y (folded reads or fix-ups) / the fix-up in z can apply
  * (constants: the kernel versions its loop, so interior work-groups and planes carry no
  * boundary code; on the H100 the fix-ups cost a third of the fused kernel's rate when every
- * iteration carries them). */
+ * iteration carries them).  Every field has its own prefetched words, local planes and windows,
+ * read, fixed and shifted alike. */
 #define CLS_TB_ITER(FIX_XY, FIX_Z)                                                                 \
     {                                                                                              \
         _Pragma("unroll")                                                                          \
-        for (int d = 0; d + 1 < CLS_PREFETCH; d++)                                                 \
+        for (int f = 0; f < CLS_TB_F; f++) {                                                       \
             _Pragma("unroll")                                                                      \
-            for (int r = 0; r < CLS_NLOAD; r++) pf[d][r] = pf[d + 1][r];                           \
-        if (q + CLS_PREFETCH < lq1) cls_tb_load(in, pf[CLS_PREFETCH - 1], slots, q + CLS_PREFETCH); \
+            for (int d = 0; d + 1 < CLS_PREFETCH; d++)                                             \
+                _Pragma("unroll")                                                                  \
+                for (int r = 0; r < CLS_NLOAD; r++) pf[f][d][r] = pf[f][d + 1][r];                 \
+            if (q + CLS_PREFETCH < lq1)                                                            \
+                cls_tb_load(ins[f], pf[f][CLS_PREFETCH - 1], slots, q + CLS_PREFETCH);             \
+        }                                                                                          \
         CLS_TB_LEVELS_LOAD                                                                         \
         _Pragma("unroll")                                                                          \
         for (int i = 0; i < CLS_K; i++) {                                                          \
             const int s = CLS_TB_STAGE(i);                                                         \
-            __private real *w = win[s - 1];                                                        \
             const int z = q - 2 * s + 1;                                                           \
-            {                                                                                      \
+            _Pragma("unroll")                                                                      \
+            for (int f = 0; f < CLS_TB_F; f++) {                                                   \
+                __private real *w = win[s - 1][f];                                                 \
                 __local const real *buf =                                                          \
-                    s == 1 ? lin[q & 1] : lst[s > 1 ? s - 2 : 0][(q - 1) & 1];                     \
+                    s == 1 ? lin[f][q & 1] : lst[f][s > 1 ? s - 2 : 0][(q - 1) & 1];               \
                 const int pitch = s == 1 ? CLS_P0 : CLS_PS;                                        \
                 const int col = s == 1 ? lx - CLS_K + CLS_GX + 1 : lx + 1;                         \
                 if (FIX_XY && CLS_TB_REMAP && s > 1) {                                             \
@@ -326,30 +368,42 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
                 } else {                                                                           \
                     CLS_OFFSETS(CLS_TB_READ)                                                       \
                 }                                                                                  \
+                if (FIX_XY && !CLS_TB_REMAP) cls_tb_fix_xy(w, x, y);                               \
+                if (FIX_Z) cls_tb_fix_z(w, z);                                                     \
             }                                                                                      \
-            if (FIX_XY && !CLS_TB_REMAP) cls_tb_fix_xy(w, x, y);                                   \
-            if (FIX_Z) cls_tb_fix_z(w, z);                                                         \
             const int zu = cls_tb_at(z, NZ);                                                       \
-            _Pragma("unroll")                                                                      \
-            for (int j = 0; j < CLS_ITEM_Y; j++) {                                                 \
-                CLS_TB_LEVELS_IN                                                                   \
-                /* Steps past the pass's last (a shorter last pass) copy their input. */           \
-                real v = s <= nsteps ? CLS_TB_UPDATE(w, j, T, xu, cls_tb_at(y + j, NY), zu,        \
-                                                     step + s - 1)                                 \
-                                     : w[CLS_WIN_IDX(0, j, 0)];                                    \
-                const int row = ly * CLS_ITEM_Y + j;                                               \
-                if (s < CLS_K) {                                                                   \
-                    lst[s < CLS_K ? s - 1 : 0][q & 1][(row + CLS_MY) * CLS_PS + lx + 1] = v;       \
-                } else if (write_x && row >= CLS_HY && row < CLS_HY + CLS_OUT_Y && y + j < NY &&   \
-                           z >= z0 && z < z1) {                                                    \
-                    out[CLS_IDX(x, y + j, z)] = v;                                                 \
-                    CLS_TB_LEVELS_STORE                                                            \
+            {                                                                                      \
+                __private real *w = win[s - 1][0];                                                 \
+                _Pragma("unroll")                                                                  \
+                for (int j = 0; j < CLS_ITEM_Y; j++) {                                             \
+                    CLS_TB_LEVELS_IN                                                               \
+                    real v[CLS_TB_F];                                                              \
+                    CLS_TB_VALUES(v, j, T, xu, cls_tb_at(y + j, NY), zu, step + s - 1)             \
+                    const int row = ly * CLS_ITEM_Y + j;                                           \
+                    if (s < CLS_K) {                                                               \
+                        const int at = (row + CLS_MY) * CLS_PS + lx + 1;                           \
+                        _Pragma("unroll")                                                          \
+                        for (int f = 0; f < CLS_TB_F; f++)                                         \
+                            lst[f][s < CLS_K ? s - 1 : 0][q & 1][at] = v[f];                       \
+                    } else if (write_x && row >= CLS_HY && row < CLS_HY + CLS_OUT_Y &&             \
+                               y + j < NY && z >= z0 && z < z1) {                                  \
+                        _Pragma("unroll")                                                          \
+                        for (int f = 0; f < CLS_TB_F; f++) outs[f][CLS_IDX(x, y + j, z)] = v[f];   \
+                        CLS_TB_LEVELS_STORE                                                        \
+                    }                                                                              \
+                    CLS_TB_LEVELS_PASS                                                             \
                 }                                                                                  \
-                CLS_TB_LEVELS_PASS                                                                 \
             }                                                                                      \
-            CLS_OFFSETS(CLS_TB_SHIFT)                                                              \
+            _Pragma("unroll")                                                                      \
+            for (int f = 0; f < CLS_TB_F; f++) {                                                   \
+                __private real *w = win[s - 1][f];                                                 \
+                CLS_OFFSETS(CLS_TB_SHIFT)                                                          \
+            }                                                                                      \
         }                                                                                          \
-        if (q + 1 < lq1) cls_tb_store(lin[(q + 1) & 1], pf[0], slots);                             \
+        if (q + 1 < lq1) {                                                                         \
+            _Pragma("unroll")                                                                      \
+            for (int f = 0; f < CLS_TB_F; f++) cls_tb_store(lin[f][(q + 1) & 1], pf[f][0], slots); \
+        }                                                                                          \
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
     }
 
@@ -399,10 +453,12 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
 
 __kernel __attribute__((reqd_work_group_size(CLS_BX, CLS_BY, 1)))
 void cls_stream25d_tb(__global const real *restrict in, __global real *restrict out
-                      CLS_TB_LEVEL_PARAMS CLS_AUX_PARAMS, int step, int nsteps)
+                      CLS_TB_FIELD_PARAMS CLS_TB_LEVEL_PARAMS CLS_AUX_PARAMS, int step, int nsteps)
 {
-    __local real lin[2][CLS_LIN];
-    __local real lst[CLS_NST][2][CLS_LST];
+    __local real lin[CLS_TB_F][2][CLS_LIN];
+    __local real lst[CLS_TB_F][CLS_NST][2][CLS_LST];
+    __global const real *ins[CLS_TB_F] = CLS_TB_INS;
+    __global real *outs[CLS_TB_F] = CLS_TB_OUTS;
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int ox = get_group_id(0) * CLS_OUT_X, oy = get_group_id(1) * CLS_OUT_Y;
     const int z0 = get_group_id(2) * CLS_ZCHUNK, z1 = min(z0 + CLS_ZCHUNK, NZ);
@@ -411,12 +467,14 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
     const int xu = cls_tb_at(x, NX);
     const int write_x = lx >= CLS_K && lx < CLS_K + CLS_OUT_X && x < NX;
     cls_tb_slot slots[CLS_NLOAD];
-    real pf[CLS_PREFETCH][CLS_NLOAD];
-    real win[CLS_K][CLS_WIN];
+    real pf[CLS_TB_F][CLS_PREFETCH][CLS_NLOAD];
+    real win[CLS_K][CLS_TB_F][CLS_WIN];
 #pragma unroll
     for (int s = 0; s < CLS_K; s++)
 #pragma unroll
-        for (int i = 0; i < CLS_WIN; i++) win[s][i] = 0;
+        for (int f = 0; f < CLS_TB_F; f++)
+#pragma unroll
+            for (int i = 0; i < CLS_WIN; i++) win[s][f][i] = 0;
 #if CLS_TB_HAS_LEVELS
     __global const real *lv[CLS_TB_NL] = CLS_TB_LV;
     __global real *lo[CLS_TB_NL] = CLS_TB_LO;
@@ -441,9 +499,12 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
      * the input on z0-K .. z1+K-1 and the last stage on z0 .. z1-1. */
     const int q0 = z0 - CLS_K, q1 = z1 + 2 * CLS_K - 1, lq1 = z1 + CLS_K;
 #pragma unroll
-    for (int d = 0; d < CLS_PREFETCH; d++)
-        if (q0 + d < lq1) cls_tb_load(in, pf[d], slots, q0 + d);
-    cls_tb_store(lin[q0 & 1], pf[0], slots);
+    for (int f = 0; f < CLS_TB_F; f++) {
+#pragma unroll
+        for (int d = 0; d < CLS_PREFETCH; d++)
+            if (q0 + d < lq1) cls_tb_load(ins[f], pf[f][d], slots, q0 + d);
+        cls_tb_store(lin[f][q0 & 1], pf[f][0], slots);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if CLS_BOUNDARY == CLS_PERIODIC
     for (int q = q0; q < q1; q++) CLS_TB_ITER(0, 0)

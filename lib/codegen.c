@@ -188,7 +188,17 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     }
     OUT(" if (OK) {");
     for (size_t k = 0; k < sg->n; k++) OUT(" out%zu[AT] = v%zu_;", k, k);
-    OUT(" } } while (0)\n#endif\n");
+    OUT(" } } while (0)\n");
+    /* The fused kernel's stage (cl/stream25d_tb.cl, CLS_TB_F > 1): every update from the
+     * windows W[f] shifted by J rows into V, indexed by the field it updates. */
+    OUT("#define CLS_TB_UPDATES(W, J, X, Y, Z, STEP, V) do {");
+    for (size_t k = 0; k < sg->n; k++) {
+        OUT(" (V)[%d] = cls_update_%zu_win(", sg->update[k].field, k);
+        for (size_t f = 0; f < st->n_fields; f++)
+            OUT("%s(W)[%zu] + (J) * CLS_WIN_X", f ? ", " : "", f);
+        OUT(" CLS_AUX_ARGS, X, Y, Z, STEP);");
+    }
+    OUT(" } while (0)\n#endif\n");
     if (st->dims == 3 && sg->n == 1 && stream25d_tb(src, len, cap, st, sg, bodies[0])) return -1;
     /* Every update of the stage at one point: all read the stage's start (the outputs are
      * other buffers), then the values are stored. */

@@ -31,3 +31,10 @@ TESTS += tests/test_system_fused
 tests_test_system_fused_SOURCES = tests/test_system_fused.c tests/system_grids.h tests/h100_standin.h
 tests_test_system_fused_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_fused_LDADD = $(TEST_LDADD)
+# The same for a stage that updates several fields (gray_scott, a 3D pair).
+check_PROGRAMS += tests/test_system_fused_fields
+TESTS += tests/test_system_fused_fields
+tests_test_system_fused_fields_SOURCES = tests/test_system_fused_fields.c tests/system_grids.h \
+	tests/h100_standin.h
+tests_test_system_fused_fields_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_fused_fields_LDADD = $(TEST_LDADD)

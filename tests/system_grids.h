@@ -1,6 +1,6 @@
 /* system_grids.h: the host arrays of a system's test run (tests of systems on PoCL): every
  * field's input, reference and output, the auxiliary arrays, deterministic values, the
- * bitwise comparison with the reference, and a state advanced in two calls. */
+ * bitwise comparison with the reference, a state advanced in two calls, and a plan. */
 #ifndef CLS_SYSTEM_GRIDS_H
 #define CLS_SYSTEM_GRIDS_H
 #include <stdint.h>
@@ -104,5 +104,16 @@ static inline int grids_split_run(grids *g, cls_plan *a, cls_plan *b, size_t fir
     }
     cls_state_release(s);
     return ok && equal_ref(g);
+}
+/* Plans st on dims for `steps` steps with the schedule and parameters; 1 on success. */
+static inline int grids_plan(cls_context *ctx, cls_stencil *st, cls_dims dims, size_t steps,
+                             cls_schedule sched, const char *params, cls_plan **plan)
+{
+    cls_plan_options opt;
+    cls_plan_options_init(&opt);
+    opt.schedule = sched;
+    opt.params = params;
+    *plan = NULL;
+    return cls_plan_create(ctx, st, dims, steps, &opt, plan) == CLS_SUCCESS;
 }
 #endif /* CLS_SYSTEM_GRIDS_H */

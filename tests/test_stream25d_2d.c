@@ -233,7 +233,7 @@ int main(void)
     st = NULL;
     cls_stencil_builtin("fdtd2d", &st);
     refuse(ctx, "fused steps for a 2D system of two stages", st, "stream25d.steps_per_pass=2",
-           CLS_ERR_UNSUPPORTED, "one stage updating one field");
+           CLS_ERR_UNSUPPORTED, "systems of one stage");
     cls_stencil_release(st);
     cls_context_release(ctx);
     return tap_done();

@@ -37,14 +37,16 @@ static cls_status fused(cls__exec *x, const cls__s25 *c)
     return CLS_SUCCESS;
 }
 
-/* Fused steps of a system (u and its time levels, if any): each pass reads every field from one
- * set of buffers and writes the other (cls__exec_field_sets), so after it the state holds u
- * after the pass's steps and each level the step before, as that many single steps leave them
- * (in other buffers than single steps would: the rotation records where). */
+/* Fused steps of a system (the fields its stage updates and, of one, its time levels): each
+ * pass reads every field from one set of buffers and writes the other (cls__exec_field_sets), so
+ * after it the state holds the fields after the pass's steps and each level the step before, as
+ * that many single steps leave them (in other buffers than single steps would: the rotation
+ * records where). */
 static cls_status fused_levels(cls__exec *x, const cls__s25 *c)
 {
     cls_state *s = x->state;
-    const size_t k = c->steps_per_pass, passes = (x->steps + k - 1) / k, nf = c->levels + 1;
+    const size_t k = c->steps_per_pass, passes = (x->steps + k - 1) / k;
+    const size_t nf = c->levels + x->st->stages[0].n; /* updated fields, then time levels */
     int set[2][CLS__MAX_FIELDS];
     cls_status st;
     if ((st = cls__exec_field_sets(x, set, "the fused stream25d kernel's outputs")) != CLS_SUCCESS)
@@ -57,7 +59,7 @@ static cls_status fused_levels(cls__exec *x, const cls__s25 *c)
         cl_int step = (cl_int)(s->step + i * k);
         cl_int n = (cl_int)(x->steps - i * k < k ? x->steps - i * k : k);
         cl_int err = CL_SUCCESS;
-        /* (u in, u out, then per level: in, out) */
+        /* (per updated field, then per level: in, out) */
         for (size_t m = 0; m < nf && err == CL_SUCCESS; m++) {
             int f = c->fields[m];
             err = clSetKernelArg(c->kernel, (cl_uint)(2 * m), sizeof(cl_mem), &s->buf[from[f]]);

@@ -77,10 +77,11 @@ static int offer_2d(const cls__s25 *c, char *why, size_t len)
     return 0;
 }
 
-/* AUTO for a system: fused steps where fused_system.c accepts it and the ghost-zone model's
- * prediction of them, against the minimal traffic of one step per launch (the naive schedule's
- * prediction), is at least tuning.stream25d_system_gain; then preferred, as the single-field
- * rule prefers fused steps (rule.c).  The threshold is a ratio of two models: the ghost-zone
+/* AUTO for a system: fused steps where fused_system.c accepts it (a field and its time levels,
+ * or one stage updating every field) and the ghost-zone model's prediction of them, against the
+ * minimal traffic of one step per launch (the naive schedule's prediction), is at least
+ * tuning.stream25d_system_gain; then preferred, as the single-field rule prefers fused steps
+ * (rule.c).  The threshold is a ratio of two models: the ghost-zone
  * model prices the fused kernel's instructions, the traffic bound prices none, so the ratio
  * understates the gain (doc/stream25d.md, "Fused steps for systems").  One step per pass is
  * never offered: it measured no faster than naive for systems on the H100 (doc/results.md,
@@ -135,10 +136,12 @@ static cls_status system_candidate(cls__facts *f, cls__s25 *c, cls__candidates *
         else {
             c->req.steps_per_pass = k;
             return cls__candidate_add(out, OPS, c, CLS__RANK_PREFERRED, seconds,
-                                      "a field and its time levels of radius 1, whose %zu fused "
-                                      "steps per pass the ghost-zone model predicts at %.2fx the "
-                                      "speed of the minimal traffic of one step per launch (at "
-                                      "least %.2g, tuning.stream25d_system_gain)",
+                                      "%s of radius 1, whose %zu fused steps per pass the "
+                                      "ghost-zone model predicts at %.2fx the speed of the "
+                                      "minimal traffic of one step per launch (at least %.2g, "
+                                      "tuning.stream25d_system_gain)",
+                                      f->st->stages[0].n > 1 ? "one stage updating all its fields"
+                                                             : "a field and its time levels",
                                       k, naive / seconds, want);
         }
     }

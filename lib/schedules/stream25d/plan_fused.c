@@ -32,6 +32,12 @@ typedef struct tb_config {
 
 static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
+/* Fields with windows and local planes of their own: a system's one stage's updates, else 1. */
+static size_t windows(const cls__s25 *p)
+{
+    return cls__stencil_is_system(p->st) && p->st->n_stages ? p->st->stages[0].n : 1;
+}
+
 /* The in-plane offsets one row's window holds: the body's and the centre (the value a step
  * past a short pass's last copies, and a system's next time level), closed under the boundary
  * rule's images (clamp: the edge, offset 0; mirror: the reflection), so that the kernel's
@@ -103,13 +109,13 @@ static int geometry(tb_config *c, size_t sw)
     return 1;
 }
 
-/* Local memory: the input plane and k-1 stage planes, double-buffered, with a margin of one
- * (rows: when the body reads along y). */
+/* Local memory: per field with a window, the input plane and k-1 stage planes,
+ * double-buffered, with a margin of one (rows: when the body reads along y). */
 static size_t local_bytes(const cls__s25 *p, const tb_config *c)
 {
     size_t stages = c->k > 1 ? c->k - 1 : 1;
     return (2 * (c->lw0 + 2) + 2 * stages * (c->bx + 2)) * (c->by * c->rows + 2 * (c->ry != 0)) *
-           p->elem;
+           p->elem * windows(p);
 }
 
 /* The model's inputs that do not depend on the configuration. */
@@ -160,9 +166,10 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     double win = 3 * (double)window_list(tm->base, c->rows, NULL); /* 3 planes of offsets */
     double nload = ceil((double)(c->lw0 * c->by * c->rows) / (double)(c->bx * c->by));
     /* A system's time levels: per stage and row the tuple passed on and the last iteration's
-     * values, and stage 1's values loaded (cl/stream25d_tb.cl). */
-    double levels = (double)p->levels;
-    unsigned regs = (unsigned)ceil(((double)c->k * win + nload * (double)c->prefetch +
+     * values, and stage 1's values loaded (cl/stream25d_tb.cl); its F updated fields: a window
+     * per stage and prefetched words each. */
+    double levels = (double)p->levels, F = (double)windows(p);
+    unsigned regs = (unsigned)ceil(((double)c->k * win * F + nload * (double)c->prefetch * F +
                                     (2 * (double)c->k + 1) * levels * rows) *
                                        words +
                                    2 * nload + 24);
@@ -188,19 +195,19 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     pr.D = 2;
     pr.HaloWidth[0] = 2;
     pr.HaloWidth[1] = c->ry ? 2 : 0; /* no ghost zone in y without reads along y */
-    /* A system's time levels are loaded once per pass over the block as the field is (Eq. 8)
-     * and stored with it (Eq. 9, NumFields). */
-    pr.NumStencilArrays = 1 + levels + (double)(p->st->n_aux - per_step);
-    pr.NumFields = 1 + levels;
+    /* A system's updated fields and time levels are loaded once per pass over the block (Eq. 8)
+     * and stored (Eq. 9, NumFields). */
+    pr.NumStencilArrays = F + levels + (double)(p->st->n_aux - per_step);
+    pr.NumFields = F + levels;
     pr.NumElemPerOp = (double)per_step;
     pr.N = nx * ny;
     pr.x = (double)p->elem * nz;
     double per_warp = nz * pr.N / (d.WarpSize * d.M);
     /* Every work-item computes: the aligned loader's tile is bx wide, its columns beyond the
      * k-point halo of the segment-wide output are computed for nothing. */
-    pr.InstsPerSM_IC =
-        (tm->flops + 3 * tm->base_n + 4 + 3 * levels) * per_warp * (double)c->bx / computed_x;
-    pr.InstsPerSM_MC = (2 * nload / rows + 8 + 2 * levels) * per_warp;
+    pr.InstsPerSM_IC = (tm->flops + 3 * tm->base_n * F + 4 + 3 * levels) * per_warp *
+                       (double)c->bx / computed_x;
+    pr.InstsPerSM_MC = (2 * nload * F / rows + 8 + 2 * levels) * per_warp;
     cls_gz_config g = {0};
     g.DataLength[0] = nx;
     g.DataLength[1] = ny;
@@ -329,6 +336,17 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
     DEF("#define CLS_HY %zu\n", c->ry ? c->k : 0);
     if (cls__stencil_is_system(p->st))
         DEF("#define CLS_STREAM25D_TB 1\n#define CLS_TB_LEVELS %zu\n", p->levels);
+    if (windows(p) > 1) {
+        /* field f's buffers: in, out for field 0, in<f>, out<f> after them */
+        DEF("#define CLS_TB_F %zu\n#define CLS_TB_FIELD_PARAMS", windows(p));
+        for (size_t f = 1; f < windows(p); f++)
+            DEF(" , __global const real *restrict in%zu, __global real *restrict out%zu", f, f);
+        DEF("\n#define CLS_TB_INS {in");
+        for (size_t f = 1; f < windows(p); f++) DEF(", in%zu", f);
+        DEF("}\n#define CLS_TB_OUTS {out");
+        for (size_t f = 1; f < windows(p); f++) DEF(", out%zu", f);
+        DEF("}\n");
+    }
     DEF("#define CLS_TB_K %zu\n#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n",
         c->k, c->bx, c->by, c->rows);
     DEF("#define CLS_OUT_X %zu\n#define CLS_OUT_Y %zu\n#define CLS_GX %zu\n#define CLS_LW0 %zu\n",
@@ -521,7 +539,10 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
     p->tile[2] = c.chunk;
     p->predicted_seconds = config_seconds(p, &tm, &c);
     char lv[160] = "";
-    if (p->levels)
+    if (windows(p) > 1)
+        snprintf(lv, sizeof lv, " of the %zu fields its stage updates (a window and local planes "
+                 "each)", windows(p));
+    else if (p->levels)
         snprintf(lv, sizeof lv, " of '%s' and its %zu time level%s (read once per pass, written "
                  "with it)",
                  p->st->fields[p->st->stages[0].update[0].field].name, p->levels,

@@ -35,9 +35,10 @@ cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage
 /* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
 cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
 
-/* Whether the fused kernel runs the system (fused_system.c): 1 with the updated field's reads
- * in rd, its time levels in *levels and fields[] the field then its levels (at most
- * CLS__S25_MAX_LEVELS + 1), else 0 with the reason in why. */
+/* Whether the fused kernel runs the system (fused_system.c): 1 with the updated fields' reads
+ * in rd (their union: one window geometry), the one updated field's time levels in *levels and
+ * fields[] the updated fields then the levels (at most CLS__S25_MAX_FUSED_FIELDS), else 0 with
+ * the reason in why. */
 int cls__s25_fused_system(const cls__s25 *p, cls__s25_reads *rd, size_t *levels, int *fields,
                           char *why, size_t why_len);
 

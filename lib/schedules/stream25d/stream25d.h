@@ -8,6 +8,7 @@
 
 #define CLS__S25_MAX_R 2 /* window radius in every dimension: offsets within a 5x5x5 box */
 #define CLS__S25_MAX_LEVELS 3 /* time levels of a system's fused steps (cl/stream25d_tb.cl) */
+#define CLS__S25_MAX_FUSED_FIELDS 4 /* fields one stage of a system's fused steps updates */
 
 /* How a plane and its ghost zone come on chip (Mo & Li Sect. 4); the parameter's names. */
 enum {
@@ -51,8 +52,9 @@ typedef struct cls__s25 {
     size_t item_rows;       /* adjacent rows each work-item updates */
     size_t steps_per_pass;  /* 1: cl/stream25d.cl, > 1: cl/stream25d_tb.cl */
     size_t levels;          /* fused steps of a system: the updated field's time levels */
-    int fields[CLS__S25_MAX_LEVELS + 1]; /* ... the field, then its levels in order (the
-                                            kernel's arguments: in, out per field) */
+    int fields[CLS__S25_MAX_FUSED_FIELDS]; /* ... the updated fields in order, then the one's
+                                              levels (the kernel's arguments: in, out per
+                                              field) */
     size_t tile[3];         /* the XY output tile and the planes per group */
     size_t local[3], global[3];
     double predicted_seconds;
