@@ -350,13 +350,10 @@ static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config 
     return CLS_SUCCESS;
 }
 
-/* A system's kernels, one per stage (cls_stream25d_stage or, direct, _stage_rows), with the
- * same defines; *kmax the smallest work-group limit among them. */
-static cls_status build_stages(cls__s25 *p, const char *defines, size_t *kmax)
+cls_status cls__s25_build_stages(cls__s25 *p, const char *tmpl, const char *name,
+                                 const char *defines, size_t *kmax)
 {
     const cls__facts *f = cls__s25_facts(p);
-    const char *name = strstr(defines, "#define CLS_LOADER 3") ? "cls_stream25d_stage_rows"
-                                                                : "cls_stream25d_stage";
     for (size_t g = 0; g < p->n_stages; g++)
         if (p->stage_kernel[g]) {
             clReleaseKernel(p->stage_kernel[g]);
@@ -367,7 +364,7 @@ static cls_status build_stages(cls__s25 *p, const char *defines, size_t *kmax)
     p->build_seconds = 0;
     for (size_t g = 0; g < p->n_stages; g++) {
         cls__built b = {0};
-        cls_status s = cls__build_stage_kernel(f, g, "stream25d.cl", defines, name,
+        cls_status s = cls__build_stage_kernel(f, g, tmpl, defines, name,
                                                f->max_registers, &b);
         p->stage_kernel[g] = b.kernel;
         if (s != CLS_SUCCESS) return s;
@@ -416,7 +413,10 @@ static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, s
     }
     *kmax = 0;
     if (cls__stencil_is_system(p->st)) {
-        s = build_stages(p, defines, kmax);
+        s = cls__s25_build_stages(p, "stream25d.cl",
+                                  c->loader == CLS__LOADER_DIRECT ? "cls_stream25d_stage_rows"
+                                                                  : "cls_stream25d_stage",
+                                  defines, kmax);
         free(defines);
         return s;
     }
@@ -461,6 +461,10 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
                          "stream25d: prefetch takes 1..4 planes, rows per item 1..8; got %zu and "
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
+    /* The column window for stars beyond radius 1 (plan_column.c) */
+    int column = 0;
+    p->window = CLS__WINDOW_FULL;
+    if ((s = cls__plan_stream25d_column(p, opt, &column)) != CLS_SUCCESS || column) return s;
     if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
     /* Several steps per pass (plan_fused.c), asked for or chosen by the model; for a system
      * only the shapes fused_system.c accepts (the window holds the updated field). */
