@@ -228,14 +228,8 @@ static cls_status check(cls__s25 *p, const col_reads *cr, const col_config *c)
 {
     const cls_device_info *d = &p->ctx->info;
     size_t lbytes = local_bytes(p, cr, c);
-    if (c->bx * c->by > d->max_work_group_size ||
-        (d->max_work_item_sizes[0] && c->bx > d->max_work_item_sizes[0]) ||
-        (d->max_work_item_sizes[1] && c->by > d->max_work_item_sizes[1]))
-        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
-                         "%zu (%zux%zu)",
-                         c->bx, c->by, d->name, d->max_work_group_size, d->max_work_item_sizes[0],
-                         d->max_work_item_sizes[1]);
+    cls_status s = cls__s25_check_group(p, c->bx, c->by);
+    if (s != CLS_SUCCESS) return s;
     if (lbytes > d->local_mem_bytes)
         return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                          "stream25d.window=column: a %zux%zu tile of radius %dx%d needs %zu bytes "

@@ -322,6 +322,20 @@ static void choose_tile(const cls__s25 *p, const s25_reads *rd, const s25_device
     *c = win;
 }
 
+cls_status cls__s25_check_group(cls__s25 *p, size_t bx, size_t by)
+{
+    const cls_device_info *d = &p->ctx->info;
+    if (bx * by > d->max_work_group_size ||
+        (d->max_work_item_sizes[0] && bx > d->max_work_item_sizes[0]) ||
+        (d->max_work_item_sizes[1] && by > d->max_work_item_sizes[1]))
+        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
+                         "%zu (%zux%zu)",
+                         bx, by, d->name, d->max_work_group_size, d->max_work_item_sizes[0],
+                         d->max_work_item_sizes[1]);
+    return CLS_SUCCESS;
+}
+
 /* Checks a local-memory configuration against the device's limits. */
 static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config *c)
 {
@@ -333,14 +347,8 @@ static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config 
                          "stream25d: the classic loader needs a tile at least as large as the "
                          "halo (%dx%d); got %zux%zu",
                          rd->r[0], rd->r[1], c->bx, c->by * c->rows);
-    if (c->bx * c->by > d->max_work_group_size ||
-        (d->max_work_item_sizes[0] && c->bx > d->max_work_item_sizes[0]) ||
-        (d->max_work_item_sizes[1] && c->by > d->max_work_item_sizes[1]))
-        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
-                         "%zu (%zux%zu)",
-                         c->bx, c->by, d->name, d->max_work_group_size, d->max_work_item_sizes[0],
-                         d->max_work_item_sizes[1]);
+    cls_status s = cls__s25_check_group(p, c->bx, c->by);
+    if (s != CLS_SUCCESS) return s;
     if (lbytes > d->local_mem_bytes)
         return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                          "stream25d: a %zux%zu tile needs %zu bytes of local memory (two planes "

@@ -32,6 +32,8 @@ cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defi
  * CLS_ERR_PLAN_INFEASIBLE beyond the window. */
 cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
                                int only, cls__s25_reads *rd);
+/* Whether the device runs a bx x by work-group (CLS_ERR_PLAN_INFEASIBLE naming its limits). */
+cls_status cls__s25_check_group(cls__s25 *p, size_t bx, size_t by);
 /* A system's kernels, one per stage (kernel `name` of template `tmpl`), with the same
  * defines; *kmax the smallest work-group limit among them (plan_single.c). */
 cls_status cls__s25_build_stages(cls__s25 *p, const char *tmpl, const char *name,
