@@ -1,6 +1,7 @@
 /* test_stream25d_column.c: stream25d's column window (cl/stream25d_column.cl) against the host
  * reference, bitwise: acoustic3d_r4 (a system: u a radius-4 star, u_prev at the point), a
- * radius-2 13-point star, radius-4 and anisotropic stars, a star with in-plane diagonals, heat3d7;
+ * radius-2 13-point star, radius-4 and anisotropic stars, a star with in-plane diagonals, an
+ * asymmetric body reading an auxiliary array, heat3d7;
  * every boundary, float and double, ragged grids, grids smaller than 2r+1, chunks that do not
  * divide NZ, rows per work-item; a state advanced in two calls; the planner's choice of the
  * window, its refusals, and AUTO's offer on the H100 model under tuning.stream25d_column. */
@@ -34,9 +35,28 @@ static cls_stencil *star(const char *name, int rx, int ry, int rz, int diag)
     return st;
 }
 
+/* An asymmetric body of radius 3 with an in-plane diagonal and a static auxiliary array read at
+ * an offset (from global memory). */
+static cls_stencil *with_aux(void)
+{
+    cls_stencil *st = NULL;
+    if (cls_stencil_create("aux", 3, CLS_FLOAT32,
+                           "IN(0, 0, 0) + 0.1 * (IN(-3, 0, 0) + IN(0, 2, 0) - 2 * IN(0, 0, 0)) "
+                           "+ 0.05 * IN(1, -1, 0) - 0.04 * IN(0, 0, -3) + 0.03 * IN(0, 0, 1) "
+                           "+ 0.01 * AUX(src, 1, 0, 2)",
+                           &st) != CLS_SUCCESS)
+        return NULL;
+    if (cls_stencil_add_aux(st, "src", 0) != CLS_SUCCESS) {
+        cls_stencil_release(st);
+        return NULL;
+    }
+    return st;
+}
+
 static cls_stencil *make(const char *name)
 {
     cls_stencil *st = NULL;
+    if (!strcmp(name, "aux")) return with_aux();
     if (!strcmp(name, "star13")) return star(name, 2, 2, 2, 0);
     if (!strcmp(name, "star25")) return star(name, 4, 4, 4, 0);
     if (!strcmp(name, "aniso")) return star(name, 4, 1, 3, 0);
@@ -200,6 +220,7 @@ int main(void)
         {"star25", CLS_BOUNDARY_CLAMP, 0, small, "stream25d.tile=4x2 stream25d.planes=2"},
         {"aniso", CLS_BOUNDARY_CONSTANT, 0, ragged, "stream25d.tile=8x8 stream25d.planes=8"},
         {"diag", CLS_BOUNDARY_PERIODIC, 0, tall, "stream25d.tile=4x4 stream25d.planes=5"},
+        {"aux", CLS_BOUNDARY_CLAMP, 0, ragged, "stream25d.tile=16x2 stream25d.planes=6"},
         {"heat3d7", CLS_BOUNDARY_MIRROR, dbl, ragged, "stream25d.tile=16x2 stream25d.rows_per_item=2"},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) run_case(ctx, &cs[i], i == 0);
