@@ -204,18 +204,8 @@ static cls_status build(cls__s25 *p, const col_reads *cr, const col_config *c, s
             if ((dx || dy) && cr->plane[dy + COL_MAX_R][dx + COL_MAX_R]) DEF(" X(%d, %d)", dx, dy);
     DEF("\n");
 #undef DEF
-    if (p->kernel) {
-        clReleaseKernel(p->kernel);
-        p->kernel = NULL;
-    }
-    *kmax = 0;
-    if (cls__stencil_is_system(p->st)) {
-        s = cls__s25_build_stages(p, "stream25d_column.cl", "cls_stream25d_column_stage", defines,
-                                  kmax);
-    } else {
-        s = cls__s25_build_kernel(p, "stream25d_column.cl", defines, "cls_stream25d_column");
-        if (s == CLS_SUCCESS) *kmax = cls__kernel_wg_limit(p->ctx, p->kernel);
-    }
+    s = cls__s25_build_either(p, "stream25d_column.cl", "cls_stream25d_column",
+                              "cls_stream25d_column_stage", defines, kmax);
     free(defines);
     return s;
 oom:

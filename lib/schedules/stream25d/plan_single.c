@@ -389,6 +389,21 @@ cls_status cls__s25_build_stages(cls__s25 *p, const char *tmpl, const char *name
     return CLS_SUCCESS;
 }
 
+cls_status cls__s25_build_either(cls__s25 *p, const char *tmpl, const char *kernel,
+                                 const char *stage_kernel, const char *defines, size_t *kmax)
+{
+    if (p->kernel) {
+        clReleaseKernel(p->kernel);
+        p->kernel = NULL;
+    }
+    *kmax = 0;
+    if (cls__stencil_is_system(p->st))
+        return cls__s25_build_stages(p, tmpl, stage_kernel, defines, kmax);
+    cls_status s = cls__s25_build_kernel(p, tmpl, defines, kernel);
+    if (s == CLS_SUCCESS) *kmax = cls__kernel_wg_limit(p->ctx, p->kernel);
+    return s;
+}
+
 /* Generates the configuration's defines and builds its kernel; *kmax receives the work-group
  * limit the device reports for it (0 if unknown). */
 static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, size_t *kmax)
@@ -415,24 +430,10 @@ static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, s
     for (size_t i = 0; i < n_offs; i++) DEF(" X(%d, %d)", offs[2 * i], offs[2 * i + 1]);
     DEF("\n");
 #undef DEF
-    if (p->kernel) {
-        clReleaseKernel(p->kernel);
-        p->kernel = NULL;
-    }
-    *kmax = 0;
-    if (cls__stencil_is_system(p->st)) {
-        s = cls__s25_build_stages(p, "stream25d.cl",
-                                  c->loader == CLS__LOADER_DIRECT ? "cls_stream25d_stage_rows"
-                                                                  : "cls_stream25d_stage",
-                                  defines, kmax);
-        free(defines);
-        return s;
-    }
-    s = cls__s25_build_kernel(p, "stream25d.cl", defines,
-                          c->loader == CLS__LOADER_DIRECT ? "cls_stream25d_rows" : "cls_stream25d");
-    if (s == CLS_SUCCESS)
-        clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof *kmax, kmax, NULL);
+    const int direct = c->loader == CLS__LOADER_DIRECT;
+    s = cls__s25_build_either(p, "stream25d.cl", direct ? "cls_stream25d_rows" : "cls_stream25d",
+                              direct ? "cls_stream25d_stage_rows" : "cls_stream25d_stage",
+                              defines, kmax);
     free(defines);
     return s;
 oom:

@@ -38,6 +38,10 @@ cls_status cls__s25_check_group(cls__s25 *p, size_t bx, size_t by);
  * defines; *kmax the smallest work-group limit among them (plan_single.c). */
 cls_status cls__s25_build_stages(cls__s25 *p, const char *tmpl, const char *name,
                                  const char *defines, size_t *kmax);
+/* The configuration's kernel (`kernel`, or `stage_kernel` per stage for a system) of template
+ * `tmpl` with the defines, replacing any built before; *kmax its work-group limit (0 if unknown). */
+cls_status cls__s25_build_either(cls__s25 *p, const char *tmpl, const char *kernel,
+                                 const char *stage_kernel, const char *defines, size_t *kmax);
 /* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
 cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
 
