@@ -247,10 +247,21 @@ inline real cls_box_at(__global const real *restrict a, int x, int y, int z, int
 #ifndef CLS_ITEM_Y
 #define CLS_ITEM_Y 1
 #endif
+#ifdef CLS_S25_COLUMN
+/* The column variant (cl/stream25d_column.cl): a star's window, the in-plane offsets of plane
+ * dz = 0 ((2*CLS_RX+1) x (2*CLS_RY+1)) then the work-item's own column (dx = dy = 0) at the
+ * other planes; the planner refuses reads at dz != 0 off the column. */
+#define CLS_WIN_X (2 * CLS_RX + 1)
+#define CLS_WIN_Y (2 * CLS_RY + 1)
+#define CLS_WIN (CLS_WIN_X * CLS_WIN_Y + 2 * CLS_RZ + 1)
+#define CLS_WIN_IDX(dx, dy, dz)                                                                \
+    ((dz) != 0 ? CLS_WIN_X * CLS_WIN_Y + (dz) + CLS_RZ : ((dy) + CLS_RY) * CLS_WIN_X + (dx) + CLS_RX)
+#else
 #define CLS_WIN_X (2 * CLS_RX + 1)
 #define CLS_WIN_Y (2 * CLS_RY + CLS_ITEM_Y) /* a work-item's CLS_ITEM_Y rows share one window */
 #define CLS_WIN (CLS_WIN_X * CLS_WIN_Y * (2 * CLS_RZ + 1))
 #define CLS_WIN_IDX(dx, dy, dz)                                                                \
     ((((dz) + CLS_RZ) * CLS_WIN_Y + (dy) + CLS_RY) * CLS_WIN_X + (dx) + CLS_RX)
+#endif
 #define cls_read_win(a, x, y, z) (a)[CLS_WIN_IDX((x) - X, (y) - Y, (z) - Z)]
 #endif

@@ -15,7 +15,7 @@ nodist_libcls_runtime_la_SOURCES = lib/kernels_gen.c
 
 # Kernel templates: real .cl files, embedded as byte arrays at build time (xxd).
 CL_FILES = cl/prelude.cl cl/naive.cl cl/naive_rows.cl cl/naive_system.cl cl/naive_system_rows.cl cl/trapezoid.cl cl/copy.cl cl/probe.cl
-CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl cl/cputile.cl
+CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl cl/cputile.cl cl/stream25d_column.cl
 # The CuMAPz correlation experiment's kernels (Kim & Shrivastava; `clstencil analyze
 # --measure`) and the access descriptions the schedules publish.
 libcls_runtime_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_publish.c

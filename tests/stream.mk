@@ -53,3 +53,11 @@ TESTS += tests/test_stream25d_2d_plan
 tests_test_stream25d_2d_plan_SOURCES = tests/test_stream25d_2d_plan.c tests/h100_standin.h
 tests_test_stream25d_2d_plan_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_stream25d_2d_plan_LDADD = $(TEST_LDADD)
+
+# stream25d's column window (stars up to radius 4, systems) against the host reference.
+check_PROGRAMS += tests/test_stream25d_column
+TESTS += tests/test_stream25d_column
+tests_test_stream25d_column_SOURCES = tests/test_stream25d_column.c tests/h100_standin.h \
+	tests/system_grids.h
+tests_test_stream25d_column_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_stream25d_column_LDADD = $(TEST_LDADD)

@@ -19,7 +19,8 @@ EXTRA_DIST += tools/bench/README.md tools/bench/omp_stencils.c tools/bench/pocl_
 	tools/bench/cuda/hotspot.cu tools/bench/cuda/poisson2d.cu tools/plots/results.py \
 	tools/gpu/h100_results.sh tools/gpu/env.sh tools/gpu/h100_ebisu.sh \
 	tools/bench/ebisu/star2d5.json tools/bench/ebisu/box2d9.json tools/bench/ebisu/star3d7.json \
-	tools/bench/ebisu/box3d27.json tools/bench/ebisu/star3d13.json
+	tools/bench/ebisu/box3d27.json tools/bench/ebisu/star3d13.json tools/bench/star3d25.json \
+	tools/gpu/h100_column.sh
 CLEANFILES += $(BENCH_OMP) $(BENCH_CUDA) $(BENCH_SYSTEMS)
 
 bench: $(BENCH_OMP) $(BENCH_SYSTEMS) clstencil$(EXEEXT)

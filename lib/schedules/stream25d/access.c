@@ -77,6 +77,10 @@ cls_status cls__stream25d_publish_access(const cls__access_request *a, const voi
         return cls__fail(NULL, CLS_ERR_PLAN_INFEASIBLE,
                          "stream25d needs a 3D stencil; '%s' has %d dimensions", a->st->name,
                          a->st->dims);
+    if (c && c->window == CLS__WINDOW_COLUMN)
+        return cls__fail(NULL, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d's column window (cl/stream25d_column.cl) has no access "
+                         "description for the analysis");
     const size_t ns = sizeof shapes / sizeof shapes[0];
     for (size_t k = 0; k < (c ? 1 : 2 * ns) && !rc; k++) {
         const int aligned = c ? c->loader == CLS__LOADER_ALIGNED : k >= ns;

@@ -11,6 +11,7 @@
 #define OPS (&cls__stream25d_ops)
 
 static const char *const loader_names[] = {"auto", "classic", "aligned", "direct", NULL};
+static const char *const window_names[] = {"auto", "full", "column", NULL};
 
 static const cls__param_desc params[] = {
     {"tile", CLS__PARAM_SIZES, 1, 1u << 20, NULL,
@@ -26,6 +27,10 @@ static const cls__param_desc params[] = {
      "adjacent rows of the tile each work-item updates from one register window"},
     {"steps_per_pass", CLS__PARAM_SIZE, 1, 16, NULL,
      "time steps fused into one pass over z (absent: the ghost-zone model's choice)"},
+    {"window", CLS__PARAM_NAME, 0, 0, window_names,
+     "the one-step kernel's registers: full (every read offset of every plane, radius up to 2), "
+     "column (the own column's planes in a queue, the centre plane in local memory: stars up to "
+     "radius 4), auto (column for stars beyond radius 1)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
 double cls__s25_tuning(const cls__s25 *p, const char *key, double dflt)
@@ -63,6 +68,7 @@ static void request_of(const cls__facts *f, cls__s25_request *r)
     if (cls__param_get(f->params, OPS, "prefetch", v)) r->prefetch = v[0];
     if (cls__param_get(f->params, OPS, "rows_per_item", v)) r->rows_per_item = v[0];
     if (cls__param_get(f->params, OPS, "steps_per_pass", v)) r->steps_per_pass = v[0];
+    if (cls__param_get(f->params, OPS, "window", v)) r->window = (int)v[0];
 }
 
 static void release(void *config);
@@ -198,6 +204,12 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
         c->facts = NULL;
         return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, 0, "as asked");
     }
+    if (cls__s25_column_offer(c, c->rule, sizeof c->rule)) {
+        c->facts = NULL;
+        c->req.window = CLS__WINDOW_COLUMN;
+        c->req.steps_per_pass = 1;
+        return cls__candidate_add(out, OPS, c, CLS__RANK_PREFERRED, 0, "%s", c->rule);
+    }
     if (cls__stencil_is_system(f->st)) return system_candidate(f, c, out);
     int rule = offer_2d(c, c->rule, sizeof c->rule) ? cls__stream25d_auto(c, &c->req)
                                                      : CLS__S25_NONE;
@@ -207,8 +219,9 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
         release(c);
         return s;
     }
-    /* One step per pass: not the model's k. */
+    /* One step per pass: not the model's k; the window of the rule's measurements. */
     if (rule == CLS__S25_SINGLE) c->req.steps_per_pass = 1;
+    if (!c->req.window) c->req.window = CLS__WINDOW_FULL;
     return cls__candidate_add(out, OPS, c, CLS__RANK_PREFERRED, 0, "%s", c->rule);
 }
 
@@ -252,10 +265,12 @@ static void describe(const void *config, cls__description *d)
     d->max_registers = c->max_regs;
     cls__describe_param(d, OPS, "tile", "%zux%zu", c->tile[0], c->tile[1]);
     cls__describe_param(d, OPS, "planes", "%zu", c->per_item);
-    cls__describe_param(d, OPS, "loader", "%s", loader_names[c->loader & 3]);
+    if (c->window != CLS__WINDOW_COLUMN)
+        cls__describe_param(d, OPS, "loader", "%s", loader_names[c->loader & 3]);
     if (c->prefetch) cls__describe_param(d, OPS, "prefetch", "%zu", c->prefetch);
     if (c->item_rows) cls__describe_param(d, OPS, "rows_per_item", "%zu", c->item_rows);
     cls__describe_param(d, OPS, "steps_per_pass", "%zu", c->steps_per_pass);
+    cls__describe_param(d, OPS, "window", "%s", window_names[c->window == CLS__WINDOW_COLUMN ? 2 : 1]);
 }
 
 static void variant_name(const void *config, char *name, size_t len)
@@ -263,7 +278,8 @@ static void variant_name(const void *config, char *name, size_t len)
     const cls__s25 *c = config;
     /* the direct loader reads no plane into local memory, fused steps and lifted 2D grids are
      * not among the variants: nothing the analysis describes */
-    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1 || c->lifted) {
+    if (c->loader == CLS__LOADER_DIRECT || c->steps_per_pass > 1 || c->lifted ||
+        c->window == CLS__WINDOW_COLUMN) {
         if (len) name[0] = '\0';
         return;
     }

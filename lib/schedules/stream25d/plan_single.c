@@ -322,6 +322,20 @@ static void choose_tile(const cls__s25 *p, const s25_reads *rd, const s25_device
     *c = win;
 }
 
+cls_status cls__s25_check_group(cls__s25 *p, size_t bx, size_t by)
+{
+    const cls_device_info *d = &p->ctx->info;
+    if (bx * by > d->max_work_group_size ||
+        (d->max_work_item_sizes[0] && bx > d->max_work_item_sizes[0]) ||
+        (d->max_work_item_sizes[1] && by > d->max_work_item_sizes[1]))
+        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
+                         "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
+                         "%zu (%zux%zu)",
+                         bx, by, d->name, d->max_work_group_size, d->max_work_item_sizes[0],
+                         d->max_work_item_sizes[1]);
+    return CLS_SUCCESS;
+}
+
 /* Checks a local-memory configuration against the device's limits. */
 static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config *c)
 {
@@ -333,14 +347,8 @@ static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config 
                          "stream25d: the classic loader needs a tile at least as large as the "
                          "halo (%dx%d); got %zux%zu",
                          rd->r[0], rd->r[1], c->bx, c->by * c->rows);
-    if (c->bx * c->by > d->max_work_group_size ||
-        (d->max_work_item_sizes[0] && c->bx > d->max_work_item_sizes[0]) ||
-        (d->max_work_item_sizes[1] && c->by > d->max_work_item_sizes[1]))
-        return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
-                         "stream25d: a %zux%zu work-group needs as many work-items; '%s' allows "
-                         "%zu (%zux%zu)",
-                         c->bx, c->by, d->name, d->max_work_group_size, d->max_work_item_sizes[0],
-                         d->max_work_item_sizes[1]);
+    cls_status s = cls__s25_check_group(p, c->bx, c->by);
+    if (s != CLS_SUCCESS) return s;
     if (lbytes > d->local_mem_bytes)
         return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                          "stream25d: a %zux%zu tile needs %zu bytes of local memory (two planes "
@@ -350,13 +358,10 @@ static cls_status check_tile(cls__s25 *p, const s25_reads *rd, const s25_config 
     return CLS_SUCCESS;
 }
 
-/* A system's kernels, one per stage (cls_stream25d_stage or, direct, _stage_rows), with the
- * same defines; *kmax the smallest work-group limit among them. */
-static cls_status build_stages(cls__s25 *p, const char *defines, size_t *kmax)
+cls_status cls__s25_build_stages(cls__s25 *p, const char *tmpl, const char *name,
+                                 const char *defines, size_t *kmax)
 {
     const cls__facts *f = cls__s25_facts(p);
-    const char *name = strstr(defines, "#define CLS_LOADER 3") ? "cls_stream25d_stage_rows"
-                                                                : "cls_stream25d_stage";
     for (size_t g = 0; g < p->n_stages; g++)
         if (p->stage_kernel[g]) {
             clReleaseKernel(p->stage_kernel[g]);
@@ -367,7 +372,7 @@ static cls_status build_stages(cls__s25 *p, const char *defines, size_t *kmax)
     p->build_seconds = 0;
     for (size_t g = 0; g < p->n_stages; g++) {
         cls__built b = {0};
-        cls_status s = cls__build_stage_kernel(f, g, "stream25d.cl", defines, name,
+        cls_status s = cls__build_stage_kernel(f, g, tmpl, defines, name,
                                                f->max_registers, &b);
         p->stage_kernel[g] = b.kernel;
         if (s != CLS_SUCCESS) return s;
@@ -382,6 +387,21 @@ static cls_status build_stages(cls__s25 *p, const char *defines, size_t *kmax)
         if (k && (!*kmax || k < *kmax)) *kmax = k;
     }
     return CLS_SUCCESS;
+}
+
+cls_status cls__s25_build_either(cls__s25 *p, const char *tmpl, const char *kernel,
+                                 const char *stage_kernel, const char *defines, size_t *kmax)
+{
+    if (p->kernel) {
+        clReleaseKernel(p->kernel);
+        p->kernel = NULL;
+    }
+    *kmax = 0;
+    if (cls__stencil_is_system(p->st))
+        return cls__s25_build_stages(p, tmpl, stage_kernel, defines, kmax);
+    cls_status s = cls__s25_build_kernel(p, tmpl, defines, kernel);
+    if (s == CLS_SUCCESS) *kmax = cls__kernel_wg_limit(p->ctx, p->kernel);
+    return s;
 }
 
 /* Generates the configuration's defines and builds its kernel; *kmax receives the work-group
@@ -410,21 +430,10 @@ static cls_status build(cls__s25 *p, const s25_reads *rd, const s25_config *c, s
     for (size_t i = 0; i < n_offs; i++) DEF(" X(%d, %d)", offs[2 * i], offs[2 * i + 1]);
     DEF("\n");
 #undef DEF
-    if (p->kernel) {
-        clReleaseKernel(p->kernel);
-        p->kernel = NULL;
-    }
-    *kmax = 0;
-    if (cls__stencil_is_system(p->st)) {
-        s = build_stages(p, defines, kmax);
-        free(defines);
-        return s;
-    }
-    s = cls__s25_build_kernel(p, "stream25d.cl", defines,
-                          c->loader == CLS__LOADER_DIRECT ? "cls_stream25d_rows" : "cls_stream25d");
-    if (s == CLS_SUCCESS)
-        clGetKernelWorkGroupInfo(p->kernel, p->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof *kmax, kmax, NULL);
+    const int direct = c->loader == CLS__LOADER_DIRECT;
+    s = cls__s25_build_either(p, "stream25d.cl", direct ? "cls_stream25d_rows" : "cls_stream25d",
+                              direct ? "cls_stream25d_stage_rows" : "cls_stream25d_stage",
+                              defines, kmax);
     free(defines);
     return s;
 oom:
@@ -461,6 +470,10 @@ cls_status cls__plan_stream25d(cls__s25 *p, const cls__s25_request *opt)
                          "stream25d: prefetch takes 1..4 planes, rows per item 1..8; got %zu and "
                          "%zu",
                          opt->prefetch, opt->rows_per_item);
+    /* The column window for stars beyond radius 1 (plan_column.c) */
+    int column = 0;
+    p->window = CLS__WINDOW_FULL;
+    if ((s = cls__plan_stream25d_column(p, opt, &column)) != CLS_SUCCESS || column) return s;
     if ((s = cls__s25_body_reads(p, &rd)) != CLS_SUCCESS) return s;
     /* Several steps per pass (plan_fused.c), asked for or chosen by the model; for a system
      * only the shapes fused_system.c accepts (the window holds the updated field). */

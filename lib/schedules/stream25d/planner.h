@@ -32,6 +32,16 @@ cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defi
  * CLS_ERR_PLAN_INFEASIBLE beyond the window. */
 cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
                                int only, cls__s25_reads *rd);
+/* Whether the device runs a bx x by work-group (CLS_ERR_PLAN_INFEASIBLE naming its limits). */
+cls_status cls__s25_check_group(cls__s25 *p, size_t bx, size_t by);
+/* A system's kernels, one per stage (kernel `name` of template `tmpl`), with the same
+ * defines; *kmax the smallest work-group limit among them (plan_single.c). */
+cls_status cls__s25_build_stages(cls__s25 *p, const char *tmpl, const char *name,
+                                 const char *defines, size_t *kmax);
+/* The configuration's kernel (`kernel`, or `stage_kernel` per stage for a system) of template
+ * `tmpl` with the defines, replacing any built before; *kmax its work-group limit (0 if unknown). */
+cls_status cls__s25_build_either(cls__s25 *p, const char *tmpl, const char *kernel,
+                                 const char *stage_kernel, const char *defines, size_t *kmax);
 /* The body's reads (CLS_ERR_PLAN_INFEASIBLE beyond the window). */
 cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
 
@@ -41,6 +51,14 @@ cls_status cls__s25_body_reads(const cls__s25 *p, cls__s25_reads *rd);
  * the reason in why. */
 int cls__s25_fused_system(const cls__s25 *p, cls__s25_reads *rd, size_t *levels, int *fields,
                           char *why, size_t why_len);
+
+/* The column variant (plan_column.c, cl/stream25d_column.cl): plans it into p and sets *column
+ * to 1 when opt asks for it (stream25d.window=column) or leaves the window to the planner and
+ * the body is a star of radius above 1 on a device with local tiles; else *column 0. */
+cls_status cls__plan_stream25d_column(cls__s25 *p, const cls__s25_request *opt, int *column);
+/* AUTO's offer of the column variant (tuning.stream25d_column): 1 with the reason in why, else 0
+ * (the other rules decide). */
+int cls__s25_column_offer(cls__s25 *p, char *why, size_t len);
 
 /* One step per pass (plan_single.c): the whole planner, fused steps included when asked for or
  * chosen by the model (plan_fused.c). */

@@ -21,6 +21,14 @@ enum {
                                 the variant for devices whose local memory is a copy in cache */
 };
 
+/* The one-step kernel's register window (the parameter's names). */
+enum {
+    CLS__WINDOW_AUTO = 0,  /* the planner decides */
+    CLS__WINDOW_FULL = 1,  /* cl/stream25d.cl: every read offset of every plane in registers */
+    CLS__WINDOW_COLUMN = 2 /* cl/stream25d_column.cl: the own column's planes in a register
+                              queue, the centre plane in local memory (stars up to radius 4) */
+};
+
 /* What the caller fixed; 0 where left open. */
 typedef struct cls__s25_request {
     size_t local_size[3];   /* the XY work-group (direct loader: row length x rows) */
@@ -29,6 +37,7 @@ typedef struct cls__s25_request {
     size_t prefetch;        /* planes loaded ahead */
     size_t rows_per_item;   /* adjacent rows per work-item */
     size_t steps_per_pass;  /* 0: the ghost-zone model's, 1: one, k > 1: k fused */
+    int window;             /* CLS__WINDOW_* */
 } cls__s25_request;
 
 /* The configuration: what the planner chose and built, what the executor runs. */
@@ -47,6 +56,7 @@ typedef struct cls__s25 {
     char why[512];          /* the planner's account */
     /* chosen */
     int loader;
+    int window;             /* CLS__WINDOW_FULL or _COLUMN */
     size_t per_item;        /* planes per work-group */
     size_t prefetch;
     size_t item_rows;       /* adjacent rows each work-item updates */
