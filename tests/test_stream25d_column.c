@@ -144,7 +144,8 @@ static void default_window(cls_context *ctx, const char *name, const char *want)
 }
 
 /* AUTO on the H100 stand-in for acoustic3d_r4 at 512^3 (planned, not run): the column window
- * under tuning.stream25d_column 1, no stream25d under 0 (the shipped value). */
+ * under tuning.stream25d_column 3 (the H100 model's value: radius 3 and beyond), no stream25d
+ * under 0 (the family's value). */
 static void auto_offer(void)
 {
     char dir[] = "/tmp/cls-s25-col-XXXXXX", path[4096];
@@ -161,7 +162,7 @@ static void auto_offer(void)
     }
     cls_stencil *st = make("acoustic3d_r4");
     const cls_dims d = {{512, 512, 512}};
-    for (int on = 0; on <= 1; on++) {
+    for (int on = 0; on <= 3; on += 3) {
         cls_model *m = NULL;
         int set = cls_model_load(path, &m) == CLS_SUCCESS &&
                   cls_model_set(m, "tuning.stream25d_column", on) == CLS_SUCCESS &&
@@ -180,7 +181,7 @@ static void auto_offer(void)
         const char *w = set ? cls_plan_param(p, "stream25d.window") : NULL;
         if (on)
             tap_ok(set && pi.schedule == CLS_SCHEDULE_STREAM25D && w && !strcmp(w, "column"),
-                   "AUTO, tuning.stream25d_column 1: acoustic3d_r4 512^3 streams with the column "
+                   "AUTO, tuning.stream25d_column 3: acoustic3d_r4 512^3 streams with the column "
                    "window: %s",
                    set ? pi.why : cls_last_error());
         else

@@ -271,7 +271,8 @@ cls_status cls__plan_stream25d_column(cls__s25 *p, const cls__s25_request *opt, 
     *column = 1;
     c.bx = opt->local_size[0] ? opt->local_size[0] : 32;
     c.by = opt->local_size[1] ? opt->local_size[1] : 8;
-    c.rows = opt->rows_per_item ? opt->rows_per_item : 1;
+    c.rows = opt->rows_per_item ? opt->rows_per_item
+                                : (size_t)cls__s25_tuning(p, "tuning.stream25d_column_rows", 1);
     if ((s = check(p, &cr, &c)) != CLS_SUCCESS) return s;
     c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &cr, &c);
     if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
@@ -309,13 +310,13 @@ int cls__s25_column_offer(cls__s25 *p, char *why, size_t len)
 {
     col_reads cr;
     char no[400];
-    if (cls__s25_tuning(p, "tuning.stream25d_column", 0) == 0 ||
-        cls__s25_tuning(p, "tuning.local_tiles", 1) == 0 ||
-        !body_reads(p, &cr, no, sizeof no) || max_radius(&cr) <= 1)
+    const double from = cls__s25_tuning(p, "tuning.stream25d_column", 0);
+    if (from <= 0 || cls__s25_tuning(p, "tuning.local_tiles", 1) == 0 ||
+        !body_reads(p, &cr, no, sizeof no) || max_radius(&cr) <= 1 || max_radius(&cr) < from)
         return 0;
     snprintf(why, len,
              "a star of radius %d, streamed one step per pass with a register queue per column "
-             "and the centre plane in local memory (tuning.stream25d_column 1)",
-             max_radius(&cr));
+             "and the centre plane in local memory (tuning.stream25d_column %g)",
+             max_radius(&cr), from);
     return 1;
 }
