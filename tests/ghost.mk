@@ -38,3 +38,10 @@ tests_test_system_fused_fields_SOURCES = tests/test_system_fused_fields.c tests/
 	tests/h100_standin.h
 tests_test_system_fused_fields_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_system_fused_fields_LDADD = $(TEST_LDADD)
+# Every built-in system on stream25d, one step per pass and fused, against the reference.
+check_PROGRAMS += tests/test_system_stream25d_matrix
+TESTS += tests/test_system_stream25d_matrix
+tests_test_system_stream25d_matrix_SOURCES = tests/test_system_stream25d_matrix.c \
+	tests/system_grids.h
+tests_test_system_stream25d_matrix_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_system_stream25d_matrix_LDADD = $(TEST_LDADD)
