@@ -5,7 +5,7 @@
  * that says why), so that a schedule that stops taking a system fails here; a built-in system
  * not in the table must still plan one step per pass or be refused with a reason.  The kernels'
  * own tests go further per window (test_system_fused, _fused_fields, test_stream25d_2d,
- * test_stream25d_column); this is the matrix of issue 21's acceptance. */
+ * test_stream25d_column); this is the matrix of every system by the schedule. */
 #include <stdio.h>
 #include <string.h>
 

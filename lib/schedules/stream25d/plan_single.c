@@ -17,6 +17,11 @@
  * neighbours. */
 typedef cls__s25_reads s25_reads;
 
+/* What takes a body beyond the full window (plan_column.c's shapes). */
+#define S25_WIDER                                                                              \
+    "stars up to radius 4 run one step per pass with stream25d.window=column; other bodies "   \
+    "need another schedule"
+
 cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
                                int only, s25_reads *rd)
 {
@@ -35,14 +40,14 @@ cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage
                 if (!cls__stencil_is_system(p->st))
                     return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                                      "stream25d: the body reads IN at offset %d in %c; the "
-                                     "window holds offsets up to %d in each dimension (use "
-                                     "another schedule)",
+                                     "window holds offsets up to %d in each dimension (" S25_WIDER
+                                     ")",
                                      off[d], axis[d], MAX_R);
                 const cls__stage *sg = &p->st->stages[stage];
                 return cls__fail(p->ctx, CLS_ERR_PLAN_INFEASIBLE,
                                  "stream25d: stage %zu, update of '%s': reads '%s' at offset %d "
                                  "in %c; the window holds offsets up to %d in each dimension "
-                                 "(use another schedule)",
+                                 "(" S25_WIDER ")",
                                  stage, p->st->fields[sg->update[k].field].name,
                                  field >= 0 && (size_t)field < p->st->n_fields
                                      ? p->st->fields[field].name
