@@ -33,6 +33,15 @@ inline real cls_update_row(__global const real *restrict in, int X, int Y, int Z
 {
     return IN(0, 0);
 }
+inline real cls_update_end(__global const real *restrict in, int X, int Y, int Z, int STEP)
+{
+    return IN(0, 0);
+}
+inline real cls_update_end_interior(__global const real *restrict in, int X, int Y, int Z,
+                                    int STEP)
+{
+    return IN(0, 0);
+}
 #endif
 #ifndef CLS_ROW_LEN
 #define CLS_ROW_LEN NX
@@ -69,14 +78,19 @@ CLS_INLINE void cls_row(__global const real *restrict in, __global real *restric
     int lo = max(x0, CLS_HALO_X), hi = min(x1, NX - CLS_HALO_X);
     if (hi < lo) hi = lo = x1;
     __global real *restrict row = out + CLS_IDX(0, y, z);
-#define CLS_ROW_END(x) (row[x] = cls_update(in CLS_AUX_ARGS, x, y, z, step))
-    CLS_ROW_HEAD(CLS_ROW_END, CLS_HALO_X);
-    if (inner_row)
+#define CLS_ROW_END(x) (row[x] = cls_update_end(in CLS_AUX_ARGS, x, y, z, step))
+#define CLS_ROW_END_INTERIOR(x) (row[x] = cls_update_end_interior(in CLS_AUX_ARGS, x, y, z, step))
+    if (inner_row) {
+        CLS_ROW_HEAD(CLS_ROW_END_INTERIOR, CLS_HALO_X);
         CLS_ROW_LOOP(cls_update_interior);
-    else
+        CLS_ROW_TAIL(CLS_ROW_END_INTERIOR, CLS_HALO_X);
+    } else {
+        CLS_ROW_HEAD(CLS_ROW_END, CLS_HALO_X);
         CLS_ROW_LOOP(cls_update_row);
-    CLS_ROW_TAIL(CLS_ROW_END, CLS_HALO_X);
+        CLS_ROW_TAIL(CLS_ROW_END, CLS_HALO_X);
+    }
 #undef CLS_ROW_END
+#undef CLS_ROW_END_INTERIOR
 }
 
 __kernel void cls_naive(__global const real *restrict in, __global real *restrict out

@@ -90,6 +90,31 @@ inline real cls_read_row(__global const real *restrict a, int x, int y, int z)
     return a[CLS_DIDX(x, cls_fold(y, NY), cls_fold(z, NZ))];
 #endif
 }
+
+/* The row kernel's end points (x within a halo of the row's ends): x folded too, y and z as in
+ * cls_read_row, or read directly in rows whose stencil stays inside in y and z.  The row's
+ * folds and offsets are then the vector loop's own, computed once per row (the compiler
+ * shares them), and at the unrolled ends x is a constant whose fold vanishes: the OpenMP
+ * loop's clamped row pointers, where cls_read folded y and z again at every read. */
+inline real cls_read_end(__global const real *restrict a, int x, int y, int z)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    real v = a[CLS_DIDX(clamp(x, 0, NX - 1), clamp(y, 0, NY - 1), clamp(z, 0, NZ - 1))];
+    return x < 0 || x >= NX || y < 0 || y >= NY || z < 0 || z >= NZ ? (real)CLS_BOUNDARY_VALUE
+                                                                    : v;
+#else
+    return a[CLS_DIDX(cls_fold(x, NX), cls_fold(y, NY), cls_fold(z, NZ))];
+#endif
+}
+inline real cls_read_end_direct(__global const real *restrict a, int x, int y, int z)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    real v = a[CLS_DIDX(clamp(x, 0, NX - 1), y, z)];
+    return x < 0 || x >= NX ? (real)CLS_BOUNDARY_VALUE : v;
+#else
+    return a[CLS_DIDX(cls_fold(x, NX), y, z)];
+#endif
+}
 #endif
 #ifdef CLS_NAIVE_ROWS
 #ifdef __clang__
