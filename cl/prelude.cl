@@ -104,7 +104,7 @@ inline real cls_read_end(__global const real *restrict a, int x, int y, int z)
     return a[CLS_DIDX(cls_fold(x, NX), cls_fold(y, NY), cls_fold(z, NZ))];
 #endif
 }
-/* The same with y and z inside the grid (auxiliary arrays of inner rows). */
+/* The same with y and z inside the grid (auxiliary arrays of inner rows; cls_read_end_rel). */
 inline real cls_read_end_direct(__global const real *restrict a, int x, int y, int z)
 {
 #if CLS_BOUNDARY == CLS_CONSTANT
@@ -124,16 +124,7 @@ inline real cls_read_end_direct(__global const real *restrict a, int x, int y, i
  * LLVM carried the centre's vector over from the previous iteration's x + 1 and shuffled it
  * into place, 3 more instructions per vector (hotspot on PoCL, callgrind). */
 #define cls_read_rel(a, x, y, z) (a)[CLS_DIDX(0, Y, Z) + CLS_DIDX(x, (y) - Y, (z) - Z)]
-inline real cls_read_end_rel_at(__global const real *restrict a, int x, int dy, int dz)
-{
-#if CLS_BOUNDARY == CLS_CONSTANT
-    real v = a[CLS_DIDX(clamp(x, 0, NX - 1), dy, dz)];
-    return x < 0 || x >= NX ? (real)CLS_BOUNDARY_VALUE : v;
-#else
-    return a[CLS_DIDX(cls_fold(x, NX), dy, dz)];
-#endif
-}
-#define cls_read_end_rel(a, x, y, z) cls_read_end_rel_at(a, x, (y) - Y, (z) - Z)
+#define cls_read_end_rel(a, x, y, z) cls_read_end_direct(a, x, (y) - Y, (z) - Z)
 #endif
 #ifdef CLS_NAIVE_ROWS
 #ifdef __clang__
