@@ -11,8 +11,8 @@
  * and then the last CLS_ROW_VEC points of [lo, hi) once more, overlapping: the overlap
  * recomputes the same values, and every point runs in vector code instead of a scalar
  * remainder.  The halo-wide ends of the run (x < CLS_HALO_X, x >= NX - CLS_HALO_X) fold x
- * by the boundary rule and share the loop's row pointer (cls_update_end_rel) or its y and z
- * folds (cls_update_end), unrolled where a run reaches the row's end so that their folds of x
+ * by the boundary rule and read relative to the row too (cls_update_end_rel) or share the
+ * loop's y and z folds (cls_update_end), unrolled where a run reaches the row's end so that their folds of x
  * vanish (CLS_ROW_HEAD, CLS_ROW_TAIL in the prelude).  Measured on PoCL (callgrind, heat3d7
  * 64^3): the scalar remainders and the edge rows' per-point folds were half the instructions;
  * later (jacobi3d 128^3) the end points' per-read folds of y and z and the loop's pointer per
