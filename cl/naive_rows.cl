@@ -5,18 +5,18 @@
  *
  * The run's points whose stencil stays inside the grid in x, [lo, hi), take one loop without
  * boundary code: cls_update_rel in rows whose stencil stays inside in y and z too (the state
- * read relative to the row, every neighbour a constant offset from one pointer),
+ * read at the row's offset plus each neighbour's constant offset from the point),
  * cls_update_row (y and z folded once per row) in the edge rows.  That loop covers a multiple
  * of CLS_ROW_VEC points (the device's preferred vector width, a multiple of the compiler's)
  * and then the last CLS_ROW_VEC points of [lo, hi) once more, overlapping: the overlap
  * recomputes the same values, and every point runs in vector code instead of a scalar
  * remainder.  The halo-wide ends of the run (x < CLS_HALO_X, x >= NX - CLS_HALO_X) fold x
  * by the boundary rule and read relative to the row too (cls_update_end_rel) or share the
- * loop's y and z folds (cls_update_end), unrolled where a run reaches the row's end so that their folds of x
- * vanish (CLS_ROW_HEAD, CLS_ROW_TAIL in the prelude).  Measured on PoCL (callgrind, heat3d7
- * 64^3): the scalar remainders and the edge rows' per-point folds were half the instructions;
- * later (jacobi3d 128^3) the end points' per-read folds of y and z and the loop's pointer per
- * neighbour row, stepped and spilled per row, a fifth. */
+ * loop's y and z folds (cls_update_end), unrolled where a run reaches the row's end so that
+ * their folds of x vanish (CLS_ROW_HEAD, CLS_ROW_TAIL in the prelude).  Measured on PoCL
+ * (callgrind, heat3d7 64^3): the scalar remainders and the edge rows' per-point folds were
+ * half the instructions; later (jacobi3d 128^3) the end points' per-read folds of y and z and
+ * the loop's pointer per neighbour row, stepped and spilled per row, a fifth. */
 #ifndef CLS_GENERATED
 #define CLS_INLINE inline
 #define CLS_AUX_PARAMS
