@@ -4,16 +4,19 @@
  * step, every read from global memory, as naive.cl.
  *
  * The run's points whose stencil stays inside the grid in x, [lo, hi), take one loop without
- * boundary code: cls_update_interior in rows whose stencil stays inside in y and z too,
+ * boundary code: cls_update_rel in rows whose stencil stays inside in y and z too (the state
+ * read at the row's offset plus each neighbour's constant offset from the point),
  * cls_update_row (y and z folded once per row) in the edge rows.  That loop covers a multiple
  * of CLS_ROW_VEC points (the device's preferred vector width, a multiple of the compiler's)
  * and then the last CLS_ROW_VEC points of [lo, hi) once more, overlapping: the overlap
  * recomputes the same values, and every point runs in vector code instead of a scalar
- * remainder.  Only the halo-wide ends of the run (x < CLS_HALO_X, x >= NX - CLS_HALO_X) take
- * cls_update's per-read boundary code, unrolled where a run reaches the row's end so that
+ * remainder.  The halo-wide ends of the run (x < CLS_HALO_X, x >= NX - CLS_HALO_X) fold x
+ * by the boundary rule and read relative to the row too (cls_update_end_rel) or share the
+ * loop's y and z folds (cls_update_end), unrolled where a run reaches the row's end so that
  * their folds of x vanish (CLS_ROW_HEAD, CLS_ROW_TAIL in the prelude).  Measured on PoCL
  * (callgrind, heat3d7 64^3): the scalar remainders and the edge rows' per-point folds were
- * half the instructions. */
+ * half the instructions; later (jacobi3d 128^3) the end points' per-read folds of y and z and
+ * the loop's pointer per neighbour row, stepped and spilled per row, a fifth. */
 #ifndef CLS_GENERATED
 #define CLS_INLINE inline
 #define CLS_AUX_PARAMS
@@ -33,6 +36,18 @@ inline real cls_update_row(__global const real *restrict in, int X, int Y, int Z
 {
     return IN(0, 0);
 }
+inline real cls_update_end(__global const real *restrict in, int X, int Y, int Z, int STEP)
+{
+    return IN(0, 0);
+}
+inline real cls_update_rel(__global const real *restrict in, int X, int Y, int Z, int STEP)
+{
+    return in[X];
+}
+inline real cls_update_end_rel(__global const real *restrict in, int X, int Y, int Z, int STEP)
+{
+    return in[X];
+}
 #endif
 #ifndef CLS_ROW_LEN
 #define CLS_ROW_LEN NX
@@ -44,14 +59,15 @@ inline real cls_update_row(__global const real *restrict in, int X, int Y, int Z
 #define CLS_ROW_VEC 16
 #endif
 
-/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again. */
-#define CLS_ROW_LOOP(update)                                                                   \
+/* [lo, hi) as a multiple of CLS_ROW_VEC points, then its last CLS_ROW_VEC points again; the
+ * update reads the state through `at`. */
+#define CLS_ROW_LOOP(update, at)                                                               \
     do {                                                                                       \
         int n_ = hi - lo, full_ = n_ - n_ % CLS_ROW_VEC;                                       \
         for (int x = lo; x < lo + full_; x++)                                                  \
-            row[x] = update(in CLS_AUX_ARGS, x, y, z, step);                                   \
+            row[x] = update(at CLS_AUX_ARGS, x, y, z, step);                                   \
         int tail_ = full_ == n_ ? hi : (n_ >= CLS_ROW_VEC ? hi - CLS_ROW_VEC : lo);             \
-        for (int x = tail_; x < hi; x++) row[x] = update(in CLS_AUX_ARGS, x, y, z, step);      \
+        for (int x = tail_; x < hi; x++) row[x] = update(at CLS_AUX_ARGS, x, y, z, step);      \
     } while (0)
 
 /* One run of points [x0, x1) of row (y, z). */
@@ -69,14 +85,20 @@ CLS_INLINE void cls_row(__global const real *restrict in, __global real *restric
     int lo = max(x0, CLS_HALO_X), hi = min(x1, NX - CLS_HALO_X);
     if (hi < lo) hi = lo = x1;
     __global real *restrict row = out + CLS_IDX(0, y, z);
-#define CLS_ROW_END(x) (row[x] = cls_update(in CLS_AUX_ARGS, x, y, z, step))
-    CLS_ROW_HEAD(CLS_ROW_END, CLS_HALO_X);
-    if (inner_row)
-        CLS_ROW_LOOP(cls_update_interior);
-    else
-        CLS_ROW_LOOP(cls_update_row);
-    CLS_ROW_TAIL(CLS_ROW_END, CLS_HALO_X);
+#define CLS_ROW_END(x) (row[x] = cls_update_end(in CLS_AUX_ARGS, x, y, z, step))
+#define CLS_ROW_END_REL(x) (row[x] = cls_update_end_rel(at CLS_AUX_ARGS, x, y, z, step))
+    if (inner_row) {
+        __global const real *restrict at = in + CLS_DIDX(0, y, z);
+        CLS_ROW_HEAD(CLS_ROW_END_REL, CLS_HALO_X);
+        CLS_ROW_LOOP(cls_update_rel, in);
+        CLS_ROW_TAIL(CLS_ROW_END_REL, CLS_HALO_X);
+    } else {
+        CLS_ROW_HEAD(CLS_ROW_END, CLS_HALO_X);
+        CLS_ROW_LOOP(cls_update_row, in);
+        CLS_ROW_TAIL(CLS_ROW_END, CLS_HALO_X);
+    }
 #undef CLS_ROW_END
+#undef CLS_ROW_END_REL
 }
 
 __kernel void cls_naive(__global const real *restrict in, __global real *restrict out

@@ -90,6 +90,41 @@ inline real cls_read_row(__global const real *restrict a, int x, int y, int z)
     return a[CLS_DIDX(x, cls_fold(y, NY), cls_fold(z, NZ))];
 #endif
 }
+
+/* The row kernel's end points (x within a halo of the row's ends) in edge rows: x folded too,
+ * y and z as in cls_read_row (folded once per row); at the unrolled ends x is a constant whose
+ * fold vanishes.  cls_read folded y and z again at every read. */
+inline real cls_read_end(__global const real *restrict a, int x, int y, int z)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    real v = a[CLS_DIDX(clamp(x, 0, NX - 1), clamp(y, 0, NY - 1), clamp(z, 0, NZ - 1))];
+    return x < 0 || x >= NX || y < 0 || y >= NY || z < 0 || z >= NZ ? (real)CLS_BOUNDARY_VALUE
+                                                                    : v;
+#else
+    return a[CLS_DIDX(cls_fold(x, NX), cls_fold(y, NY), cls_fold(z, NZ))];
+#endif
+}
+/* The same with y and z inside the grid (auxiliary arrays of inner rows; cls_read_end_rel). */
+inline real cls_read_end_direct(__global const real *restrict a, int x, int y, int z)
+{
+#if CLS_BOUNDARY == CLS_CONSTANT
+    real v = a[CLS_DIDX(clamp(x, 0, NX - 1), y, z)];
+    return x < 0 || x >= NX ? (real)CLS_BOUNDARY_VALUE : v;
+#else
+    return a[CLS_DIDX(cls_fold(x, NX), y, z)];
+#endif
+}
+/* Rows whose stencil stays inside the grid in y and z read the state relative to their row
+ * (the readers are macros over the update's parameters Y and Z): cls_read_rel indexes `a`
+ * (the whole state) by the row's offset plus the neighbour's constant offset from the point,
+ * as the OpenMP loop's row pointers do; cls_read_end_rel indexes `a` = the state at (0, Y, Z).
+ * Absolute indices left the compiler one pointer per neighbour row, stepped and spilled per
+ * row, and end points that recomputed each neighbour's index.  The loop's index keeps the
+ * row's offset as a separate term: with `a` itself at the row (one pointer, constant offsets)
+ * LLVM carried the centre's vector over from the previous iteration's x + 1 and shuffled it
+ * into place, 3 more instructions per vector (hotspot on PoCL, callgrind). */
+#define cls_read_rel(a, x, y, z) (a)[CLS_DIDX(0, Y, Z) + CLS_DIDX(x, (y) - Y, (z) - Z)]
+#define cls_read_end_rel(a, x, y, z) cls_read_end_direct(a, x, (y) - Y, (z) - Z)
 #endif
 #ifdef CLS_NAIVE_ROWS
 #ifdef __clang__

@@ -347,7 +347,10 @@ const char *cls__kernel_source(const char *file, int *owned);
 /* The update function's variants a template may call besides cls_update (boundary handled)
  * and cls_update_interior (direct reads), by where the state comes from. */
 #define CLS__UPDATE_ROW 1u    /* cls_update_row: y and z folded once per row, x direct (row
-                                 kernels' edge rows; CLS_NAIVE_ROWS readers) */
+                                 kernels' edge rows; CLS_NAIVE_ROWS readers); cls_update_end:
+                                 x folded too, for a row's end points; cls_update_rel,
+                                 cls_update_end_rel: the state read relative to the row
+                                 (0, Y, Z), inner rows */
 #define CLS__UPDATE_TILE 2u   /* cls_update_tile, cls_update_tile_interior: a local-memory tile
                                  whose first element is grid point (OX, OY, OZ) (CLS_TILE_X) */
 #define CLS__UPDATE_WINDOW 4u /* cls_update_stream: a private window of planes (CLS_STREAM25D) */

@@ -68,20 +68,23 @@ static const char *plan_points_per_item(const cls_plan *plan)
 
 static const cls_dims sizes[3] = {{{97, 1, 1}}, {{23, 17, 1}}, {{11, 9, 7}}};
 
-static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt,
-                          size_t per_item)
+/* name: a built-in stencil or a stencil's JSON; size: the grid (NULL: sizes[] by dimension),
+ * run on the naive schedule itself rather than AUTO's choice. */
+static void check_stencil_at(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt,
+                             size_t per_item, const cls_dims *size)
 {
     cls_stencil *st = NULL;
     void *in = NULL, *out = NULL, *ref = NULL, *aux[4] = {NULL};
     cls_plan *plan = NULL;
     const size_t steps = 6;
-    if (cls_stencil_builtin(name, &st) != CLS_SUCCESS) {
+    if ((name[0] == '{' ? cls_stencil_from_json(name, &st) : cls_stencil_builtin(name, &st)) !=
+        CLS_SUCCESS) {
         tap_ok(0, "%s: %s", name, cls_last_error());
         return;
     }
     cls_stencil_set_dtype(st, dt);
     cls_stencil_set_boundary(st, b, 0.25);
-    cls_dims d = sizes[cls_stencil_dims(st) - 1];
+    cls_dims d = size ? *size : sizes[cls_stencil_dims(st) - 1];
     size_t n = cls_dims_points(d), es = cls_dtype_size(dt);
     in = malloc(n * es);
     out = malloc(n * es);
@@ -96,21 +99,25 @@ static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cl
     char params[64];
     cls_plan_options_init(&opt);
     opt.params = naive_params(params, sizeof params, per_item);
+    if (size) opt.schedule = CLS_SCHEDULE_NAIVE;
     cls_status s = cls_plan_create(ctx, st, d, steps, &opt, &plan);
     if (s == CLS_SUCCESS) s = cls_plan_run(plan, in, (const void *const *)aux, out, NULL);
     cls_status r = cls_reference_run(st, d, steps, in, (const void *const *)aux, ref);
     if (s != CLS_SUCCESS || r != CLS_SUCCESS) {
-        tap_ok(0, "%s %s %s runs: %s", name, cls_boundary_name(b), dt ? "double" : "float",
-               cls_last_error());
+        tap_ok(0, "%s %s %s runs: %s", cls_stencil_name(st), cls_boundary_name(b),
+               dt ? "double" : "float", cls_last_error());
     } else {
         int bitwise;
         double err = compare(out, ref, dt, n, &bitwise);
         int exact = cls_stencil_is_exact(st);
         /* Exact bodies must match bit for bit; others within a few ulps per step. */
         double tol = dt == CLS_FLOAT64 ? 1e-12 : 1e-5;
+        const char *rows = cls_plan_param(plan, "naive.rows_per_item");
         tap_ok(exact ? bitwise : err <= tol,
-               "%s %s %s, %s per item: naive == reference (%s, max rel err %.3g)", name,
-               cls_boundary_name(b), dt ? "double" : "float", plan_points_per_item(plan),
+               "%s %zux%zux%zu %s %s, %s per item%s: naive == reference (%s, max rel err %.3g)",
+               cls_stencil_name(st), d.n[0], d.n[1], d.n[2], cls_boundary_name(b),
+               dt ? "double" : "float",
+               plan_points_per_item(plan), rows ? " (row kernel)" : "",
                bitwise ? "bitwise" : "not bitwise", err);
     }
     cls_plan_release(plan);
@@ -119,6 +126,12 @@ static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cl
     free(in);
     free(out);
     free(ref);
+}
+
+static void check_stencil(cls_context *ctx, const char *name, cls_boundary b, cls_dtype dt,
+                          size_t per_item)
+{
+    check_stencil_at(ctx, name, b, dt, per_item, NULL);
 }
 
 static void write_file(const char *path, const char *text)
@@ -165,6 +178,29 @@ int main(void)
             check_stencil(ctx, cls_stencil_builtin_name(i), CLS_BOUNDARY_PERIODIC, CLS_FLOAT32, per);
             check_stencil(ctx, cls_stencil_builtin_name(i), CLS_BOUNDARY_MIRROR, CLS_FLOAT32, per);
         }
+
+    /* The row kernel's row ends (CPUs): rows of 2 and 3 points, shorter than a vector, rows
+     * of an odd length past it; heat3d27 reads every y and z neighbour at the ends, hotspot an
+     * auxiliary array.  1-point rows: stencils that read no x neighbour (halo 0 in x).  Every
+     * boundary kind in float, clamp in double. */
+    static const cls_dims short_rows[2][4] = {
+        {{{2, 6, 1}}, {{3, 5, 1}}, {{21, 4, 1}}, {{1, 7, 1}}},
+        {{{2, 5, 4}}, {{3, 3, 3}}, {{19, 4, 3}}, {{1, 5, 4}}}};
+    static const char *const short_row_stencils[2][2] = {
+        {"hotspot", "{\"name\":\"ycol2\",\"dims\":2,\"body\":\"0.5*IN(0,-1) + 0.25*IN(0,1) + "
+                    "0.25*IN(0,0)\"}"},
+        {"heat3d27", "{\"name\":\"yzcol3\",\"dims\":3,\"body\":\"0.5*IN(0,-1,0) + 0.25*IN(0,0,1) "
+                     "+ 0.25*IN(0,1,-1)\"}"}};
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 4; j++) {
+            const char *name = short_row_stencils[k][j == 3];
+            for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++)
+                check_stencil_at(ctx, name, (cls_boundary)b, CLS_FLOAT32, 0, &short_rows[k][j]);
+            if (info.double_support)
+                check_stencil_at(ctx, name, CLS_BOUNDARY_CLAMP, CLS_FLOAT64, 0, &short_rows[k][j]);
+        }
+    /* Runs of one point each along a row. */
+    check_stencil_at(ctx, "heat3d27", CLS_BOUNDARY_MIRROR, CLS_FLOAT32, 1, &short_rows[1][2]);
 
     /* A user stencil with transcendental functions: agreement within tolerance. */
     cls_stencil *st = NULL;
