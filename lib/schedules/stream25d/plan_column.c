@@ -1,7 +1,6 @@
 /* plan_column.c: the stream25d column variant's planner (cl/stream25d_column.cl): which bodies it
  * runs (stars: reads off the plane only along the point's own column, radius up to 4), its tile,
  * planes per group and rows per work-item, its kernel, and AUTO's offer of it. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +25,11 @@ typedef struct col_reads {
  * cannot run it. */
 static int scan(const cls__s25 *p, const char *text, col_reads *cr, char *why, size_t len)
 {
-    const int sys = cls__stencil_is_system(p->st);
-    const char *pat = sys ? "CLS_FIELD_" : "IN(";
     static const char axis[] = "xyz";
-    for (const char *c = strstr(text, pat); c; c = strstr(c + 3, pat)) {
-        int o[3], field = 0;
-        if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
-        if (sys ? sscanf(c, "CLS_FIELD_%d(%d, %d, %d)", &field, &o[0], &o[1], &o[2]) != 4
-                : sscanf(c, "IN(%d, %d, %d)", &o[0], &o[1], &o[2]) != 3)
-            continue;
-        const char *name = sys && field >= 0 && (size_t)field < p->st->n_fields
+    int o[3], field;
+    for (const char *at = text; cls__s25_next_read(p, text, &at, &field, o);) {
+        const char *name = cls__stencil_is_system(p->st) && field >= 0 &&
+                                   (size_t)field < p->st->n_fields
                                ? p->st->fields[field].name
                                : "IN";
         if (field < 0 || field >= 32) {
@@ -68,6 +62,24 @@ static int scan(const cls__s25 *p, const char *text, col_reads *cr, char *why, s
     return 1;
 }
 
+/* scan over every update (cls__s25_each_update); a refusal's reason in why. */
+typedef struct col_scan {
+    col_reads *cr;
+    char *why;
+    size_t len;
+    int refused;
+} col_scan;
+
+static cls_status scan_update(const cls__s25 *p, size_t stage, size_t k, const char *text,
+                              void *arg)
+{
+    col_scan *a = arg;
+    (void)stage, (void)k;
+    if (scan(p, text, a->cr, a->why, a->len)) return CLS_SUCCESS;
+    a->refused = 1;
+    return CLS_ERR_PLAN_INFEASIBLE;
+}
+
 /* The reads of the whole body (every update of every stage of a system: one geometry for all
  * the stages' kernels); 0 with the reason in why when the column kernel cannot run it. */
 static int body_reads(const cls__s25 *p, col_reads *cr, char *why, size_t len)
@@ -77,28 +89,10 @@ static int body_reads(const cls__s25 *p, col_reads *cr, char *why, size_t len)
         snprintf(why, len, "the column variant streams 3D grids");
         return 0;
     }
-    if (!cls__stencil_is_system(p->st)) {
-        char *text = cls__expr_emit_opencl(cls__s25_facts(p)->expr);
-        int ok = text && scan(p, text, cr, why, len);
-        if (!text) snprintf(why, len, "out of host memory emitting the body");
-        free(text);
-        return ok;
-    }
-    for (size_t g = 0; g < p->st->n_stages; g++)
-        for (size_t k = 0; k < p->st->stages[g].n; k++) {
-            cls_expr *e = NULL;
-            if (cls__stencil_parse_update(p->st, g, k, &e) != CLS_SUCCESS) {
-                snprintf(why, len, "%s", cls_last_error());
-                return 0;
-            }
-            char *text = cls__expr_emit_opencl(e);
-            cls__expr_free(e);
-            int ok = text && scan(p, text, cr, why, len);
-            if (!text) snprintf(why, len, "out of host memory emitting an update");
-            free(text);
-            if (!ok) return 0;
-        }
-    return 1;
+    col_scan a = {cr, why, len, 0};
+    if (cls__s25_each_update(p, scan_update, &a) == CLS_SUCCESS) return 1;
+    if (!a.refused) snprintf(why, len, "%s", cls_last_error());
+    return 0;
 }
 
 static int max_radius(const col_reads *cr)

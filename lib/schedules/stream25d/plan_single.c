@@ -22,17 +22,28 @@ typedef cls__s25_reads s25_reads;
     "stars up to radius 4 run one step per pass with stream25d.window=column; other bodies "   \
     "need another schedule"
 
+int cls__s25_next_read(const cls__s25 *p, const char *text, const char **at, int *field,
+                       int off[3])
+{
+    const int sys = cls__stencil_is_system(p->st);
+    const char *pat = sys ? "CLS_FIELD_" : "IN(";
+    for (const char *c = strstr(*at, pat); c; c = strstr(c + 3, pat)) {
+        if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
+        *field = 0;
+        if (sys ? sscanf(c, "CLS_FIELD_%d(%d, %d, %d)", field, &off[0], &off[1], &off[2]) != 4
+                : sscanf(c, "IN(%d, %d, %d)", &off[0], &off[1], &off[2]) != 3)
+            continue;
+        *at = c + 3;
+        return 1;
+    }
+    return 0;
+}
+
 cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
                                int only, s25_reads *rd)
 {
-    const char *pat = cls__stencil_is_system(p->st) ? "CLS_FIELD_" : "IN(";
-    for (const char *c = strstr(text, pat); c; c = strstr(c + 3, pat)) {
-        int off[3], field = -1;
-        if (c > text && (c[-1] == '_' || isalnum((unsigned char)c[-1]))) continue;
-        if (cls__stencil_is_system(p->st)
-                ? sscanf(c, "CLS_FIELD_%d(%d, %d, %d)", &field, &off[0], &off[1], &off[2]) != 4
-                : sscanf(c, "IN(%d, %d, %d)", &off[0], &off[1], &off[2]) != 3)
-            continue;
+    int off[3], field;
+    for (const char *at = text; cls__s25_next_read(p, text, &at, &field, off);) {
         if (only >= 0 && field != only) continue;
         for (int d = 0; d < 3; d++) {
             if (abs(off[d]) > MAX_R) {
@@ -65,14 +76,13 @@ cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage
 
 /* Scans the body (every update of every stage of a system) as the generator emits it (offsets
  * folded to integer literals), so every read is found whatever the user wrote. */
-cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
+cls_status cls__s25_each_update(const cls__s25 *p, cls__s25_text_fn fn, void *arg)
 {
-    memset(rd, 0, sizeof *rd);
     if (!cls__stencil_is_system(p->st)) {
         char *text = cls__expr_emit_opencl(cls__s25_facts(p)->expr);
         if (!text)
             return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "stream25d: emitting the body");
-        cls_status s = cls__s25_scan_reads(p, text, 0, 0, -1, rd);
+        cls_status s = fn(p, 0, 0, text, arg);
         free(text);
         return s;
     }
@@ -86,11 +96,23 @@ cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
             if (!text)
                 return cls__fail(p->ctx, CLS_ERR_OUT_OF_HOST_MEMORY,
                                  "stream25d: emitting an update");
-            s = cls__s25_scan_reads(p, text, g, k, -1, rd);
+            s = fn(p, g, k, text, arg);
             free(text);
             if (s != CLS_SUCCESS) return s;
         }
     return CLS_SUCCESS;
+}
+
+static cls_status scan_all(const cls__s25 *p, size_t stage, size_t k, const char *text,
+                           void *rd)
+{
+    return cls__s25_scan_reads(p, text, stage, k, -1, rd);
+}
+
+cls_status cls__s25_body_reads(const cls__s25 *p, s25_reads *rd)
+{
+    memset(rd, 0, sizeof *rd);
+    return cls__s25_each_update(p, scan_all, rd);
 }
 
 /* Arrays streamed side by side: every field of a system, else the one. */

@@ -32,6 +32,16 @@ cls_status cls__s25_build_kernel(cls__s25 *p, const char *tmpl, const char *defi
  * CLS_ERR_PLAN_INFEASIBLE beyond the window. */
 cls_status cls__s25_scan_reads(const cls__s25 *p, const char *text, size_t stage, size_t k,
                                int only, cls__s25_reads *rd);
+/* The next read of an emitted body at or after *at (text: the whole body): IN(dx, dy, dz) of a
+ * single field (field 0) or CLS_FIELD_f(dx, dy, dz) of a system; 1 with the field and offsets
+ * and *at moved past it, 0 when none is left. */
+int cls__s25_next_read(const cls__s25 *p, const char *text, const char **at, int *field,
+                       int off[3]);
+/* Calls fn with the emitted text of the body (a single field: stage 0, update 0) or of every
+ * update of every stage of a system, until a status other than CLS_SUCCESS, which it returns. */
+typedef cls_status (*cls__s25_text_fn)(const cls__s25 *p, size_t stage, size_t k,
+                                       const char *text, void *arg);
+cls_status cls__s25_each_update(const cls__s25 *p, cls__s25_text_fn fn, void *arg);
 /* Whether the device runs a bx x by work-group (CLS_ERR_PLAN_INFEASIBLE naming its limits). */
 cls_status cls__s25_check_group(cls__s25 *p, size_t bx, size_t by);
 /* A system's kernels, one per stage (kernel `name` of template `tmpl`), with the same

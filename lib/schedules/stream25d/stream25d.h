@@ -62,9 +62,11 @@ typedef struct cls__s25 {
     size_t item_rows;       /* adjacent rows each work-item updates */
     size_t steps_per_pass;  /* 1: cl/stream25d.cl, > 1: cl/stream25d_tb.cl */
     size_t levels;          /* fused steps of a system: the updated field's time levels */
-    int fields[CLS__S25_MAX_FUSED_FIELDS]; /* ... the updated fields in order, then the one's
-                                              levels (the kernel's arguments: in, out per
-                                              field) */
+    int fields[CLS__S25_MAX_FUSED_FIELDS > CLS__S25_MAX_LEVELS + 1
+                   ? CLS__S25_MAX_FUSED_FIELDS
+                   : CLS__S25_MAX_LEVELS + 1]; /* ... the updated fields in order, or the one
+                                                  and its levels (the kernel's arguments: in,
+                                                  out per field) */
     size_t tile[3];         /* the XY output tile and the planes per group */
     size_t local[3], global[3];
     double predicted_seconds;
