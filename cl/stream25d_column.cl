@@ -3,7 +3,7 @@
  * the XY plane marches along z through CLS_ZCHUNK planes; each work-item keeps the 2*CLS_RZ+1
  * values of each of its CLS_ITEM_Y columns along z in a register queue shifted every plane; the
  * centre plane of the tile and its XY halo sit in local memory (double-buffered: the tile's points
- * from the queues' centres, the halo loaded from global memory one plane ahead).  The update reads
+ * from the queues' centres, the halo loaded from global memory CLS_COL_AHEAD planes ahead).  The update reads
  * in-plane offsets (dz = 0) from local memory and z offsets of its own column from the queue
  * (the prelude's compact window, CLS_S25_COLUMN); the planner refuses reads with dz != 0 off the
  * column.  A system streams every field its stage reads: star fields (CLS_COL_STAR_MASK) through
@@ -147,6 +147,12 @@ inline cls_col_slot cls_col_halo(int h, int x0, int y0)
 /* The window entries of in-plane offset (dx, dy) from the local plane around point `at`. */
 #define CLS_COL_LOCAL(dx, dy) w[f][CLS_WIN_IDX(dx, dy, 0)] = at[(dy) * CLS_LW + (dx)];
 
+/* How many planes ahead the loads are issued (stream25d.prefetch): plane z + CLS_COL_AHEAD is
+ * requested while plane z is computed, so that more loads are in flight per work-item. */
+#ifndef CLS_COL_AHEAD
+#define CLS_COL_AHEAD 1
+#endif
+
 __kernel __attribute__((reqd_work_group_size(CLS_BX, CLS_BY, 1)))
 void CLS_COL_KERNEL(CLS_COL_PARAMS)
 {
@@ -159,13 +165,16 @@ void CLS_COL_KERNEL(CLS_COL_PARAMS)
     /* Items past a ragged edge compute throw-away values at in-grid coordinates; their columns
      * hold the boundary rule's values, which points near the edge read. */
     const int xc = min(x, NX - 1);
-    cls_col_slot col[CLS_ITEM_Y], halo[CLS_NH1];
-    real q[CLS_COL_NF][CLS_ITEM_Y][CLS_QN], qn[CLS_COL_NF][CLS_ITEM_Y];
-    real hv[CLS_COL_NF][CLS_NH1];
+    cls_col_slot col[CLS_ITEM_Y];
+    /* the loads in flight: entry a holds plane z + 1 + a (queues: the plane entering them) */
+    real qn[CLS_COL_AHEAD][CLS_COL_NF][CLS_ITEM_Y];
+    real q[CLS_COL_NF][CLS_ITEM_Y][CLS_QN];
     real w[CLS_COL_NF][CLS_WIN];
 #pragma unroll
     for (int j = 0; j < CLS_ITEM_Y; j++)
         col[j] = cls_col_make(x, y + j, lx + CLS_RX + CLS_LW * (ly * CLS_ITEM_Y + j + CLS_RY));
+    cls_col_slot halo[CLS_NH1];
+    real hv[CLS_COL_AHEAD][CLS_COL_NF][CLS_NH1];
 #pragma unroll
     for (int r = 0; r < CLS_NH; r++) {
         int h = lx + CLS_BX * ly + r * CLS_ITEMS;
@@ -191,24 +200,32 @@ void CLS_COL_KERNEL(CLS_COL_PARAMS)
 #pragma unroll
         for (int j = 0; j < CLS_ITEM_Y; j++) pl[col[j].dst] = q[f][j][CLS_RZ];
     }
+
+    /* The loads of plane p into entry a of the ring: the queues' new plane p + RZ (a point
+     * field: p) and the halo of p. */
+#define CLS_COL_LOAD(a, p)                                                                      \
+    _Pragma("unroll") for (int f = 0; f < CLS_COL_NF; f++) {                                    \
+        if (!CLS_COL_READS(f)) continue;                                                        \
+        _Pragma("unroll") for (int j = 0; j < CLS_ITEM_Y; j++) qn[a][f][j] =                    \
+            CLS_FETCH(src[f], col[j], CLS_COL_STAR(f) ? (p) + CLS_RZ : (p));                    \
+        if (!CLS_COL_STAR(f)) continue;                                                         \
+        _Pragma("unroll") for (int r = 0; r < CLS_NH; r++) hv[a][f][r] =                        \
+            CLS_FETCH(src[f], halo[r], p);                                                      \
+    }
+#pragma unroll
+    for (int a = 0; a + 1 < CLS_COL_AHEAD; a++)
+        if (z0 + 1 + a < z1) {
+            CLS_COL_LOAD(a, z0 + 1 + a)
+        }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* Plane z: the loads of plane z + 1 (halo; the queues' new plane z + 1 + RZ) are issued
-     * first and land while z is computed from local plane b and the queues; then the queues
-     * shift and plane z + 1 goes into the other buffer; one barrier per plane. */
+    /* Plane z: the loads of plane z + AHEAD are issued first and land while z is computed from
+     * local plane b and the queues; then the queues shift, plane z + 1 goes into the other
+     * buffer and the ring moves on; one barrier per plane. */
     for (int z = z0, b = 0; z < z1; z++, b ^= 1) {
         const int zn = z + 1;
-        if (zn < z1) {
-#pragma unroll
-            for (int f = 0; f < CLS_COL_NF; f++) {
-                if (!CLS_COL_READS(f)) continue;
-#pragma unroll
-                for (int j = 0; j < CLS_ITEM_Y; j++)
-                    qn[f][j] = CLS_FETCH(src[f], col[j], CLS_COL_STAR(f) ? zn + CLS_RZ : zn);
-                if (!CLS_COL_STAR(f)) continue;
-#pragma unroll
-                for (int r = 0; r < CLS_NH; r++) hv[f][r] = CLS_FETCH(src[f], halo[r], zn);
-            }
+        if (z + CLS_COL_AHEAD < z1) {
+            CLS_COL_LOAD(CLS_COL_AHEAD - 1, z + CLS_COL_AHEAD)
         }
 #pragma unroll
         for (int j = 0; j < CLS_ITEM_Y; j++) {
@@ -235,18 +252,28 @@ void CLS_COL_KERNEL(CLS_COL_PARAMS)
                     if (CLS_COL_STAR(f)) {
 #pragma unroll
                         for (int d = 0; d + 1 < CLS_QN; d++) q[f][j][d] = q[f][j][d + 1];
-                        q[f][j][CLS_QN - 1] = qn[f][j];
+                        q[f][j][CLS_QN - 1] = qn[0][f][j];
                     } else {
-                        q[f][j][CLS_RZ] = qn[f][j];
+                        q[f][j][CLS_RZ] = qn[0][f][j];
                     }
                 }
                 if (!CLS_COL_STAR(f)) continue;
                 __local real *pl = planes[CLS_COL_SLOT(f)][b ^ 1];
 #pragma unroll
                 for (int r = 0; r < CLS_NH; r++)
-                    if (halo[r].dst >= 0) pl[halo[r].dst] = hv[f][r];
+                    if (halo[r].dst >= 0) pl[halo[r].dst] = hv[0][f][r];
 #pragma unroll
                 for (int j = 0; j < CLS_ITEM_Y; j++) pl[col[j].dst] = q[f][j][CLS_RZ];
+            }
+#pragma unroll
+            for (int a = 0; a + 1 < CLS_COL_AHEAD; a++) {
+#pragma unroll
+                for (int f = 0; f < CLS_COL_NF; f++) {
+#pragma unroll
+                    for (int j = 0; j < CLS_ITEM_Y; j++) qn[a][f][j] = qn[a + 1][f][j];
+#pragma unroll
+                    for (int r = 0; r < CLS_NH; r++) hv[a][f][r] = hv[a + 1][f][r];
+                }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

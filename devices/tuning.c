@@ -48,6 +48,7 @@ void cls__tuning_gpu(cls_model_params *p)
     /* the column window for stars of radius 2-4: offered once measured on the device */
     p->stream25d_column = 0;
     p->stream25d_column_rows = 1;
+    p->stream25d_column_prefetch = 1;
     /* 2D grids streamed along y: offered once measured on the device (doc/stream25d.md) */
     p->stream25d_2d = 0;
     /* fused steps of a system (wave3d) against the naive schedule's traffic bound: the
@@ -103,6 +104,7 @@ void cls__tuning_cpu(cls_model_params *p)
     /* the column window for stars of radius 2-4: offered once measured on the device */
     p->stream25d_column = 0;
     p->stream25d_column_rows = 1;
+    p->stream25d_column_prefetch = 1;
     /* 2D grids streamed along y: offered once measured on the device (doc/stream25d.md) */
     p->stream25d_2d = 0;
     /* a system's fused steps on grids with boundary fix-ups ran at 0.88-1.11x naive on the

@@ -142,6 +142,7 @@
     X(stream25d_fused_mirror, "tuning", "stream25d_fused_mirror", CLS__INT, "flag", 0, 1, 0, "1: AUTO fuses steps on mirror grids too") \
     X(stream25d_column, "tuning", "stream25d_column", CLS__INT, "radius", 0, 4, 0, "R > 0: AUTO offers stream25d's column window (one step per pass) for star bodies of radius max(R, 2) to 4; 0: never") \
     X(stream25d_column_rows, "tuning", "stream25d_column_rows", CLS__INT, "rows", 1, 8, 0, "stream25d's column window: rows per work-item when the caller leaves them open") \
+    X(stream25d_column_prefetch, "tuning", "stream25d_column_prefetch", CLS__INT, "planes", 1, 4, 0, "stream25d's column window: planes loaded ahead when stream25d.prefetch is not given") \
     X(stream25d_2d, "tuning", "stream25d_2d", CLS__INT, "flag", 0, 1, 0, "1: AUTO offers stream25d for 2D grids (streamed along y, fused steps) where the ghost-zone model fuses; 0: only when asked for") \
     X(stream25d_system_fix_ups, "tuning", "stream25d_system_fix_ups", CLS__INT, "flag", 0, 1, 0, "AUTO fuses stream25d steps for a system on grids whose boundary needs fix-ups (clamp, mirror, constant) too; 0: periodic grids only") \
     X(stream25d_system_gain, "tuning", "stream25d_system_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses stream25d steps for a system where the ghost-zone model predicts at least this ratio of the speed of the minimal traffic of one step per launch") \

@@ -143,9 +143,17 @@ static void default_window(cls_context *ctx, const char *name, const char *want)
     cls_stencil_release(st);
 }
 
-/* AUTO on the H100 stand-in for acoustic3d_r4 at 512^3 (planned, not run): the column window
- * under tuning.stream25d_column 3 (the H100 model's value: radius 3 and beyond), no stream25d
- * under 0 (the family's value). */
+/* The stream25d parameter `name` of plan p as the plan describes it, or "" */
+static const char *param(const cls_plan *p, const char *name)
+{
+    const char *v = p ? cls_plan_param(p, name) : NULL;
+    return v ? v : "";
+}
+
+/* AUTO on the H100 stand-in at 512^3 (planned, not run): no stream25d under
+ * tuning.stream25d_column 0 (the family's value); under the H100 model's own tuning (the window
+ * from radius 2, 4 rows per work-item, 2 planes loaded ahead) acoustic3d_r4 and the radius-2
+ * star stream with the column window in 32x4 groups (tiles 32x16). */
 static void auto_offer(void)
 {
     char dir[] = "/tmp/cls-s25-col-XXXXXX", path[4096];
@@ -160,37 +168,51 @@ static void auto_offer(void)
         standin_remove(dir);
         return;
     }
-    cls_stencil *st = make("acoustic3d_r4");
     const cls_dims d = {{512, 512, 512}};
-    for (int on = 0; on <= 3; on += 3) {
-        cls_model *m = NULL;
-        int set = cls_model_load(path, &m) == CLS_SUCCESS &&
-                  cls_model_set(m, "tuning.stream25d_column", on) == CLS_SUCCESS &&
+    const char *const names[] = {"acoustic3d_r4", "star13"};
+    for (int off = 1; off >= 0; off--) {
+        int set = 1;
+        if (off) {
+            cls_model *m = NULL;
+            set = cls_model_load(path, &m) == CLS_SUCCESS &&
+                  cls_model_set(m, "tuning.stream25d_column", 0) == CLS_SUCCESS &&
                   cls_model_save(m, path) == CLS_SUCCESS;
-        cls_model_release(m);
+            cls_model_release(m);
+        } else {
+            set = standin_h100(ctx, path, sizeof path); /* the model as shipped again */
+        }
         cls_context_release(ctx);
         ctx = NULL;
-        cls_plan *p = NULL;
-        cls_plan_info pi = {0};
-        cls_plan_options opt;
-        cls_plan_options_init(&opt);
-        opt.params = "pipeline.scheme=off";
-        set = set && cls_context_create(NULL, &ctx) == CLS_SUCCESS &&
-              cls_plan_create(ctx, st, d, 20, &opt, &p) == CLS_SUCCESS &&
-              cls_plan_describe(p, &pi) == CLS_SUCCESS;
-        const char *w = set ? cls_plan_param(p, "stream25d.window") : NULL;
-        if (on)
-            tap_ok(set && pi.schedule == CLS_SCHEDULE_STREAM25D && w && !strcmp(w, "column"),
-                   "AUTO, tuning.stream25d_column 3: acoustic3d_r4 512^3 streams with the column "
-                   "window: %s",
-                   set ? pi.why : cls_last_error());
-        else
-            tap_ok(set && pi.schedule != CLS_SCHEDULE_STREAM25D,
-                   "AUTO, tuning.stream25d_column 0: acoustic3d_r4 512^3 does not stream: %s",
-                   set ? pi.why : cls_last_error());
-        cls_plan_release(p);
+        set = set && cls_context_create(NULL, &ctx) == CLS_SUCCESS;
+        for (size_t i = 0; i < 2; i++) {
+            if (off && i) break;
+            cls_stencil *st = make(names[i]);
+            cls_plan *p = NULL;
+            cls_plan_info pi = {0};
+            cls_plan_options opt;
+            cls_plan_options_init(&opt);
+            opt.params = "pipeline.scheme=off";
+            int ok = set && st && cls_plan_create(ctx, st, d, 20, &opt, &p) == CLS_SUCCESS &&
+                     cls_plan_describe(p, &pi) == CLS_SUCCESS;
+            if (off)
+                tap_ok(ok && pi.schedule != CLS_SCHEDULE_STREAM25D,
+                       "AUTO, tuning.stream25d_column 0: %s 512^3 does not stream: %s", names[i],
+                       ok ? pi.why : cls_last_error());
+            else
+                tap_ok(ok && pi.schedule == CLS_SCHEDULE_STREAM25D &&
+                           !strcmp(param(p, "stream25d.window"), "column") &&
+                           !strcmp(param(p, "stream25d.prefetch"), "2") &&
+                           !strcmp(param(p, "stream25d.rows_per_item"), "4") &&
+                           !strcmp(param(p, "stream25d.tile"), "32x16") && pi.local_size[0] == 32 &&
+                           pi.local_size[1] == 4,
+                       "AUTO, the H100 model: %s 512^3 streams with the column window, 32x4 "
+                       "groups, 4 rows, 2 planes ahead: %s; %s",
+                       names[i], ok ? pi.why : cls_last_error(),
+                       ok ? cls_plan_param(p, "stream25d.tile") : "");
+            cls_plan_release(p);
+            cls_stencil_release(st);
+        }
     }
-    cls_stencil_release(st);
     cls_context_release(ctx);
     standin_remove(dir);
 }
@@ -207,21 +229,25 @@ int main(void)
     const int dbl = info.double_support != 0;
     const cls_dims ragged = {{37, 21, 19}}, tall = {{9, 40, 13}}, small = {{6, 5, 7}};
     /* Each case builds a kernel (about a second on PoCL): boundary kinds, dtypes, tiles, rows
-     * per work-item and chunks spread over few of them. */
+     * per work-item, chunks and planes loaded ahead (up to more than a chunk holds) spread over
+     * few of them. */
     const ccase cs[] = {
-        {"acoustic3d_r4", CLS_BOUNDARY_CLAMP, 0, ragged, "stream25d.tile=16x4 stream25d.planes=5"},
+        {"acoustic3d_r4", CLS_BOUNDARY_CLAMP, 0, ragged,
+         "stream25d.tile=16x4 stream25d.planes=5 stream25d.prefetch=2"},
         {"acoustic3d_r4", CLS_BOUNDARY_MIRROR, 0, tall,
          "stream25d.tile=8x3 stream25d.planes=4 stream25d.rows_per_item=2"},
         {"acoustic3d_r4", CLS_BOUNDARY_PERIODIC, dbl, ragged, "stream25d.tile=32x2 stream25d.planes=7"},
         {"acoustic3d_r4", CLS_BOUNDARY_CONSTANT, dbl, small, "stream25d.tile=8x2 stream25d.planes=3"},
         {"star13", CLS_BOUNDARY_CONSTANT, 0, tall, "stream25d.tile=8x4 stream25d.planes=6"},
         {"star13", CLS_BOUNDARY_PERIODIC, dbl, ragged,
-         "stream25d.tile=16x2 stream25d.rows_per_item=3 stream25d.planes=4"},
+         "stream25d.tile=16x2 stream25d.rows_per_item=3 stream25d.planes=4 stream25d.prefetch=3"},
         {"star25", CLS_BOUNDARY_MIRROR, dbl, ragged, "stream25d.tile=16x4 stream25d.planes=6"},
-        {"star25", CLS_BOUNDARY_CLAMP, 0, small, "stream25d.tile=4x2 stream25d.planes=2"},
+        {"star25", CLS_BOUNDARY_CLAMP, 0, small,
+         "stream25d.tile=4x2 stream25d.planes=2 stream25d.prefetch=4"},
         {"aniso", CLS_BOUNDARY_CONSTANT, 0, ragged, "stream25d.tile=8x8 stream25d.planes=8"},
         {"diag", CLS_BOUNDARY_PERIODIC, 0, tall, "stream25d.tile=4x4 stream25d.planes=5"},
-        {"aux", CLS_BOUNDARY_CLAMP, 0, ragged, "stream25d.tile=16x2 stream25d.planes=6"},
+        {"aux", CLS_BOUNDARY_CLAMP, 0, ragged,
+         "stream25d.tile=16x2 stream25d.planes=6 stream25d.prefetch=2 stream25d.rows_per_item=4"},
         {"heat3d7", CLS_BOUNDARY_MIRROR, dbl, ragged, "stream25d.tile=16x2 stream25d.rows_per_item=2"},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) run_case(ctx, &cs[i], i == 0);

@@ -112,7 +112,7 @@ static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* One configuration. */
 typedef struct col_config {
-    size_t bx, by, rows, chunk;
+    size_t bx, by, rows, chunk, ahead; /* ahead: planes loaded ahead (stream25d.prefetch) */
 } col_config;
 
 /* Local memory of a group: two planes per star field, the tile widened by the halo. */
@@ -123,8 +123,8 @@ static size_t local_bytes(const cls__s25 *p, const col_reads *cr, const col_conf
 }
 
 /* Registers per work-item, estimated: the queues (2*RZ+1 values per star field and row, one per
- * point field and row) and their next plane, the halo words in flight, the in-plane reads of one
- * update, and 24 for indices and the update. */
+ * point field and row), the planes loaded ahead (a queue value per field and row, the halo words
+ * of each star field), the in-plane reads of one update, and 24 for indices and the update. */
 static unsigned registers(const cls__s25 *p, const col_reads *cr, const col_config *c)
 {
     size_t ns = popcount(cr->star), np = popcount(cr->read & ~cr->star), inplane = 0;
@@ -133,8 +133,10 @@ static unsigned registers(const cls__s25 *p, const col_reads *cr, const col_conf
     for (int y = 0; y < 2 * COL_MAX_R + 1; y++)
         for (int x = 0; x < 2 * COL_MAX_R + 1; x++) inplane += cr->plane[y][x];
     double words = (double)p->elem / 4;
-    double v = (double)c->rows * (double)(ns * (2 * (size_t)cr->r[2] + 2) + 2 * np) +
-               (double)ns * (double)div_up(halo, c->bx * c->by) + (double)inplane;
+    double ahead = (double)(c->ahead ? c->ahead : 1);
+    double v = (double)c->rows * ((double)(ns * (2 * (size_t)cr->r[2] + 1) + np) +
+                                  ahead * (double)(ns + np)) +
+               ahead * (double)ns * (double)div_up(halo, c->bx * c->by) + (double)inplane;
     return (unsigned)ceil(v * words + 24);
 }
 
@@ -187,8 +189,8 @@ static cls_status build(cls__s25 *p, const col_reads *cr, const col_config *c, s
     DEF("#define CLS_STREAM25D 1\n#define CLS_S25_COLUMN 1\n");
     DEF("#define CLS_RX %d\n#define CLS_RY %d\n#define CLS_RZ %d\n", cr->r[0], cr->r[1], cr->r[2]);
     DEF("#define CLS_BX %zu\n#define CLS_BY %zu\n#define CLS_ITEM_Y %zu\n#define CLS_ZCHUNK %zu\n"
-        "#define CLS_CORNERS %d\n",
-        c->bx, c->by, c->rows, c->chunk, cr->corners);
+        "#define CLS_CORNERS %d\n#define CLS_COL_AHEAD %zu\n",
+        c->bx, c->by, c->rows, c->chunk, cr->corners, c->ahead);
     if (cls__stencil_is_system(p->st))
         DEF("#define CLS_COL_READ_MASK %uu\n#define CLS_COL_STAR_MASK %uu\n#define CLS_COL_NSTAR %zu\n",
             cr->read, cr->star, popcount(cr->star));
@@ -258,15 +260,18 @@ cls_status cls__plan_stream25d_column(cls__s25 *p, const cls__s25_request *opt, 
         return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
                          "stream25d.window=column loads its halo itself; stream25d.loader does "
                          "not apply to it");
-    if (opt->prefetch > 1)
-        return cls__fail(ctx, CLS_ERR_INVALID_ARGUMENT,
-                         "stream25d.window=column loads one plane ahead; got prefetch %zu",
-                         opt->prefetch);
     *column = 1;
-    c.bx = opt->local_size[0] ? opt->local_size[0] : 32;
-    c.by = opt->local_size[1] ? opt->local_size[1] : 8;
     c.rows = opt->rows_per_item ? opt->rows_per_item
                                 : (size_t)cls__s25_tuning(p, "tuning.stream25d_column_rows", 1);
+    c.ahead = opt->prefetch ? opt->prefetch
+                            : (size_t)cls__s25_tuning(p, "tuning.stream25d_column_prefetch", 1);
+    /* The default group: 32 columns wide (a warp's row of loads), a tile 16 rows high once a
+     * work-item takes two rows or more (8 for one row: 512-item groups exceed what NVIDIA's
+     * compiler allows for this kernel). */
+    c.bx = opt->local_size[0] ? opt->local_size[0] : 32;
+    c.by = opt->local_size[1] ? opt->local_size[1]
+           : c.rows >= 2      ? (c.rows < 16 ? 16 / c.rows : 1)
+                              : 8;
     if ((s = check(p, &cr, &c)) != CLS_SUCCESS) return s;
     c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &cr, &c);
     if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
@@ -281,7 +286,7 @@ cls_status cls__plan_stream25d_column(cls__s25 *p, const cls__s25_request *opt, 
     p->steps_per_pass = 1;
     p->levels = 0;
     p->per_item = c.chunk;
-    p->prefetch = 1;
+    p->prefetch = c.ahead;
     p->item_rows = c.rows;
     p->local[0] = c.bx;
     p->local[1] = c.by;
