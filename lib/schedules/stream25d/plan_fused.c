@@ -510,6 +510,9 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                            "the %zux%zu work-group needs %zu; use a smaller one",
                            kmax, d->name, c.bx, c.by, c.bx * c.by);
         cpl = search(p, &tm, opt, c.k, kcap, kmax, &c);
+        /* Nothing fused fits the compiled kernel's limit (double precision's registers on
+         * NVIDIA): one step per pass, unless steps per pass were asked for. */
+        if (cpl == HUGE_VAL && !opt->steps_per_pass) goto fail;
         if (cpl == HUGE_VAL)
             CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
                            "stream25d: no work-group fits the %zu work-items the fused kernel "
