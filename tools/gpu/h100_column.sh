@@ -9,16 +9,17 @@
 # Usage, from the repository root on the GPU machine (tools/gpu/README.md):
 #   sh tools/gpu/h100_column.sh [GPU_DIR]
 #
-# AUTO offers the column window only under tuning.stream25d_column 1 (default 0): with the
-# shipped models AUTO's row is the baseline to beat.  test_stream25d_column runs on the GPU
-# first (bitwise against the reference there).  Writes $OUT/column.{csv,txt} and
-# column-tests.txt through tools/gpu/sweep.sh.  About 70 commands, 3 to 5 minutes; no command
-# starts after BUDGET seconds (default 540).
+# AUTO takes the column window where the device model offers it (tuning.stream25d_column; the
+# H100 model from radius 2, with tuning.stream25d_column_rows and _prefetch), so AUTO's row is
+# the model's plan.  test_stream25d_column runs on the GPU first (bitwise against the reference
+# there).  Writes $OUT/column.{csv,txt} and column-tests.txt through tools/gpu/sweep.sh.  About
+# 120 commands, 6 to 9 minutes; no command starts after BUDGET seconds (default 540).
 set -u
 dir=$(dirname "$0")
 B="--steps 20 --reps 3 --format csv"
 C="--schedule stream25d --param stream25d.window=column"
-# lines STENCIL DTYPE: the baselines, then the column window's tiles, rows and planes.
+# lines STENCIL DTYPE: the baselines, then the column window's tiles, rows, planes loaded ahead
+# and planes per group.
 lines() {
   s="bench $1 --size 512x512x512 --dtype $2 $B"
   echo "$s --schedule naive"
@@ -27,13 +28,16 @@ lines() {
   for t in 32x4 32x8 32x16 64x4 64x8 128x4; do
     echo "$s $C --param stream25d.tile=$t"
   done
-  for t in 32x4 32x8 64x4; do
+  for t in 32x4 32x8 64x4 64x2; do
     for r in 2 4; do
-      echo "$s $C --param stream25d.tile=$t --param stream25d.rows_per_item=$r"
+      for a in 1 2 3; do
+        echo "$s $C --param stream25d.tile=$t --param stream25d.rows_per_item=$r" \
+          "--param stream25d.prefetch=$a"
+      done
     done
   done
   for p in 32 64 128 256 512; do
-    echo "$s $C --param stream25d.tile=32x8 --param stream25d.planes=$p"
+    echo "$s $C --param stream25d.tile=32x4 --param stream25d.rows_per_item=4 --param stream25d.planes=$p"
   done
 }
 {
