@@ -170,6 +170,9 @@ static void auto_offer(void)
     }
     const cls_dims d = {{512, 512, 512}};
     const char *const names[] = {"acoustic3d_r4", "star13"};
+    /* tiles of 512 points: 32x16 at radius 4, 64x8 at radius 2 */
+    const char *const tile[] = {"32x16", "64x8"};
+    const size_t group[2][2] = {{32, 4}, {64, 2}};
     for (int off = 1; off >= 0; off--) {
         int set = 1;
         if (off) {
@@ -203,12 +206,12 @@ static void auto_offer(void)
                            !strcmp(param(p, "stream25d.window"), "column") &&
                            !strcmp(param(p, "stream25d.prefetch"), "2") &&
                            !strcmp(param(p, "stream25d.rows_per_item"), "4") &&
-                           !strcmp(param(p, "stream25d.tile"), "32x16") && pi.local_size[0] == 32 &&
-                           pi.local_size[1] == 4,
-                       "AUTO, the H100 model: %s 512^3 streams with the column window, 32x4 "
+                           !strcmp(param(p, "stream25d.tile"), tile[i]) &&
+                           pi.local_size[0] == group[i][0] && pi.local_size[1] == group[i][1],
+                       "AUTO, the H100 model: %s 512^3 streams with the column window, %zux%zu "
                        "groups, 4 rows, 2 planes ahead: %s; %s",
-                       names[i], ok ? pi.why : cls_last_error(),
-                       ok ? cls_plan_param(p, "stream25d.tile") : "");
+                       names[i], group[i][0], group[i][1], ok ? pi.why : cls_last_error(),
+                       param(p, "stream25d.tile"));
             cls_plan_release(p);
             cls_stencil_release(st);
         }

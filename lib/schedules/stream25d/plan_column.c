@@ -265,13 +265,16 @@ cls_status cls__plan_stream25d_column(cls__s25 *p, const cls__s25_request *opt, 
                                 : (size_t)cls__s25_tuning(p, "tuning.stream25d_column_rows", 1);
     c.ahead = opt->prefetch ? opt->prefetch
                             : (size_t)cls__s25_tuning(p, "tuning.stream25d_column_prefetch", 1);
-    /* The default group: 32 columns wide (a warp's row of loads), a tile 16 rows high once a
-     * work-item takes two rows or more (8 for one row: 512-item groups exceed what NVIDIA's
-     * compiler allows for this kernel). */
-    c.bx = opt->local_size[0] ? opt->local_size[0] : 32;
+    /* The default group: a tile of 512 points, 32x16 for radius 3 and 4, 64x8 up to radius 2
+     * (measured on the H100 with 4 rows per work-item: acoustic3d_r4 206.6 against 203.1
+     * GPoints/s, the radius-2 star 295.4 against 320.9); groups of at most 256 work-items
+     * (NVIDIA's compiler allows no more for this kernel), so one row per item takes half the
+     * tile. */
+    const size_t wide = max_radius(&cr) <= 2, tile_y = wide ? 8 : 16;
+    c.bx = opt->local_size[0] ? opt->local_size[0] : wide ? 64 : 32;
     c.by = opt->local_size[1] ? opt->local_size[1]
-           : c.rows >= 2      ? (c.rows < 16 ? 16 / c.rows : 1)
-                              : 8;
+           : c.rows >= 2      ? (c.rows < tile_y ? tile_y / c.rows : 1)
+                              : tile_y / 2;
     if ((s = check(p, &cr, &c)) != CLS_SUCCESS) return s;
     c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &cr, &c);
     if (c.chunk > p->dims.n[2]) c.chunk = p->dims.n[2];
