@@ -5,7 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu_cost.h"
 #include "devices.h"
+#include "expr.h"
 #include "fit.h"
 #include "internal.h"
 
@@ -1262,6 +1264,216 @@ static cls_status probe_overlap(probe *pr)
 }
 
 /* ------------------------------------------------------------------------ the whole probe */
+/* ------------------------------------------------------------------------ CPU: cache levels */
+/* Working sets (both buffers of a copy) of the bandwidth-by-size sweep, MiB. */
+static const size_t full_sets[] = {2, 4, 8, 16, 24, 32, 48, 64, 128, 256};
+static const size_t quick_sets[] = {4, 64};
+
+static cls_status sample_copy(probe *pr, void *arg, double *gbs)
+{
+    size_t bytes = *(const size_t *)arg;
+    double s = 0;
+    cls_status st = cls_bench_copy(pr->ctx, CLS_FLOAT32, bytes, 3, &s);
+    /* read + write, as the copy kernel's yardstick everywhere (cls_bench_copy), over the time
+     * beyond the launch (sync.kernel_restart, measured before), which the model counts apart */
+    double restart = pr->m->p.kernel_restart_cycles / (pr->m->p.clock_mhz * 1e6);
+    if (s > 2 * restart) s -= restart;
+    *gbs = s > 0 ? 2.0 * (double)bytes / s / 1e9 : 0;
+    return st;
+}
+
+/* The copy kernel over working sets of 2 MiB to 256 MiB: the fastest rate is the cache's
+ * (memory.bandwidth_cache_gbs), the largest set's is memory's (memory.bandwidth_measured_gbs,
+ * in place of cube_transit's, whose column per work-item does not suit a CPU runtime), and
+ * memory.cache_bytes is the set size that makes the model's rate by working set
+ * (cls__cpu_seconds_per_byte) closest to the sweep in the least squares of log time. */
+static cls_status probe_cpu_cache(probe *pr, const size_t *sets, size_t nsets)
+{
+    double ws[16], gbs[16], spread;
+    size_t n = 0;
+    cls_status st;
+    for (size_t i = 0; i < nsets && n < 16; i++) {
+        size_t bytes = sets[i] << 19; /* half the set per buffer */
+        char label[32];
+        snprintf(label, sizeof label, "%zu MiB", sets[i]);
+        if ((uint64_t)bytes > pr->ctx->info.max_alloc_bytes ||
+            (uint64_t)bytes > pr->ctx->info.global_mem_bytes / 4) {
+            skipped(pr, "memory.copy", label, (double)(2 * bytes), "larger than the device allows");
+            continue;
+        }
+        if ((st = step(pr, "memory.copy", label)) != CLS_SUCCESS ||
+            (st = measure(pr, "memory.copy", label, "GB/s", (double)(2 * bytes), sample_copy,
+                          &bytes, &gbs[n], &spread)) != CLS_SUCCESS)
+            return st;
+        ws[n++] = (double)(2 * bytes);
+    }
+    if (n == 0) return CLS_SUCCESS;
+    double best = 0;
+    for (size_t i = 0; i < n; i++)
+        if (gbs[i] > best) best = gbs[i];
+    cls__cpu_device d = {0};
+    d.bandwidth = gbs[n - 1] * 1e9;
+    d.bandwidth_cache = best * 1e9;
+    double best_err = -1, cache = 0;
+    for (size_t c = 0; c < n; c++) {
+        d.cache_bytes = ws[c];
+        double err = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = log(cls__cpu_seconds_per_byte(&d, ws[i]) * gbs[i] * 1e9);
+            err += r * r;
+        }
+        if (best_err < 0 || err < best_err) {
+            best_err = err;
+            cache = ws[c];
+        }
+    }
+    if ((st = cls_model_set(pr->m, "memory.bandwidth_cache_gbs", best)) != CLS_SUCCESS ||
+        (st = cls_model_set(pr->m, "memory.cache_bytes", cache)) != CLS_SUCCESS)
+        return st;
+    if (n > 1 && (st = cls_model_set(pr->m, "memory.bandwidth_measured_gbs", gbs[n - 1])) !=
+                     CLS_SUCCESS)
+        return st;
+    if (pr->m->assumed[CLS__F_bandwidth_peak_gbs] && pr->m->p.bandwidth_peak_gbs < gbs[n - 1])
+        pr->m->p.bandwidth_peak_gbs = gbs[n - 1];
+    return CLS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ CPU: the row kernel */
+/* Bodies and grids of the row-kernel fit: a copy, 7 and 27 reads summed as balanced trees (one
+ * add per read beyond the first, short dependency chains), and one read feeding 24 flops in
+ * four chains (27 flops); grids of the same points in rows of 128 and of 32 (the runs' starts differ 4x),
+ * small enough that both arrays stay in the cores' caches. */
+static const char *const row_bodies[] = {
+    "IN(0, 0, 0)",
+    "((IN(0, 0, 0) + IN(-1, 0, 0)) + (IN(1, 0, 0) + IN(0, -1, 0)))"
+    " + ((IN(0, 1, 0) + IN(0, 0, -1)) + IN(0, 0, 1))",
+    "(((IN(-1, -1, -1) + IN(0, -1, -1)) + (IN(1, -1, -1) + IN(-1, 0, -1)))"
+    " + ((IN(0, 0, -1) + IN(1, 0, -1)) + (IN(-1, 1, -1) + IN(0, 1, -1))))"
+    " + (((IN(1, 1, -1) + IN(-1, -1, 0)) + (IN(0, -1, 0) + IN(1, -1, 0)))"
+    " + ((IN(-1, 0, 0) + IN(0, 0, 0)) + (IN(1, 0, 0) + IN(-1, 1, 0))))"
+    " + (((IN(0, 1, 0) + IN(1, 1, 0)) + (IN(-1, -1, 1) + IN(0, -1, 1)))"
+    " + ((IN(1, -1, 1) + IN(-1, 0, 1)) + (IN(0, 0, 1) + IN(1, 0, 1))))"
+    " + ((IN(-1, 1, 1) + IN(0, 1, 1)) + IN(1, 1, 1))",
+    "real x = IN(0, 0, 0);\n"
+    "real a1 = x * p + q; real b1 = x * p - q; real c1 = x * q + p; real d1 = x * q - p;\n"
+    "real a2 = a1 * p + q; real b2 = b1 * p - q; real c2 = c1 * q + p; real d2 = d1 * q - p;\n"
+    "real a3 = a2 * p + q; real b3 = b2 * p - q; real c3 = c2 * q + p; real d3 = d2 * q - p;\n"
+    "return (a3 + b3) * (c3 - d3);"};
+typedef struct row_case {
+    size_t body;
+    cls_dims dims;
+} row_case;
+static const row_case row_cases[] = {
+    {0, {{128, 32, 32}}}, {0, {{32, 64, 64}}}, {1, {{128, 32, 32}}},
+    {1, {{32, 64, 64}}},  {2, {{128, 32, 32}}}, {3, {{128, 32, 32}}}};
+#define ROW_CASES (sizeof row_cases / sizeof row_cases[0])
+#define ROW_STEPS 10
+
+typedef struct row_run {
+    cls_plan *plan;
+    void *in, *out;
+} row_run;
+
+static cls_status sample_rows(probe *pr, void *arg, double *us)
+{
+    row_run *r = arg;
+    cls_report rep;
+    (void)pr;
+    cls_status st = cls_plan_run(r->plan, r->in, NULL, r->out, &rep);
+    *us = rep.seconds_per_step * 1e6;
+    return st;
+}
+
+/* One case: the naive schedule's row kernel for the body over the grid, the median time of a
+ * step, and the terms the model multiplies the costs by. */
+static cls_status row_case_run(probe *pr, const row_case *c, double *cycles,
+                               double x[CLS__CPU_TERMS])
+{
+    cls_stencil *st = NULL;
+    cls_plan *plan = NULL;
+    cls_plan_options o;
+    row_run r = {0};
+    double us = 0, spread = 0;
+    char label[96];
+    size_t points = c->dims.n[0] * c->dims.n[1] * c->dims.n[2];
+    cls_status s = cls_stencil_create("probe_rows", 3, CLS_FLOAT32, row_bodies[c->body], &st);
+    if (s == CLS_SUCCESS) s = cls_stencil_set_param(st, "p", 0.999);
+    if (s == CLS_SUCCESS) s = cls_stencil_set_param(st, "q", 0.001);
+    if (s != CLS_SUCCESS) goto done;
+    cls_plan_options_init(&o);
+    o.schedule = CLS_SCHEDULE_NAIVE;
+    if ((s = cls_plan_create(pr->ctx, st, c->dims, ROW_STEPS, &o, &plan)) != CLS_SUCCESS)
+        goto done;
+    const char *ppi = cls_plan_param(plan, "naive.points_per_item");
+    const char *rows = cls_plan_param(plan, "naive.rows_per_item");
+    if (!ppi || !rows) {
+        s = cls__fail(pr->ctx, CLS_ERR_UNSUPPORTED,
+                      "probe: the naive schedule on %s does not run its row kernel "
+                      "(tuning.row_kernel)",
+                      pr->ctx->info.name);
+        goto done;
+    }
+    r.plan = plan;
+    r.in = calloc(points, sizeof(float));
+    r.out = calloc(points, sizeof(float));
+    if (!r.in || !r.out) {
+        s = cls__fail(pr->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "probe: row kernel grids");
+        goto done;
+    }
+    snprintf(label, sizeof label, "body %zu, %zux%zux%zu", c->body, c->dims.n[0], c->dims.n[1],
+             c->dims.n[2]);
+    if ((s = step(pr, "compute.row_kernel", label)) != CLS_SUCCESS ||
+        (s = sample_rows(pr, &r, &us)) != CLS_SUCCESS || /* warm-up */
+        (s = measure(pr, "compute.row_kernel", label, "us", (double)points * 8, sample_rows, &r,
+                     &us, &spread)) != CLS_SUCCESS)
+        goto done;
+    {
+        cls__cpu_rows_work w = {{c->dims.n[0], c->dims.n[1], c->dims.n[2]}, 1, 0, 0, 1, 0, 0, 0,
+                                0};
+        struct cls_expr *e = NULL;
+        int halo[3];
+        cls_stencil_halo(st, halo);
+        w.halo_x = (size_t)halo[0];
+        w.row_length = (size_t)strtoull(ppi, NULL, 10);
+        w.item_rows = (size_t)strtoull(rows, NULL, 10);
+        if ((s = cls__stencil_parse(st, &e)) != CLS_SUCCESS) goto done;
+        w.reads = (double)cls__expr_in_reads(e);
+        w.flops = (double)cls__expr_flops(e);
+        cls__expr_free(e);
+        cls__cpu_rows_terms(&w, cls__cpu_row_lanes(pr->ctx->device, CLS_FLOAT32),
+                            pr->ctx->info.compute_units ? pr->ctx->info.compute_units : 1, x);
+    }
+    /* the busiest core's cycles beyond the launch */
+    *cycles = us * pr->m->p.clock_mhz - pr->m->p.kernel_restart_cycles;
+done:
+    free(r.in);
+    free(r.out);
+    cls_plan_release(plan);
+    cls_stencil_release(st);
+    return s;
+}
+
+/* The row kernel's costs per vector (compute.row_*_cycles): the cases' cycles fitted to their
+ * terms by non-negative least squares (model/cpu_rows.c counts the terms as the kernel runs). */
+static cls_status probe_cpu_rows(probe *pr)
+{
+    double X[ROW_CASES * CLS__CPU_TERMS], y[ROW_CASES], b[CLS__CPU_TERMS];
+    static const char *const keys[CLS__CPU_TERMS] = {
+        "compute.row_point_cycles", "compute.row_read_cycles", "compute.row_flop_cycles",
+        "compute.row_start_cycles"};
+    cls_status st;
+    for (size_t i = 0; i < ROW_CASES; i++)
+        if ((st = row_case_run(pr, &row_cases[i], &y[i], &X[i * CLS__CPU_TERMS])) != CLS_SUCCESS)
+            return st;
+    if (cls__fit_nonneg(X, y, ROW_CASES, CLS__CPU_TERMS, b) != 0 || !(b[0] > 0))
+        return cls__fail(pr->ctx, CLS_ERR_INTERNAL,
+                         "probe: the row kernel's times on %s fit no costs (no cost per vector)",
+                         pr->ctx->info.name);
+    for (size_t j = 0; j < CLS__CPU_TERMS; j++)
+        if ((st = cls_model_set(pr->m, keys[j], b[j])) != CLS_SUCCESS) return st;
+    return CLS_SUCCESS;
+}
+
 static const size_t full_cubes[] = {192, 256, 512};
 static const size_t quick_cubes[] = {64};
 static const cl_int full_strides[] = {1, 2, 4, 8, 16, 32, 64, 33};
@@ -1324,9 +1536,9 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
 {
     probe *pr;
     cls_status st;
-    const size_t *cubes;
+    const size_t *cubes, *sets;
     const cl_int *strides;
-    size_t ncubes, nstrides, nsizes = 0, nallocs = 0;
+    size_t ncubes, nstrides, nsets, nsizes = 0, nallocs = 0;
     cl_int tpts[PROBE_MAX_POINTS];
 
     if (out) *out = NULL;
@@ -1347,6 +1559,9 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     pr->xfer_max = pr->quick ? 1000000 : 100000000;
     cubes = pr->quick ? quick_cubes : full_cubes;
     ncubes = pr->quick ? 1 : sizeof full_cubes / sizeof full_cubes[0];
+    sets = pr->quick ? quick_sets : full_sets;
+    nsets = pr->quick ? sizeof quick_sets / sizeof quick_sets[0]
+                      : sizeof full_sets / sizeof full_sets[0];
     strides = pr->quick ? quick_strides : full_strides;
     nstrides = pr->quick ? sizeof quick_strides / sizeof quick_strides[0]
                          : sizeof full_strides / sizeof full_strides[0];
@@ -1361,7 +1576,7 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     for (size_t b = 10; b <= alloc_max(pr); b *= 10) nallocs++;
     /* per transfer size: 5 tables, and 3 queued tables in 2 passes each */
     pr->total = 6 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
-                2 * nallocs + 1;
+                2 * nallocs + 1 + (pr->is_cpu ? nsets + ROW_CASES : 0);
 
     cls__debug("probe %s: %s mode, transfers up to %zu bytes, allocations up to %zu",
                ctx->info.name, pr->quick ? "quick" : "full", pr->xfer_max, alloc_max(pr));
@@ -1369,6 +1584,9 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     if ((st = probe_queue_wait(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_enqueue(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_cubes(pr, cubes, ncubes)) != CLS_SUCCESS) goto fail;
+    if (pr->is_cpu && ((st = probe_cpu_cache(pr, sets, nsets)) != CLS_SUCCESS ||
+                       (st = probe_cpu_rows(pr)) != CLS_SUCCESS))
+        goto fail;
     if ((st = probe_barrier(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_banks(pr, strides, nstrides)) != CLS_SUCCESS) goto fail;
     if ((st = probe_tables(pr)) != CLS_SUCCESS) goto fail;
