@@ -66,9 +66,12 @@ void cls__tuning_gpu(cls_model_params *p)
     p->row_point_cycles = 1;
     p->row_read_cycles = 1;
     p->row_flop_cycles = 1;
+    p->row_div_cycles = 1;
+    p->row_end_read_cycles = 1;
     p->row_start_cycles = 0;
     p->bandwidth_cache_gbs = 0;
     p->cache_bytes = 0;
+    p->stream_overlap = 0;
 }
 
 void cls__tuning_cpu(cls_model_params *p)
@@ -128,14 +131,18 @@ void cls__tuning_cpu(cls_model_params *p)
     p->cputile = 0;
     p->cputile_cache_bytes = 1048576;
     /* The row kernel's costs per vector of points on an unprobed CPU: a load and an add each
-     * take about a cycle of a core's vector units, the loop and the store a few, a run's
-     * set-up and the runtime's scheduling of its work-item a few hundred.  `clstencil probe`
+     * take about a cycle of a core's vector units, a division several, the loop and the store
+     * a few, a run's set-up and the runtime's scheduling of its work-item a few hundred.  `clstencil probe`
      * fits them on the device (doc/devices.md, "The CPU row kernel"). */
     p->row_point_cycles = 4;
     p->row_read_cycles = 1;
     p->row_flop_cycles = 0.5;
+    p->row_div_cycles = 4;
+    p->row_end_read_cycles = 0.25;
     p->row_start_cycles = 300;
     /* a last-level cache of 8 MiB at four times the memory's bandwidth */
     p->bandwidth_cache_gbs = 80;
     p->cache_bytes = 8u << 20;
+    /* beyond the cache half of the shorter side shows */
+    p->stream_overlap = 0.5;
 }

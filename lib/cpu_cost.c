@@ -20,10 +20,13 @@ int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why
     d->point_cycles = cls__facts_model(f, "compute.row_point_cycles");
     d->read_cycles = cls__facts_model(f, "compute.row_read_cycles");
     d->flop_cycles = cls__facts_model(f, "compute.row_flop_cycles");
+    d->div_cycles = cls__facts_model(f, "compute.row_div_cycles");
     d->start_cycles = cls__facts_model(f, "compute.row_start_cycles");
+    d->end_read_cycles = cls__facts_model(f, "compute.row_end_read_cycles");
     d->bandwidth = f->bandwidth;
     d->bandwidth_cache = cls__facts_model(f, "memory.bandwidth_cache_gbs") * 1e9;
     d->cache_bytes = cls__facts_model(f, "memory.cache_bytes");
+    d->stream_overlap = cls__facts_model(f, "memory.stream_overlap");
     d->restart = f->restart_seconds;
     if (!(d->clock_hz > 0) || !(d->point_cycles > 0) || !(d->bandwidth > 0)) {
         *why = "no device model with a clock, the row kernel's costs and a bandwidth";
@@ -32,25 +35,34 @@ int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why
     return 1;
 }
 
-cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, size_t *launches)
+/* Adds one parsed body's operations per point. */
+static void add_ops(const struct cls_expr *e, double *reads, double *flops, double *divs)
 {
-    *reads = *flops = 0;
+    size_t fl = 0, dv = 0, sel = 0;
+    cls__expr_point_ops(e, &fl, &dv, &sel);
+    *reads += (double)cls__expr_in_reads(e);
+    *flops += (double)(fl + sel);
+    *divs += (double)dv;
+}
+
+cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, double *divs,
+                             size_t *launches)
+{
+    *reads = (double)f->st->n_aux; /* the auxiliary arrays, read once a step */
+    *flops = *divs = 0;
     *launches = 1;
     if (!cls__stencil_is_system(f->st)) {
-        *reads = (double)(cls__expr_in_reads(f->expr) + f->st->n_aux);
-        *flops = (double)cls__expr_flops(f->expr);
+        add_ops(f->expr, reads, flops, divs);
         return CLS_SUCCESS;
     }
-    /* a system: every update of every stage, the auxiliary arrays read once a step */
+    /* a system: every update of every stage */
     *launches = f->st->n_stages;
-    *reads = (double)f->st->n_aux;
     for (size_t g = 0; g < f->st->n_stages; g++)
         for (size_t k = 0; k < f->st->stages[g].n; k++) {
             struct cls_expr *e = NULL;
             cls_status s = cls__stencil_parse_update(f->st, g, k, &e);
             if (s != CLS_SUCCESS) return s;
-            *reads += (double)cls__expr_in_reads(e);
-            *flops += (double)cls__expr_flops(e);
+            add_ops(e, reads, flops, divs);
             cls__expr_free(e);
         }
     return CLS_SUCCESS;
@@ -66,12 +78,16 @@ cls_status cls__cpu_rows_work_of(const cls__facts *f, size_t row_length, size_t 
     w->halo_x = halo[0] > 0 ? (size_t)halo[0] : 0;
     w->row_length = row_length;
     w->item_rows = item_rows;
-    cls_status s = cls__cpu_body_ops(f, &w->reads, &w->flops, &w->launches);
+    cls_status s = cls__cpu_body_ops(f, &w->reads, &w->flops, &w->divs, &w->launches);
     if (s != CLS_SUCCESS) return s;
     w->bytes_per_point = f->min_bytes_per_point;
-    /* every array of a step: two state copies (or two per field of a system) and the
-     * auxiliary arrays */
-    size_t arrays = (cls__stencil_is_system(f->st) ? 2 * f->st->n_fields : 2) + f->st->n_aux;
+    /* the arrays every step touches again: two state copies (or two per field of a system) and
+     * the auxiliary arrays, but for those of one row per step, which each step reads afresh */
+    size_t arrays = cls__stencil_is_system(f->st) ? 2 * f->st->n_fields : 2;
+    for (size_t k = 0; k < f->st->n_aux; k++) {
+        if (cls_stencil_aux_per_step(f->st, k)) w->stream_bytes += (double)f->elem;
+        else arrays++;
+    }
     w->working_set = (double)arrays * (double)f->points * (double)f->elem;
     return CLS_SUCCESS;
 }

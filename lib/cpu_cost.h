@@ -15,9 +15,11 @@ size_t cls__cpu_row_lanes(cl_device_id device, cls_dtype dtype);
  * costs or a bandwidth. */
 int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why);
 
-/* Reads (state or fields, and auxiliary arrays) and flops per point of a step, summed over a
- * system's stages, and the launches of a step (1, or the stages). */
-cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, size_t *launches);
+/* Reads (state or fields, and auxiliary arrays), flops (comparisons and selects too) and
+ * divisions per point of a step, summed over a system's stages (cls__expr_point_ops), and the
+ * launches of a step (1, or the stages). */
+cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, double *divs,
+                             size_t *launches);
 
 /* A step of the row kernel over the facts' grid: runs of `row_length` points, `item_rows` rows
  * per work-item. */

@@ -58,7 +58,12 @@
     X(row_read_cycles, "compute", "row_read_cycles", CLS__REAL, "cycles", 0, 1e6, 0,           \
       "CPU row kernel: cycles per read of the body for one vector of points")                  \
     X(row_flop_cycles, "compute", "row_flop_cycles", CLS__REAL, "cycles", 0, 1e6, 0,           \
-      "CPU row kernel: cycles per flop of the body for one vector of points")                  \
+      "CPU row kernel: cycles per flop, comparison or select of the body for one vector of "   \
+      "points")                                                                                \
+    X(row_div_cycles, "compute", "row_div_cycles", CLS__REAL, "cycles", 0, 1e6, 0,             \
+      "CPU row kernel: cycles per division or square root of the body for one vector of points") \
+    X(row_end_read_cycles, "compute", "row_end_read_cycles", CLS__REAL, "cycles", 0, 1e6, 0,   \
+      "CPU row kernel: cycles per read of a point at a row's end (computed one at a time)")     \
     X(row_start_cycles, "compute", "row_start_cycles", CLS__REAL, "cycles", 0, 1e9, 0,         \
       "CPU row kernel: cycles per run of a row (its set-up, the work-item's scheduling)")       \
     X(peak_gflops_sp, "compute", "peak_gflops_sp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
@@ -102,6 +107,9 @@
       "copy bandwidth of a working set within cache_bytes (0: no cache level modelled)")        \
     X(cache_bytes, "memory", "cache_bytes", CLS__INT, "bytes", 0, 1099511627776.0, 0,           \
       "working set (all arrays of a step) served at bandwidth_cache_gbs (0: none)")            \
+    X(stream_overlap, "memory", "stream_overlap", CLS__REAL, "ratio", 0, 1, 0,                  \
+      "beyond cache_bytes: the share of the shorter of a step's compute and traffic that adds "  \
+      "to the longer (0: they overlap, 1: they add)")                                          \
     X(l2_bytes, "memory", "l2_bytes", CLS__INT, "bytes", 0, 1099511627776.0, CLS__UNK,          \
       "last-level cache in front of global memory, shared by all compute units (0: none)")    \
     X(segment_bytes, "memory", "segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2,         \

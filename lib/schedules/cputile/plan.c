@@ -29,7 +29,7 @@ static const cls__param_desc params[] = {
 static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
 {
     cls__cpu_device d;
-    double reads = 0, flops = 0;
+    double reads = 0, flops = 0, divs = 0;
     size_t launches = 1;
     memset(c, 0, sizeof *c);
     for (int k = 0; k < 3; k++) c->n[k] = f->dims.n[k];
@@ -41,10 +41,11 @@ static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
     c->restart = f->restart_seconds;
     c->stream_bytes = (double)(f->st->n_aux * f->elem);
     if (!cls__cpu_device_of(f, &d, why) ||
-        cls__cpu_body_ops(f, &reads, &flops, &launches) != CLS_SUCCESS)
+        cls__cpu_body_ops(f, &reads, &flops, &divs, &launches) != CLS_SUCCESS)
         return 0;
-    /* a vector of lanes points: the loop, a read per read and a flop per flop */
-    c->point_seconds = (d.point_cycles + reads * d.read_cycles + flops * d.flop_cycles) /
+    /* a vector of lanes points: the loop, its reads, flops and divisions */
+    c->point_seconds = (d.point_cycles + reads * d.read_cycles + flops * d.flop_cycles +
+                        divs * d.div_cycles) /
                        (double)d.lanes / d.clock_hz;
     double ws = (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem;
     double spb = cls__cpu_seconds_per_byte(&d, ws);
