@@ -328,4 +328,6 @@ const cls__schedule_ops cls__naive_ops = {
     .variant_name = variant_name,
     .publish_access = cls__naive_publish_access,
     .release = release,
+    .probe = cls__naive_probe,
+    .measurements = cls__naive_probe_measurements,
 };
