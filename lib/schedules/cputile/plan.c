@@ -43,10 +43,10 @@ static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
     if (!cls__cpu_device_of(f, &d, why) ||
         cls__cpu_body_ops(f, &reads, &flops, &divs, &launches) != CLS_SUCCESS)
         return 0;
-    /* a vector of lanes points: the loop, its reads, flops and divisions */
-    c->point_seconds = (d.point_cycles + reads * d.read_cycles + flops * d.flop_cycles +
-                        divs * d.div_cycles) /
-                       (double)d.lanes / d.clock_hz;
+    /* a vector of lanes points: the longer of its load side (the loop and its reads) and its
+     * arithmetic (flops and divisions), as the row kernel's (model/cpu_rows.c) */
+    double x[CLS__CPU_TERMS] = {1, reads, flops, divs, 0, 0};
+    c->point_seconds = cls__cpu_compute_cycles(&d, x) / (double)d.lanes / d.clock_hz;
     double ws = (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem;
     double spb = cls__cpu_seconds_per_byte(&d, ws);
     c->bandwidth = spb > 0 ? 1 / spb : 0;
