@@ -2,8 +2,8 @@
  * by the CPU model (model/cpu_rows.c): under a model that asks for cputile, AUTO takes the
  * schedule whose prediction is the lower and predicts that one's time; a model whose memory is
  * slow (cputile saves traffic) and one whose memory is fast and whose cores are slow (cputile
- * recomputes its tiles' overlap) make it pick differently.  The models are probe results in a
- * private model cache, as `clstencil probe` leaves them. */
+ * recomputes its tiles' overlap and starts more rows, each costly) make it pick differently.
+ * The models are probe results in a private model cache, as `clstencil probe` leaves them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 
 typedef struct costs {
     const char *what;
-    double bandwidth, cache_gbs, point_cycles;
+    double bandwidth, cache_gbs, point_cycles, start_cycles;
     cls_dims grid;
 } costs;
 
@@ -32,11 +32,9 @@ static int save_model(const cls_device_info *info, const costs *c)
              cls_model_set(m, "memory.bandwidth_cache_gbs", c->cache_gbs) == CLS_SUCCESS &&
              cls_model_set(m, "memory.cache_bytes", 1 << 20) == CLS_SUCCESS &&
              cls_model_set(m, "compute.row_point_cycles", c->point_cycles) == CLS_SUCCESS &&
-             /* no cost of a row's start or ends, which naive counts and cputile does not */
-             cls_model_set(m, "compute.row_start_cycles", 0) == CLS_SUCCESS &&
-             cls_model_set(m, "compute.row_end_read_cycles", 0) == CLS_SUCCESS &&
-             /* tiles of 64 KiB: a grid of 4 MiB takes many, whose overlap cputile recomputes */
-             cls_model_set(m, "tuning.cputile_cache_bytes", 65536) == CLS_SUCCESS &&
+             cls_model_set(m, "compute.row_start_cycles", c->start_cycles) == CLS_SUCCESS &&
+             /* tiles of 16 KiB: a grid of 4 MiB takes many, whose overlap cputile recomputes */
+             cls_model_set(m, "tuning.cputile_cache_bytes", 16384) == CLS_SUCCESS &&
              cls_model_cache_path(info, path, sizeof path) == CLS_SUCCESS;
     if (ok) {
         char *slash = strrchr(path, '/');
@@ -94,8 +92,8 @@ int main(void)
     setenv("CLSTENCIL_CACHE_DIR", dir, 1);
     /* small enough that every prediction stays below the run time at which the planner lets a
      * schedule measure the stencil's rate (which naive's prediction would then use) */
-    static const costs models[2] = {{"slow memory", 0.5, 1, 1, {{128, 128, 1}}},
-                                    {"slow cores", 1000, 1000, 100, {{1024, 1024, 1}}}};
+    static const costs models[2] = {{"slow memory", 0.5, 1, 1, 0, {{128, 128, 1}}},
+                                    {"slow cores", 1000, 1000, 100, 5000, {{1024, 1024, 1}}}};
     cls_schedule picks[2] = {CLS_SCHEDULE_AUTO, CLS_SCHEDULE_AUTO};
     cls_stencil *st = NULL;
     cls_stencil_builtin("poisson2d", &st);

@@ -47,6 +47,7 @@ static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
      * arithmetic (flops and divisions), as the row kernel's (model/cpu_rows.c) */
     double x[CLS__CPU_TERMS] = {1, reads, flops, divs, 0, 0};
     c->point_seconds = cls__cpu_compute_cycles(&d, x) / (double)d.lanes / d.clock_hz;
+    c->row_seconds = d.start_cycles / d.clock_hz;
     double ws = (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem;
     double spb = cls__cpu_seconds_per_byte(&d, ws);
     c->bandwidth = spb > 0 ? 1 / spb : 0;
