@@ -200,7 +200,7 @@ static cls_status get_section(parse *ps, const cJSON *sec)
 }
 
 static cls_status get_strings(parse *ps, const cJSON *v, const char *path, size_t maxlen,
-                              char ***out, size_t *count)
+                              size_t max_entries, char ***out, size_t *count)
 {
     char got[96], sub[160];
     size_t n = 0;
@@ -211,9 +211,9 @@ static cls_status get_strings(parse *ps, const cJSON *v, const char *path, size_
                           got);
     }
     n = (size_t)cJSON_GetArraySize(v);
-    if (n > CLS__MODEL_MAX_MATCH)
-        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must have at most %d entries, got %zu",
-                          CLS__MODEL_MAX_MATCH, n);
+    if (n > max_entries)
+        return path_error(ps, CLS_ERR_INVALID_MODEL, path, "must have at most %zu entries, got %zu",
+                          max_entries, n);
     if (n == 0) return CLS_SUCCESS;
     *out = calloc(n, sizeof **out);
     if (!*out) return path_error(ps, CLS_ERR_OUT_OF_HOST_MEMORY, path, "out of memory");
@@ -228,8 +228,8 @@ static cls_status get_strings(parse *ps, const cJSON *v, const char *path, size_
 
 static cls_status get_match(parse *ps, const cJSON *v)
 {
-    cls_status st = get_strings(ps, v, "$.match", CLS__MODEL_NAME_MAX - 1, &ps->m->match,
-                                &ps->m->n_match);
+    cls_status st = get_strings(ps, v, "$.match", CLS__MODEL_NAME_MAX - 1, CLS__MODEL_MAX_MATCH,
+                                &ps->m->match, &ps->m->n_match);
     if (st != CLS_SUCCESS) return st;
     for (size_t i = 0; i < ps->m->n_match; i++) {
         if (strcmp(ps->m->match[i], "^") == 0) {
@@ -245,7 +245,9 @@ static cls_status get_assumed(parse *ps, const cJSON *v)
 {
     char **paths = NULL;
     size_t n = 0;
-    cls_status st = get_strings(ps, v, "$.assumed", CLS__MODEL_NAME_MAX - 1, &paths, &n);
+    /* every scalar field at most once: as many entries as there are fields */
+    cls_status st = get_strings(ps, v, "$.assumed", CLS__MODEL_NAME_MAX - 1, CLS__NFIELDS, &paths,
+                                &n);
     for (size_t i = 0; i < n && st == CLS_SUCCESS; i++) {
         int f = paths[i] ? cls__field_find(paths[i]) : -1;
         if (f < 0) {

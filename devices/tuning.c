@@ -1,6 +1,7 @@
 /* tuning.c: the family defaults of the device model's tuning section (doc/devices.md,
- * "Tuning"): the thresholds and preferred shapes the schedules consult, for GPUs and for CPUs.
- * A parameter file or a probe may override any of them. */
+ * "Tuning"): the thresholds and preferred shapes the schedules consult, for GPUs and for CPUs,
+ * and the costs of the CPU row kernel that price the schedules built on it.  A parameter file
+ * or a probe may override any of them. */
 #include "devices.h"
 
 void cls__tuning_gpu(cls_model_params *p)
@@ -62,7 +63,16 @@ void cls__tuning_gpu(cls_model_params *p)
     /* a work-item is one lane of a GPU: its tile loops do not vectorise there */
     p->cputile = 0;
     p->cputile_cache_bytes = 262144;
-    p->cputile_op_cycles = 1;
+    /* no GPU schedule runs the row kernel or reads through a CPU's cache levels */
+    p->row_point_cycles = 1;
+    p->row_read_cycles = 1;
+    p->row_flop_cycles = 1;
+    p->row_div_cycles = 1;
+    p->row_end_read_cycles = 1;
+    p->row_start_cycles = 0;
+    p->bandwidth_cache_gbs = 0;
+    p->cache_bytes = 0;
+    p->stream_overlap = 0;
 }
 
 void cls__tuning_cpu(cls_model_params *p)
@@ -122,7 +132,19 @@ void cls__tuning_cpu(cls_model_params *p)
      * tuning.cputile 1, or --schedule cputile, runs it. */
     p->cputile = 0;
     p->cputile_cache_bytes = 1048576;
-    /* heat3d7 in a core's cache, one PoCL thread: 1.3 cycles a point for its 16 operations at
-     * 8 lanes (doc/cputile.md) */
-    p->cputile_op_cycles = 0.65;
+    /* The row kernel's costs per vector of points on an unprobed CPU: a load and an add each
+     * take about a cycle of a core's vector units, a division several, the loop and the store
+     * a few, a run's set-up and the runtime's scheduling of its work-item a few hundred.  `clstencil probe`
+     * fits them on the device (doc/devices.md, "The CPU row kernel"). */
+    p->row_point_cycles = 4;
+    p->row_read_cycles = 1;
+    p->row_flop_cycles = 0.5;
+    p->row_div_cycles = 4;
+    p->row_end_read_cycles = 0.25;
+    p->row_start_cycles = 300;
+    /* a last-level cache of 8 MiB at four times the memory's bandwidth */
+    p->bandwidth_cache_gbs = 80;
+    p->cache_bytes = 8u << 20;
+    /* beyond the cache half of the shorter side shows */
+    p->stream_overlap = 0.5;
 }

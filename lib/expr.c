@@ -1548,6 +1548,47 @@ int cls__expr_is_exact(const cls_expr *e) { return e ? e->exact : 0; }
 size_t cls__expr_flops(const cls_expr *e) { return e ? e->flops : 0; }
 size_t cls__expr_in_reads(const cls_expr *e) { return e ? e->in_reads : 0; }
 
+void cls__expr_point_ops(const cls_expr *e, size_t *flops, size_t *divs, size_t *selects)
+{
+    *flops = *divs = *selects = 0;
+    if (!e || !e->n_nodes) return;
+    unsigned char *vary = calloc(e->n_nodes, 1), *local_vary = calloc(e->n_locals + 1, 1);
+    if (!vary || !local_vary) {
+        /* no memory for the marks: count every operation, as cls__expr_flops does */
+        free(vary);
+        free(local_vary);
+        *flops = e->flops;
+        return;
+    }
+    /* Statements in order, each one's nodes in post-order: a node varies when it reads, is a
+     * coordinate or the step, uses a local that varies, or has a child that varies. */
+    for (size_t s = 0; s < e->n_stmts; s++) {
+        const stmt *st = &e->stmts[s];
+        for (int32_t k = st->first; k >= 0 && k <= st->root && (size_t)k < e->n_nodes; k++) {
+            const node *n = &e->nodes[k];
+            int v = n->kind == N_IN || n->kind == N_AUX ||
+                    (n->kind == N_SPECIAL && (n->v.i <= SP_Z || n->v.i == SP_STEP)) ||
+                    (n->kind == N_LOCAL && n->v.i >= 0 && (size_t)n->v.i < e->n_locals &&
+                     local_vary[n->v.i]);
+            for (int c = 0; c < n->nk && c < 3 && !v; c++)
+                v = n->kid[c] >= 0 && (size_t)n->kid[c] < e->n_nodes && vary[n->kid[c]];
+            vary[k] = (unsigned char)v;
+            if (!v) continue;
+            if (n->kind == N_BIN && n->sub == B_DIV && n->type != T_INT) (*divs)++;
+            else if (n->kind == N_BIN && n->sub < B_DIV && n->type != T_INT) (*flops)++;
+            else if (n->kind == N_BIN && n->sub >= B_LT) (*selects)++;
+            else if (n->kind == N_NOT || n->kind == N_TERN) (*selects)++;
+            else if (n->kind == N_CALL && n->sub == F_SQRT) (*divs)++;
+            else if (n->kind == N_CALL && n->type != T_INT) (*flops)++;
+        }
+        if (st->local >= 0 && (size_t)st->local < e->n_locals && st->root >= 0 &&
+            (size_t)st->root < e->n_nodes)
+            local_vary[st->local] = vary[st->root];
+    }
+    free(vary);
+    free(local_vary);
+}
+
 int cls__expr_plain_arith(const cls_expr *e)
 {
     if (!e) return 0;

@@ -50,6 +50,12 @@ int cls__expr_is_exact(const cls_expr *e);
 /* Floating-point + - * / and calls of floating type, counted over the whole body (both
  * branches of ?: and of && ||). */
 size_t cls__expr_flops(const cls_expr *e);
+/* The operations a CPU's vector loop runs per point: those whose value varies from point to
+ * point (they depend on a read or on X, Y, Z, STEP; operations on parameters and constants
+ * fold at compile time), in three kinds: *flops floating + - * and calls (divisions and
+ * square roots apart), *divs floating divisions and square roots, *selects comparisons,
+ * logical operators, ! and ?: (both branches counted, as a vector loop runs both). */
+void cls__expr_point_ops(const cls_expr *e, size_t *flops, size_t *divs, size_t *selects);
 /* Number of distinct IN offsets read. */
 size_t cls__expr_in_reads(const cls_expr *e);
 /* 1 if the body only adds, subtracts, multiplies (fma included), negates and converts: no

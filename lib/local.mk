@@ -6,7 +6,8 @@ libcls_runtime_la_SOURCES += \
 	lib/stencil.c lib/stencil_lift.c lib/stencil_system.c lib/in_place.c lib/rotation.c lib/stencil_json.c lib/builtins.c lib/builtin_systems.c \
 	lib/device.c lib/context.c lib/program.c lib/build_quiet.c lib/sha256.c lib/cache_evict.c lib/kernel_source.c \
 	lib/codegen.c lib/reference.c \
-	lib/grid_io.c lib/file_write.c lib/bench_copy.c lib/probe.c lib/bench_transit.c
+	lib/grid_io.c lib/file_write.c lib/bench_copy.c lib/probe.c lib/bench_transit.c \
+	lib/cpu_cost.h lib/cpu_cost.c
 # The planner core, states and runs, and what the schedules share (lib/schedule.h, lib/exec.h).
 libcls_runtime_la_SOURCES += lib/schedule.h lib/exec.h lib/plan.h lib/plan.c lib/plan_run.c \
 	lib/params.c lib/build.c lib/exec.c lib/state.c lib/host_alloc.c \

@@ -1,13 +1,16 @@
-/* probe.c: measures a live OpenCL device (bandwidth, sync, transfers, banks) into a model. */
+/* probe.c: measures a live OpenCL device (bandwidth, sync, transfers, banks; on CPUs the cache
+ * levels and the row kernel's costs) into a model. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cpu_cost.h"
 #include "devices.h"
 #include "fit.h"
 #include "internal.h"
+#include "schedule.h"
 
 #define PROBE_TARGET_SPREAD 0.03
 #define PROBE_MAX_REPS 100      /* samples of one measurement, at most */
@@ -22,6 +25,7 @@ typedef struct probe {
     cls_model *m;
     size_t done, total;           /* measurements, for the progress callback */
     double samples[PROBE_MAX_REPS];
+    size_t n_samples;             /* of the last measurement */
     cl_command_queue q2;          /* device-to-host copies beside the context's queue: the
                                      queued pairs and the overlap test (Visschers 2012,
                                      Sect. 6.4.4) */
@@ -66,6 +70,16 @@ static void summarize(const double *samples, size_t n, double *median, double *s
     cls__sort_doubles(sorted, n);
     *median = quantile(sorted, n, 0.5);
     *spread = *median > 0 ? (quantile(sorted, n, 0.9) - quantile(sorted, n, 0.1)) / *median : 0;
+}
+
+/* Quantile q of the last measurement's samples. */
+static double last_quantile(const probe *pr, double q)
+{
+    double sorted[PROBE_MAX_REPS];
+    if (pr->n_samples == 0) return 0;
+    memcpy(sorted, pr->samples, pr->n_samples * sizeof *sorted);
+    cls__sort_doubles(sorted, pr->n_samples);
+    return quantile(sorted, pr->n_samples, q);
 }
 
 /* ------------------------------------------------------------------------ progress and results */
@@ -119,6 +133,7 @@ static cls_status measure(probe *pr, const char *key, const char *label, const c
         if (n >= 3 && cls__now() - start >= b.seconds) break;
     }
     summarize(pr->samples, n, median, spread);
+    pr->n_samples = n;
     pr->done++;
     report(pr, key, label, unit, bytes, *median, *spread, n);
     return CLS_SUCCESS;
@@ -1262,6 +1277,126 @@ static cls_status probe_overlap(probe *pr)
 }
 
 /* ------------------------------------------------------------------------ the whole probe */
+/* ------------------------------------------------------------------------ CPU: cache levels */
+/* Working sets (both buffers of a copy) of the bandwidth-by-size sweep, MiB. */
+static const size_t full_sets[] = {2, 4, 8, 16, 24, 32, 48, 64, 128, 256};
+static const size_t quick_sets[] = {4, 64};
+
+static cls_status sample_copy(probe *pr, void *arg, double *gbs)
+{
+    size_t bytes = *(const size_t *)arg;
+    double s = 0;
+    cls_status st = cls_bench_copy(pr->ctx, CLS_FLOAT32, bytes, 3, &s);
+    /* read + write, as the copy kernel's yardstick everywhere (cls_bench_copy), over the time
+     * beyond the launch (sync.kernel_restart, measured before), which the model counts apart */
+    double restart = pr->m->p.kernel_restart_cycles / (pr->m->p.clock_mhz * 1e6);
+    if (s > 2 * restart) s -= restart;
+    *gbs = s > 0 ? 2.0 * (double)bytes / s / 1e9 : 0;
+    return st;
+}
+
+/* The copy kernel over working sets of 2 MiB to 256 MiB: the fastest rate is the cache's
+ * (memory.bandwidth_cache_gbs), the largest set's is memory's (memory.bandwidth_measured_gbs,
+ * in place of cube_transit's, whose column per work-item does not suit a CPU runtime), and
+ * memory.cache_bytes is the set size that makes the model's rate by working set
+ * (cls__cpu_seconds_per_byte) closest to the sweep in the least squares of log time. */
+static cls_status probe_cpu_cache(probe *pr, const size_t *sets, size_t nsets)
+{
+    double ws[16], gbs[16], spread;
+    size_t n = 0;
+    cls_status st;
+    for (size_t i = 0; i < nsets && n < 16; i++) {
+        size_t bytes = sets[i] << 19; /* half the set per buffer */
+        char label[32];
+        snprintf(label, sizeof label, "%zu MiB", sets[i]);
+        if ((uint64_t)bytes > pr->ctx->info.max_alloc_bytes ||
+            (uint64_t)bytes > pr->ctx->info.global_mem_bytes / 4) {
+            skipped(pr, "memory.copy", label, (double)(2 * bytes), "larger than the device allows");
+            continue;
+        }
+        if ((st = step(pr, "memory.copy", label)) != CLS_SUCCESS ||
+            (st = measure(pr, "memory.copy", label, "GB/s", (double)(2 * bytes), sample_copy,
+                          &bytes, &gbs[n], &spread)) != CLS_SUCCESS)
+            return st;
+        /* other work on the cores only ever slows a copy: its 90th percentile rate stands for
+         * the device's own */
+        gbs[n] = last_quantile(pr, 0.9);
+        ws[n++] = (double)(2 * bytes);
+    }
+    if (n == 0) return CLS_SUCCESS;
+    double best = 0;
+    for (size_t i = 0; i < n; i++)
+        if (gbs[i] > best) best = gbs[i];
+    cls__cpu_device d = {0};
+    d.bandwidth = gbs[n - 1] * 1e9;
+    d.bandwidth_cache = best * 1e9;
+    double best_err = -1, cache = 0;
+    for (size_t c = 0; c < n; c++) {
+        d.cache_bytes = ws[c];
+        double err = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = log(cls__cpu_seconds_per_byte(&d, ws[i]) * gbs[i] * 1e9);
+            err += r * r;
+        }
+        if (best_err < 0 || err < best_err) {
+            best_err = err;
+            cache = ws[c];
+        }
+    }
+    if ((st = cls_model_set(pr->m, "memory.bandwidth_cache_gbs", best)) != CLS_SUCCESS ||
+        (st = cls_model_set(pr->m, "memory.cache_bytes", cache)) != CLS_SUCCESS)
+        return st;
+    if (n > 1 && (st = cls_model_set(pr->m, "memory.bandwidth_measured_gbs", gbs[n - 1])) !=
+                     CLS_SUCCESS)
+        return st;
+    if (pr->m->assumed[CLS__F_bandwidth_peak_gbs] && pr->m->p.bandwidth_peak_gbs < gbs[n - 1])
+        pr->m->p.bandwidth_peak_gbs = gbs[n - 1];
+    return CLS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------ the schedules' own */
+static cls_status env_step(void *p, const char *key, const char *label)
+{
+    return step(p, key, label);
+}
+
+static void env_report(void *p, const char *key, const char *label, const char *unit,
+                       double bytes, double value, double spread, size_t reps)
+{
+    probe *pr = p;
+    pr->done++;
+    report(pr, key, label, unit, bytes, value, spread, reps);
+}
+
+static cls__probe_env env_of(probe *pr)
+{
+    const budget b = budget_of(pr);
+    cls__probe_env e = {pr->ctx, pr->m, pr->quick, b.min_reps, b.max_reps, b.seconds,
+                        env_step, env_report, pr};
+    return e;
+}
+
+static size_t schedule_measurements(probe *pr)
+{
+    const cls__schedule_ops *o;
+    cls__probe_env e = env_of(pr);
+    size_t n = 0;
+    for (size_t i = 0; (o = cls__schedule_at(i)); i++)
+        if (o->probe && o->measurements) n += o->measurements(&e);
+    return n;
+}
+
+/* What each schedule's own model needs of the device (the CPU row kernel's costs). */
+static cls_status probe_schedules(probe *pr)
+{
+    const cls__schedule_ops *o;
+    cls__probe_env e = env_of(pr);
+    cls_status st;
+    for (size_t i = 0; (o = cls__schedule_at(i)); i++)
+        if (o->probe && (st = o->probe(&e)) != CLS_SUCCESS) return st;
+    return CLS_SUCCESS;
+}
+
 static const size_t full_cubes[] = {192, 256, 512};
 static const size_t quick_cubes[] = {64};
 static const cl_int full_strides[] = {1, 2, 4, 8, 16, 32, 64, 33};
@@ -1288,8 +1423,12 @@ static cls_status describe(probe *pr)
              "cube_ghost_transit (Mo & Li, Listings 4-5, Eq. 3), kernel restart "
              "and atomic global barrier (Meng & Skadron 2010, Sect. 4.4-4.5), transfer and "
              "allocation tables and the overlap factor (Visschers 2012, Sect. 5.2, "
-             "6.3, 6.4.4); values marked assumed are %s family defaults",
-             cls_version(), pr->quick ? "quick" : "full", date, cls_model_family(pr->m));
+             "6.3, 6.4.4)%s; values marked assumed are %s family defaults",
+             cls_version(), pr->quick ? "quick" : "full", date,
+             pr->is_cpu ? ", the copy kernel by working set and the row kernel's costs "
+                          "(doc/devices.md, \"The CPU row kernel\")"
+                        : "",
+             cls_model_family(pr->m));
     if ((st = cls_model_set_source(pr->m, text)) != CLS_SUCCESS) return st;
     snprintf(text, sizeof text, "%.300s (%.200s, driver %.100s), probed%s", d->name,
              d->platform_name, d->driver_version[0] ? d->driver_version : "unknown",
@@ -1324,9 +1463,9 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
 {
     probe *pr;
     cls_status st;
-    const size_t *cubes;
+    const size_t *cubes, *sets;
     const cl_int *strides;
-    size_t ncubes, nstrides, nsizes = 0, nallocs = 0;
+    size_t ncubes, nstrides, nsets, nsizes = 0, nallocs = 0;
     cl_int tpts[PROBE_MAX_POINTS];
 
     if (out) *out = NULL;
@@ -1347,6 +1486,9 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     pr->xfer_max = pr->quick ? 1000000 : 100000000;
     cubes = pr->quick ? quick_cubes : full_cubes;
     ncubes = pr->quick ? 1 : sizeof full_cubes / sizeof full_cubes[0];
+    sets = pr->quick ? quick_sets : full_sets;
+    nsets = pr->quick ? sizeof quick_sets / sizeof quick_sets[0]
+                      : sizeof full_sets / sizeof full_sets[0];
     strides = pr->quick ? quick_strides : full_strides;
     nstrides = pr->quick ? sizeof quick_strides / sizeof quick_strides[0]
                          : sizeof full_strides / sizeof full_strides[0];
@@ -1361,7 +1503,7 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     for (size_t b = 10; b <= alloc_max(pr); b *= 10) nallocs++;
     /* per transfer size: 5 tables, and 3 queued tables in 2 passes each */
     pr->total = 6 + 2 * ncubes + barrier_points(pr, tpts) + nstrides + 11 * nsizes +
-                2 * nallocs + 1;
+                2 * nallocs + 1 + (pr->is_cpu ? nsets : 0) + schedule_measurements(pr);
 
     cls__debug("probe %s: %s mode, transfers up to %zu bytes, allocations up to %zu",
                ctx->info.name, pr->quick ? "quick" : "full", pr->xfer_max, alloc_max(pr));
@@ -1369,6 +1511,8 @@ cls_status cls_probe_device(cls_context *ctx, const cls_probe_options *opt, cls_
     if ((st = probe_queue_wait(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_enqueue(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_cubes(pr, cubes, ncubes)) != CLS_SUCCESS) goto fail;
+    if (pr->is_cpu && (st = probe_cpu_cache(pr, sets, nsets)) != CLS_SUCCESS) goto fail;
+    if ((st = probe_schedules(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_barrier(pr)) != CLS_SUCCESS) goto fail;
     if ((st = probe_banks(pr, strides, nstrides)) != CLS_SUCCESS) goto fail;
     if ((st = probe_tables(pr)) != CLS_SUCCESS) goto fail;

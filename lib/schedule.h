@@ -159,6 +159,22 @@ void cls__describe_param(cls__description *d, const cls__schedule_ops *ops, cons
 /* How a schedule was asked for (the `forced` argument of candidates). */
 enum { CLS__NOT_FORCED = 0, CLS__FORCED_BY_PARAMS = 1, CLS__FORCED_BY_NAME = 2 };
 
+/* What `clstencil probe` lends a schedule that measures its own model's costs (lib/probe.c):
+ * the context, the model being filled, and the probe's sampling and reporting. */
+typedef struct cls__probe_env {
+    cls_context *ctx;
+    cls_model *m;                 /* set keys with cls_model_set */
+    int quick;
+    size_t min_rounds, max_rounds; /* rounds of samples of one measurement */
+    double seconds;               /* stop after this much time once min_rounds are done */
+    /* Progress: one step of measurement `key` (fails when the caller cancels). */
+    cls_status (*step)(void *probe, const char *key, const char *label);
+    /* One finished measurement: its value (in unit), spread and samples. */
+    void (*report)(void *probe, const char *key, const char *label, const char *unit,
+                   double bytes, double value, double spread, size_t reps);
+    void *probe;
+} cls__probe_env;
+
 #define CLS__SCHED_HOST 1u  /* runs host-resident grids tile by tile (a transfer schedule): asked
                                after the resident pick, for runs from and to host arrays and for
                                grids above the device's memory */
@@ -197,6 +213,10 @@ struct cls__schedule_ops {
     void (*release_buffers)(void *config);
     /* Frees a configuration and whatever build created in it.  Accepts NULL. */
     void (*release)(void *config);
+    /* Measures on the device what the schedule's model needs and sets it in env->m (`clstencil
+     * probe`); measurements() says how many it reports.  May be NULL: it needs nothing. */
+    cls_status (*probe)(const cls__probe_env *env);
+    size_t (*measurements)(const cls__probe_env *env);
 };
 
 /* ---------------------------------------------------------------- the registry */

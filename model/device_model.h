@@ -52,6 +52,20 @@
       "most warps resident on one compute unit")                                               \
     X(registers_per_cu, "compute", "registers_per_cu", CLS__INT, "32-bit registers", 1,        \
       1073741824, 0, "register file of one compute unit")                                      \
+    X(row_point_cycles, "compute", "row_point_cycles", CLS__REAL, "cycles", 0, 1e6, CLS__GT0,  \
+      "CPU row kernel: cycles of one vector of points beyond its reads and flops (loop, "       \
+      "address, store)")                                                                       \
+    X(row_read_cycles, "compute", "row_read_cycles", CLS__REAL, "cycles", 0, 1e6, 0,           \
+      "CPU row kernel: cycles per read of the body for one vector of points")                  \
+    X(row_flop_cycles, "compute", "row_flop_cycles", CLS__REAL, "cycles", 0, 1e6, 0,           \
+      "CPU row kernel: cycles per flop, comparison or select of the body for one vector of "   \
+      "points")                                                                                \
+    X(row_div_cycles, "compute", "row_div_cycles", CLS__REAL, "cycles", 0, 1e6, 0,             \
+      "CPU row kernel: cycles per division or square root of the body for one vector of points") \
+    X(row_end_read_cycles, "compute", "row_end_read_cycles", CLS__REAL, "cycles", 0, 1e6, 0,   \
+      "CPU row kernel: cycles per read of a point at a row's end (computed one at a time)")     \
+    X(row_start_cycles, "compute", "row_start_cycles", CLS__REAL, "cycles", 0, 1e9, 0,         \
+      "CPU row kernel: cycles per run of a row (its set-up, the work-item's scheduling)")       \
     X(peak_gflops_sp, "compute", "peak_gflops_sp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
       CLS__UNK | CLS__GT0, "peak single-precision rate")                                       \
     X(peak_gflops_dp, "compute", "peak_gflops_dp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
@@ -89,6 +103,13 @@
       0, "interleave: successive regions of this size go to successive channels")             \
     X(channel_hash, "memory", "channel_hash", CLS__INT, "flag", 0, 1, CLS__UNK,                 \
       "1: addresses are hashed over the channels (gpu family: XOR fold), 0: linear interleave") \
+    X(bandwidth_cache_gbs, "memory", "bandwidth_cache_gbs", CLS__REAL, "GB/s", 0, 1e6, 0,        \
+      "copy bandwidth of a working set within cache_bytes (0: no cache level modelled)")        \
+    X(cache_bytes, "memory", "cache_bytes", CLS__INT, "bytes", 0, 1099511627776.0, 0,           \
+      "working set (all arrays of a step) served at bandwidth_cache_gbs (0: none)")            \
+    X(stream_overlap, "memory", "stream_overlap", CLS__REAL, "ratio", 0, 1, 0,                  \
+      "beyond cache_bytes: the share of the shorter of a step's compute and traffic that adds "  \
+      "to the longer (0: they overlap, 1: they add)")                                          \
     X(l2_bytes, "memory", "l2_bytes", CLS__INT, "bytes", 0, 1099511627776.0, CLS__UNK,          \
       "last-level cache in front of global memory, shared by all compute units (0: none)")    \
     X(segment_bytes, "memory", "segment_bytes", CLS__INT, "bytes", 1, 4096, CLS__POW2,         \
@@ -148,8 +169,7 @@
     X(stream25d_system_gain, "tuning", "stream25d_system_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses stream25d steps for a system where the ghost-zone model predicts at least this ratio of the speed of the minimal traffic of one step per launch") \
     X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident") \
     X(cputile, "tuning", "cputile", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the cputile schedule (a work-item's loops vectorise over the compute unit's SIMD lanes); 0: it runs only when asked for") \
-    X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)") \
-    X(cputile_op_cycles, "tuning", "cputile_op_cycles", CLS__REAL, "cycles", 0, 1e6, CLS__GT0, "cputile: cycles per vector operation (a read or a flop of the body for a SIMD group of points) of its in-cache loops")
+    X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)")
 
 /* Tables: transfer and allocation times against size, X(id, section, key, summary). */
 #define CLS_MODEL_TABLES(X)                                                                    \

@@ -1,4 +1,5 @@
-/* fit.h: the least-squares line through measured points (probe slopes, profile intercepts). */
+/* fit.h: least squares through measured points: a line (probe slopes, profile intercepts) and
+ * non-negative costs of several terms (the CPU row kernel's). */
 #ifndef CLS_MODEL_FIT_H
 #define CLS_MODEL_FIT_H
 
@@ -9,5 +10,10 @@
  * NULL) the root-mean-square residual. */
 void cls__fit_line(const double *x, const double *y, size_t n, double *a, double *b,
                    double *se, double *rms);
+
+/* The k >= 1 coefficients b >= 0 of least squares y ~ X b over n rows (X row-major, n x k,
+ * k <= 8): a coefficient that would come out negative is held at 0 and the others refitted.
+ * Returns 0, or -1 when the columns left are linearly dependent (b is then all 0). */
+int cls__fit_nonneg(const double *X, const double *y, size_t n, size_t k, double *b);
 
 #endif /* CLS_MODEL_FIT_H */

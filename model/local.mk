@@ -21,6 +21,10 @@ libcls_model_la_SOURCES += $(TRAFFIC_SOURCES)
 # The stream25d schedule it serves: design, H100 and PoCL measurements.
 EXTRA_DIST += doc/stream25d.md
 
+# The CPU row kernel's step: vector work per core against the traffic per cache level.
+CPU_ROWS_SOURCES = model/cpu_rows.h model/cpu_rows.c
+libcls_model_la_SOURCES += $(CPU_ROWS_SOURCES)
+
 # The tiled transfer/compute pipeline model and planner (Visschers 2012, Sect. 6).
 PIPELINE_SOURCES = model/pipeline.h model/pipeline.c
 libcls_model_la_SOURCES += $(PIPELINE_SOURCES)

@@ -77,3 +77,9 @@ TESTS += tests/test_cputile
 tests_test_cputile_SOURCES = tests/test_cputile.c tests/user_aux.h
 tests_test_cputile_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_cputile_LDADD = $(TEST_LDADD)
+# AUTO's choice between the naive row kernel and cputile under the CPU model.
+check_PROGRAMS += tests/test_cpu_pick
+TESTS += tests/test_cpu_pick
+tests_test_cpu_pick_SOURCES = tests/test_cpu_pick.c
+tests_test_cpu_pick_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_cpu_pick_LDADD = $(TEST_LDADD)

@@ -28,3 +28,10 @@ tests_test_family_defaults_LDADD = $(MODEL_TEST_LDADD)
 # Installed copies read the installed models; the build tree's binaries the source tree's.
 TESTS += tests/test_installed.sh
 EXTRA_DIST += tests/test_installed.sh
+
+# The CPU row kernel's model on fixed inputs, the probe's fit and the keys it writes.
+check_PROGRAMS += tests/test_cpu_model
+TESTS += tests/test_cpu_model
+tests_test_cpu_model_SOURCES = tests/test_cpu_model.c $(DEVICE_TEST_SOURCES)
+tests_test_cpu_model_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_cpu_model_LDADD = $(MODEL_TEST_LDADD)

@@ -799,12 +799,39 @@ static void test_robustness(void)
     tap_ok(1, "%d random/mutated bodies without a crash (%d parsed)", total, parsed);
 }
 
+/* The operations a CPU's vector loop runs per point (cls__expr_point_ops), counted by hand:
+ * those on parameters and constants fold at compile time and do not count. */
+static void test_point_ops(void)
+{
+    static const struct {
+        const char *body;
+        size_t flops, divs, selects;
+    } cases[] = {
+        {"alpha*(IN(-1)+IN(1)) - 2*IN(0)", 4, 0, 0},
+        {"real c = alpha * alpha + 1; return c * IN(0) / 3;", 1, 1, 0},
+        {"X > 1 ? IN(0) * 2 : IN(1) + 3", 2, 0, 2},
+        {"sqrt(IN(0)) + min(IN(0), alpha)", 2, 1, 0},
+        {"real t = IN(0) * IN(0); int i = X / 2; return t - i;", 2, 0, 0},
+        {"alpha / 3 + 1", 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cls_expr *e = parse(1, 0, cases[i].body);
+        size_t f = 99, d = 99, sel = 99;
+        cls__expr_point_ops(e, &f, &d, &sel);
+        tap_ok(e && f == cases[i].flops && d == cases[i].divs && sel == cases[i].selects,
+               "%s: per point %zu flops, %zu divisions, %zu selects (got %zu, %zu, %zu)",
+               cases[i].body, cases[i].flops, cases[i].divs, cases[i].selects, f, d, sel);
+        cls__expr_free(e);
+    }
+}
+
 int main(void)
 {
     test_valid_forms();
     test_errors();
     test_extents();
     test_stats();
+    test_point_ops();
     test_emit();
     test_eval();
     test_locale();

@@ -24,6 +24,8 @@ static const cls__param_desc example_params[] = {
     {"group", CLS__PARAM_SIZES, 1, 1024, NULL, "the work-group, one size per dimension"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
+static double tie_seconds;
+
 static cls_status example_candidates(cls__facts *f, int forced, cls__candidates *out)
 {
     size_t v[3];
@@ -32,11 +34,13 @@ static cls_status example_candidates(cls__facts *f, int forced, cls__candidates 
     c->group[0] = 8, c->group[1] = f->st->dims > 1 ? 8 : 1, c->group[2] = 1;
     if (cls__param_get(f->params, &example_ops, "group", v))
         for (int i = 0; i < 3; i++) c->group[i] = v[i] ? v[i] : 1;
-    /* priced as the baseline's bound, so that AUTO keeps the earlier schedule on a tie */
-    double s = f->bandwidth > 0 ? (double)f->steps * (f->restart_seconds +
-                                                      (double)f->points * f->min_bytes_per_point /
-                                                          f->bandwidth)
-                                : 0;
+    /* priced as the naive schedule's plan (tie_seconds, which the test sets from it), so that
+     * AUTO keeps the earlier schedule on a tie; else at the baseline's traffic bound */
+    double s = tie_seconds > 0 ? tie_seconds
+               : f->bandwidth > 0 ? (double)f->steps * (f->restart_seconds +
+                                                        (double)f->points *
+                                                            f->min_bytes_per_point / f->bandwidth)
+                                  : 0;
     (void)forced;
     return cls__candidate_add(out, &example_ops, c, CLS__RANK_NORMAL, s,
                               "one point per work-item, %zux%zux%zu work-groups", c->group[0],
@@ -170,6 +174,14 @@ int main(void)
     cls_plan_release(plan);
     plan = NULL;
 
+    cls_plan_options_init(&opt);
+    opt.schedule = CLS_SCHEDULE_NAIVE;
+    cls_plan_info naive_info;
+    if (cls_plan_create(ctx, st, d, steps, &opt, &plan) == CLS_SUCCESS &&
+        cls_plan_describe(plan, &naive_info) == CLS_SUCCESS)
+        tie_seconds = naive_info.predicted_seconds;
+    cls_plan_release(plan);
+    plan = NULL;
     cls_plan_options_init(&opt);
     int priced = 0, chosen = 0;
     if (cls_plan_create(ctx, st, d, steps, &opt, &plan) == CLS_SUCCESS) {

@@ -165,6 +165,7 @@ static void sweep_point(suite_run *s, suite_row *r, const cli_workload *w, doubl
     cls_plan_options o;
     char params[128];
     const char *name = schedule == CLS_SCHEDULE_TRAPEZOID ? "trapezoid.height"
+                       : schedule == CLS_SCHEDULE_CPUTILE ? "cputile.height"
                                                           : "stream25d.steps_per_pass";
     double t = 0;
     cls_plan_options_init(&o);
@@ -191,15 +192,19 @@ static void sweep_point(suite_run *s, suite_row *r, const cli_workload *w, doubl
 }
 
 /* Measured and predicted time per step against the tuning parameter (the curves of
- * tools/plots): the trapezoid at h = 1, 2, 4, ... 64 (the model's other parameters), and for
- * 3D apps the stream25d schedule at k = 1 .. 6 steps per pass (the planner's tile, loader and
- * chunk for each k); both at most the steps. */
+ * tools/plots): the trapezoid at h = 1, 2, 4, ... 64 (the model's other parameters), for 3D
+ * apps the stream25d schedule at k = 1 .. 6 steps per pass (the planner's tile, loader and
+ * chunk for each k), and on CPUs cputile at h = 1, 2, 4, ... 64 steps per pass (the model's
+ * tile for each h); all at most the steps. */
 static void sweep(suite_run *s, suite_row *r, const cli_workload *w, double *times)
 {
     for (size_t h = 1; h <= r->steps && h <= SWEEP_MAX_H; h *= 2)
         sweep_point(s, r, w, times, CLS_SCHEDULE_TRAPEZOID, h);
     for (size_t k = 1; r->dims == 3 && k <= r->steps && k <= SWEEP_MAX_K; k++)
         sweep_point(s, r, w, times, CLS_SCHEDULE_STREAM25D, k);
+    for (size_t h = 1; s->dev.type == CLS_DEVICE_CPU && h <= r->steps && h <= SWEEP_MAX_H;
+         h *= 2)
+        sweep_point(s, r, w, times, CLS_SCHEDULE_CPUTILE, h);
 }
 
 static void bench_app(suite_run *s, const suite_app *app, size_t idx, size_t n, suite_row *r)
@@ -668,9 +673,10 @@ const cli_command cli_cmd_bench_suite = {
     "  --reps N          timed runs per measurement (default 5)\n"
     "  --steps N         steps per run instead of the table's\n"
     "  --apps A,B        only these built-ins\n"
-    "  --sweep           also time and predict the trapezoid at h = 1, 2, 4, ... 64 and, for\n"
-    "                    3D apps, stream25d at 1..6 steps per pass (at most the steps), and\n"
-    "                    write PREFIX-sweep.csv (for tools/plots/results.py)\n"
+    "  --sweep           also time and predict the trapezoid at h = 1, 2, 4, ... 64, for 3D\n"
+    "                    apps stream25d at 1..6 steps per pass and on CPUs cputile at\n"
+    "                    h = 1, 2, 4, ... 64 steps per pass (at most the steps), and write\n"
+    "                    PREFIX-sweep.csv (for tools/plots/results.py)\n"
     "  --out PREFIX      output files (default bench-suite: bench-suite.csv, .json)\n"
     "  --device SEL      device selector (overrides CLSTENCIL_DEVICE)\n"
     "  -h, --help        show this help\n",

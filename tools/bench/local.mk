@@ -15,6 +15,7 @@ NVCC_ARCH = sm_90
 NVCC_FLAGS = -O3 -arch=$(NVCC_ARCH)
 EXTRA_DIST += tools/bench/README.md tools/bench/omp_stencils.c tools/bench/pocl_vs_omp.sh \
 	tools/bench/pocl_systems.c tools/bench/pocl_cputile.sh tools/bench/cputile_table.py \
+	tools/bench/pocl_model.sh tools/bench/model_table.py \
 	tools/bench/pocl_results.sh tools/bench/cuda/common.cuh tools/bench/cuda/heat3d7.cu \
 	tools/bench/cuda/hotspot.cu tools/bench/cuda/poisson2d.cu tools/plots/results.py \
 	tools/gpu/h100_results.sh tools/gpu/env.sh tools/gpu/h100_ebisu.sh \

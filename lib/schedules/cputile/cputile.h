@@ -32,6 +32,7 @@ typedef struct cls__cputile_cost {
     size_t steps;
     size_t cores;        /* compute units */
     double point_seconds; /* one update in cache on one compute unit */
+    double row_seconds;  /* one run of a row of a tile (its start), on one compute unit */
     double bandwidth;    /* bytes/s (0: unknown) */
     double stream_bytes; /* bytes per point of auxiliary arrays read per step */
     double restart;      /* seconds per launch */

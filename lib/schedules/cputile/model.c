@@ -1,6 +1,7 @@
 /* model.c: the cputile schedule's model: the updates a pass computes (the tiles' overlap
- * included), each at the in-cache rate of one compute unit, against the grid's traffic at the
- * device's bandwidth; a pass takes the longer of the two plus a launch.  The ghost-zone
+ * included), each at the in-cache rate of one compute unit, and the rows they run in, against
+ * the grid's traffic at the device's bandwidth; a pass takes the longer of the two plus a
+ * launch.  The ghost-zone
  * reasoning of Meng & Skadron 2010 (Eqs. 1-2) with the cache in place of local memory. */
 #include "cputile.h"
 
@@ -42,6 +43,14 @@ static double level_points(const cls__cputile_cost *c, const size_t tile[3], siz
     return p;
 }
 
+/* Rows (runs along x, one per tile and y, z) computed at r halos of widening. */
+static double level_rows(const cls__cputile_cost *c, const size_t tile[3], size_t r)
+{
+    double rows = (double)((c->n[0] + tile[0] - 1) / tile[0]);
+    for (int d = 1; d < 3; d++) rows *= extent_sum(c, d, tile[d], r);
+    return rows;
+}
+
 /* One pass of k steps. */
 static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], size_t k,
                            size_t groups, double *computed)
@@ -51,14 +60,17 @@ static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], siz
         tiles *= (double)((c->n[d] + tile[d] - 1) / tile[d]);
         points *= (double)c->n[d];
     }
-    double work = 0;
-    for (size_t s = 1; s <= k; s++) work += level_points(c, tile, k - s);
+    double work = 0, rows = 0;
+    for (size_t s = 1; s <= k; s++) {
+        work += level_points(c, tile, k - s);
+        rows += level_rows(c, tile, k - s);
+    }
     *computed = work;
     /* the groups that run at once, and the most tiles one of them runs */
     double slots = (double)(groups < c->cores ? groups : c->cores);
     if (slots < 1) slots = 1;
     double rounds = (double)(size_t)((tiles + slots - 1) / slots);
-    double compute = work * c->point_seconds * rounds / tiles;
+    double compute = (work * c->point_seconds + rows * c->row_seconds) * rounds / tiles;
     double memory = 0;
     if (c->bandwidth > 0) {
         /* the first step's input (each tile's widened region), the output written (and its

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_cost.h"
 #include "cputile.h"
-#include "expr.h"
 
 extern const cls__schedule_ops cls__cputile_ops;
 #define OPS (&cls__cputile_ops)
@@ -23,42 +23,35 @@ static const cls__param_desc params[] = {
      "work-groups of one work-item, each with two scratch boxes (absent: one per compute unit)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
-/* The request's figures for the model; *why says what is missing when it cannot price. */
+/* The request's figures for the model: a point in cache at the row kernel's costs per vector
+ * (the tile loops are row loops), the grid's traffic at the bandwidth of the level its arrays
+ * live in (model/cpu_rows.c); *why says what is missing when it cannot price. */
 static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
 {
+    cls__cpu_device d;
+    double reads = 0, flops = 0, divs = 0;
+    size_t launches = 1;
     memset(c, 0, sizeof *c);
-    for (int d = 0; d < 3; d++) c->n[d] = f->dims.n[d];
+    for (int k = 0; k < 3; k++) c->n[k] = f->dims.n[k];
     cls_stencil_halo(f->st, c->halo);
     c->periodic = f->st->boundary == CLS_BOUNDARY_PERIODIC;
     c->elem = f->elem;
     c->steps = f->steps;
     c->cores = f->dev->compute_units ? f->dev->compute_units : 1;
-    c->bandwidth = f->bandwidth;
     c->restart = f->restart_seconds;
     c->stream_bytes = (double)(f->st->n_aux * f->elem);
-    double clock = cls__facts_model(f, "compute.clock_mhz") * 1e6;
-    double op_cycles = cls__facts_model(f, "tuning.cputile_op_cycles");
-    double lanes = cls__facts_model(f, "compute.warp_width") * 4 / (double)f->elem;
-    if (!(clock > 0) || !(op_cycles > 0) || !(lanes > 0)) {
-        *why = "no device model to price it with";
+    if (!cls__cpu_device_of(f, &d, why) ||
+        cls__cpu_body_ops(f, &reads, &flops, &divs, &launches) != CLS_SUCCESS)
         return 0;
-    }
-    if (lanes < 1) lanes = 1;
-    /* a vector operation per read and per flop of the body, for `lanes` points at once */
-    double ops = (double)(cls__expr_in_reads(f->expr) + cls__expr_flops(f->expr) + f->st->n_aux);
-    c->point_seconds = ops * op_cycles / lanes / clock;
+    /* a vector of lanes points: the longer of its load side (the loop and its reads) and its
+     * arithmetic (flops and divisions), as the row kernel's (model/cpu_rows.c) */
+    double x[CLS__CPU_TERMS] = {1, reads, flops, divs, 0, 0};
+    c->point_seconds = cls__cpu_compute_cycles(&d, x) / (double)d.lanes / d.clock_hz;
+    c->row_seconds = d.start_cycles / d.clock_hz;
+    double ws = (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem;
+    double spb = cls__cpu_seconds_per_byte(&d, ws);
+    c->bandwidth = spb > 0 ? 1 / spb : 0;
     return 1;
-}
-
-/* The row loops' vector length: the device's preferred vector width for the element type
- * (16 when the driver does not say). */
-static size_t vector_width(const cls__facts *f)
-{
-    cl_uint w = 0;
-    cl_device_info what = f->st->dtype == CLS_FLOAT64 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
-                                                      : CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT;
-    if (clGetDeviceInfo(f->ctx->device, what, sizeof w, &w, NULL) != CL_SUCCESS || w == 0) w = 16;
-    return w > 64 ? 64 : w;
 }
 
 /* Tile extents tried along dimension d: the whole grid, and along x (`split`) halves of it
@@ -191,7 +184,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     cfg->groups = groups;
     memcpy(cfg->halo, c.halo, sizeof cfg->halo);
     cfg->box = cls__cputile_box(cfg->tile, cfg->halo, cfg->height);
-    cfg->vector = vector_width(f);
+    cfg->vector = cls__cpu_row_lanes(f->ctx->device, f->st->dtype);
     double bytes = (double)cfg->groups * 2.0 * (double)cfg->box * (double)f->elem;
     if (bytes > (double)f->dev->max_alloc_bytes && f->dev->max_alloc_bytes) {
         free(cfg);

@@ -4,6 +4,7 @@
 #define CLS_NAIVE_H
 
 #include "exec.h"
+#include "schedule.h"
 
 typedef struct cls__naive {
     int rows;            /* row kernels (cl/naive_rows.cl, naive_system_rows.cl): a run along
@@ -36,6 +37,9 @@ typedef struct cls__naive {
 typedef struct cls__access_request cls__access_request;
 typedef struct cls__access_out cls__access_out;
 cls_status cls__naive_run(cls__exec *x);
+/* The row kernel's costs on a CPU device, for the CPU model (probe.c). */
+cls_status cls__naive_probe(const cls__probe_env *env);
+size_t cls__naive_probe_measurements(const cls__probe_env *env);
 cls_status cls__naive_publish_access(const cls__access_request *a, const void *own,
                                   cls__access_out *out);
 

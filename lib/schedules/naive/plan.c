@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clstencil_tune.h"
+#include "cpu_cost.h"
 #include "expr.h"
 #include "naive.h"
 #include "schedule.h"
@@ -66,17 +67,6 @@ static size_t item_rows_of(const cls__facts *f)
     return r < f->dims.n[1] ? r : f->dims.n[1];
 }
 
-/* The row kernel's vector length: the device's preferred vector width for the element type,
- * which the compiler's vectorisation factor divides; 16 when the driver does not say. */
-static size_t row_vector_width(const cls__facts *f)
-{
-    cl_uint w = 0;
-    cl_device_info what = f->st->dtype == CLS_FLOAT64 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
-                                                      : CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT;
-    if (clGetDeviceInfo(f->ctx->device, what, sizeof w, &w, NULL) != CL_SUCCESS || w == 0) w = 16;
-    return w > 64 ? 64 : w;
-}
-
 /* Points along x per work-item of the column kernel when the caller leaves it open: the
  * model's count in single precision for bodies of few reads (tuning.column_vector_x and
  * _reads), halved until it divides the grid's x size; 1 for everything else. */
@@ -93,14 +83,26 @@ static size_t default_vector_x(const cls__facts *f, const cls__naive *c)
 }
 
 /* One launch per step (the restart of Meng & Skadron 2010's Eq. 17; one per stage for a
- * system) and every point at the stencil's measured rate, or at the minimal traffic when none
- * was measured (a system's counts every field each stage reads and writes). */
-static double predict(const cls__facts *f, const char **how)
+ * system) and every point at the stencil's measured rate; else the row kernel at the CPU model's
+ * vector work against its traffic (model/cpu_rows.c), or the minimal traffic at the device's
+ * bandwidth (a system's counts every field each stage reads and writes). */
+static double predict(const cls__facts *f, const cls__naive *c, const char **how)
 {
     double per_point = 0;
+    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
+    cls__cpu_device d;
+    cls__cpu_rows_work w;
+    const char *why = NULL;
     if (f->profile && f->profile->naive_seconds_per_point > 0) {
         per_point = f->profile->naive_seconds_per_point;
         *how = "its measured rate";
+    } else if (c->rows && cls__cpu_device_of(f, &d, &why) &&
+               cls__cpu_rows_work_of(f, c->per_item, c->item_rows, &w) == CLS_SUCCESS) {
+        double compute = 0, memory = 0;
+        double step = cls__cpu_rows_step(&d, &w, &compute, &memory);
+        *how = compute >= memory ? "the row kernel's vector work on the cores"
+                                 : "the row kernel's traffic at its cache level's bandwidth";
+        return (double)f->steps * step;
     } else if (f->bandwidth > 0) {
         per_point = f->min_bytes_per_point / f->bandwidth;
         *how = "the minimal traffic at the device's bandwidth";
@@ -108,7 +110,6 @@ static double predict(const cls__facts *f, const char **how)
         *how = "no device model";
         return 0;
     }
-    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
     return (double)f->steps * (launches * f->restart_seconds + (double)f->points * per_point);
 }
 
@@ -155,7 +156,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     } else {
         c->vec_x = default_vector_x(f, c);
     }
-    c->vector = c->rows ? row_vector_width(f) : 0;
+    c->vector = c->rows ? cls__cpu_row_lanes(f->ctx->device, f->st->dtype) : 0;
     size_t n = cls__param_get(f->params, OPS, "local", v);
     if (n) {
         for (int i = 0; i < 3; i++) {
@@ -172,7 +173,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     }
     (void)forced;
     const char *how = "";
-    double s = predict(f, &how);
+    double s = predict(f, c, &how);
     char vec[64] = "";
     if (c->vec_x > 1) snprintf(vec, sizeof vec, ", %zu points along x per work-item", c->vec_x);
     return cls__candidate_add(out, OPS, c, CLS__RANK_NORMAL, s, "%s (%s)%s",
@@ -327,4 +328,6 @@ const cls__schedule_ops cls__naive_ops = {
     .variant_name = variant_name,
     .publish_access = cls__naive_publish_access,
     .release = release,
+    .probe = cls__naive_probe,
+    .measurements = cls__naive_probe_measurements,
 };

@@ -1,0 +1,29 @@
+/* cpu_cost.h: the CPU row kernel's model (model/cpu_rows.h) filled from a request's facts, for
+ * the schedules that run row loops on a CPU (naive's row kernels, cputile) and for the probe
+ * that measures its costs. */
+#ifndef CLS_CPU_COST_H
+#define CLS_CPU_COST_H
+
+#include "cpu_rows.h"
+#include "schedule.h"
+
+/* Points per vector of the row loops: the device's preferred vector width for the element
+ * type, which the compiler's vectorisation factor divides; 16 when the driver does not say. */
+size_t cls__cpu_row_lanes(cl_device_id device, cls_dtype dtype);
+
+/* The device side from the facts' model; 0 (and *why) when the model lacks the clock, the
+ * costs or a bandwidth. */
+int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why);
+
+/* Reads (state or fields, and auxiliary arrays), flops (comparisons and selects too) and
+ * divisions per point of a step, summed over a system's stages (cls__expr_point_ops), and the
+ * launches of a step (1, or the stages). */
+cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, double *divs,
+                             size_t *launches);
+
+/* A step of the row kernel over the facts' grid: runs of `row_length` points, `item_rows` rows
+ * per work-item. */
+cls_status cls__cpu_rows_work_of(const cls__facts *f, size_t row_length, size_t item_rows,
+                                 cls__cpu_rows_work *w);
+
+#endif /* CLS_CPU_COST_H */
