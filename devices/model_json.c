@@ -172,6 +172,20 @@ static cls_status get_table(parse *ps, int t, const cJSON *v, const char *path)
     return CLS_SUCCESS;
 }
 
+/* Fields a former schema had, and what replaced them: a file written then is refused with the
+ * way forward instead of only "unknown field". */
+static const char *retired(const char *section, const char *key)
+{
+    static const char *const list[][3] = {
+        {"tuning", "cputile_op_cycles",
+         "retired: the CPU row kernel's costs (compute.row_point_cycles, row_read_cycles, "
+         "row_flop_cycles, ...) price cputile now; drop it, or run `clstencil probe` again"},
+    };
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
+        if (strcmp(list[i][0], section) == 0 && strcmp(list[i][1], key) == 0) return list[i][2];
+    return NULL;
+}
+
 static cls_status get_section(parse *ps, const cJSON *sec)
 {
     char path[160], got[96], k[80];
@@ -187,7 +201,9 @@ static cls_status get_section(parse *ps, const cJSON *sec)
         int t = f < 0 ? cls__table_find2(sec->string, v->string) : -1;
         keytext(v->string, k, sizeof k);
         snprintf(full, sizeof full, "%s.%s", path, k);
-        if (f < 0 && t < 0) st = path_error(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
+        const char *gone = f < 0 && t < 0 ? retired(sec->string, v->string) : NULL;
+        if (gone) st = path_error(ps, CLS_ERR_INVALID_MODEL, full, "%s", gone);
+        else if (f < 0 && t < 0) st = path_error(ps, CLS_ERR_INVALID_MODEL, full, "unknown field");
         else if (repeated(sec, v))
             st = path_error(ps, CLS_ERR_INVALID_MODEL, full, "duplicate field");
         else if (f >= 0)

@@ -447,6 +447,9 @@ static void test_malformed(void)
         "$.colour: unknown field");
     bad("\"channels\": 8", "\"chanels\": 8", CLS_ERR_INVALID_MODEL,
         "$.memory.chanels: unknown field");
+    /* a field of a former schema names what replaced it */
+    bad("\"name\": \"t\"", "\"name\": \"t\", \"tuning\": {\"cputile_op_cycles\": 0.65}",
+        CLS_ERR_INVALID_MODEL, "$.tuning.cputile_op_cycles: retired: the CPU row kernel's costs");
     bad("\"memory\": {\"channels\": 8}", "\"memory\": [8]", CLS_ERR_INVALID_MODEL,
         "$.memory: must be an object, got an array");
     bad("\"channels\": 8", "\"channels\": 8, \"channels\": 9", CLS_ERR_INVALID_MODEL,
