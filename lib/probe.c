@@ -1368,11 +1368,18 @@ static void env_report(void *p, const char *key, const char *label, const char *
     report(pr, key, label, unit, bytes, value, spread, reps);
 }
 
+static void env_unfitted(void *p, const char *key, const char *label, const char *why)
+{
+    probe *pr = p;
+    cls_probe_stat s = {key, label, "", 0, 0, 0, 0, why};
+    if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
+}
+
 static cls__probe_env env_of(probe *pr)
 {
     const budget b = budget_of(pr);
     cls__probe_env e = {pr->ctx, pr->m, pr->quick, b.min_reps, b.max_reps, b.seconds,
-                        env_step, env_report, pr};
+                        env_step, env_report, env_unfitted, pr};
     return e;
 }
 

@@ -172,6 +172,9 @@ typedef struct cls__probe_env {
     /* One finished measurement: its value (in unit), spread and samples. */
     void (*report)(void *probe, const char *key, const char *label, const char *unit,
                    double bytes, double value, double spread, size_t reps);
+    /* A value that could not be derived from the measurements, and why (the model keeps its
+     * default, marked assumed). */
+    void (*unfitted)(void *probe, const char *key, const char *label, const char *why);
     void *probe;
 } cls__probe_env;
 
