@@ -35,8 +35,7 @@ int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why
     return 1;
 }
 
-/* Adds one parsed body's operations per point. */
-static void add_ops(const struct cls_expr *e, double *reads, double *flops, double *divs)
+void cls__cpu_expr_ops(const struct cls_expr *e, double *reads, double *flops, double *divs)
 {
     size_t fl = 0, dv = 0, sel = 0;
     cls__expr_point_ops(e, &fl, &dv, &sel);
@@ -52,7 +51,7 @@ cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, 
     *flops = *divs = 0;
     *launches = 1;
     if (!cls__stencil_is_system(f->st)) {
-        add_ops(f->expr, reads, flops, divs);
+        cls__cpu_expr_ops(f->expr, reads, flops, divs);
         return CLS_SUCCESS;
     }
     /* a system: every update of every stage */
@@ -62,7 +61,7 @@ cls_status cls__cpu_body_ops(const cls__facts *f, double *reads, double *flops, 
             struct cls_expr *e = NULL;
             cls_status s = cls__stencil_parse_update(f->st, g, k, &e);
             if (s != CLS_SUCCESS) return s;
-            add_ops(e, reads, flops, divs);
+            cls__cpu_expr_ops(e, reads, flops, divs);
             cls__expr_free(e);
         }
     return CLS_SUCCESS;

@@ -15,6 +15,12 @@ size_t cls__cpu_row_lanes(cl_device_id device, cls_dtype dtype);
  * costs or a bandwidth. */
 int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why);
 
+struct cls_expr;
+
+/* Adds one parsed body's operations per point: its reads, its flops (comparisons and selects
+ * too) and its divisions (square roots too), as the row loop runs them (cls__expr_point_ops). */
+void cls__cpu_expr_ops(const struct cls_expr *e, double *reads, double *flops, double *divs);
+
 /* Reads (state or fields, and auxiliary arrays), flops (comparisons and selects too) and
  * divisions per point of a step, summed over a system's stages (cls__expr_point_ops), and the
  * launches of a step (1, or the stages). */

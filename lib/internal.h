@@ -75,6 +75,8 @@ int cls__valid_name(const char *s);
 double cls__now(void);
 /* Sorts v ascending (timings: the minimum is v[0] afterwards). */
 void cls__sort_doubles(double *v, size_t n);
+/* Quantile q (0..1) of n > 0 sorted values, linearly interpolated between ranks. */
+double cls__quantile(const double *sorted, size_t n, double q);
 /* Sorts v and returns its median (the mean of the middle two for even n); n >= 1. */
 double cls__median(double *v, size_t n);
 /* cls__hash: 64-bit FNV-1a (model/hash.h). */

@@ -53,23 +53,15 @@ static budget budget_of(const probe *pr)
 }
 
 /* ------------------------------------------------------------------------ statistics */
-/* Quantile q of sorted values, linearly interpolated between ranks. */
-static double quantile(const double *v, size_t n, double q)
-{
-    double pos = q * (double)(n - 1);
-    size_t lo = (size_t)pos;
-    double frac = pos - (double)lo;
-    return lo + 1 < n ? v[lo] + frac * (v[lo + 1] - v[lo]) : v[n - 1];
-}
-
 /* Median and spread ((p90 - p10) / median) of n samples. */
 static void summarize(const double *samples, size_t n, double *median, double *spread)
 {
     double sorted[PROBE_MAX_REPS];
     memcpy(sorted, samples, n * sizeof *sorted);
     cls__sort_doubles(sorted, n);
-    *median = quantile(sorted, n, 0.5);
-    *spread = *median > 0 ? (quantile(sorted, n, 0.9) - quantile(sorted, n, 0.1)) / *median : 0;
+    *median = cls__quantile(sorted, n, 0.5);
+    double p10 = cls__quantile(sorted, n, 0.1), p90 = cls__quantile(sorted, n, 0.9);
+    *spread = *median > 0 ? (p90 - p10) / *median : 0;
 }
 
 /* Quantile q of the last measurement's samples. */
@@ -79,7 +71,7 @@ static double last_quantile(const probe *pr, double q)
     if (pr->n_samples == 0) return 0;
     memcpy(sorted, pr->samples, pr->n_samples * sizeof *sorted);
     cls__sort_doubles(sorted, pr->n_samples);
-    return quantile(sorted, pr->n_samples, q);
+    return cls__quantile(sorted, pr->n_samples, q);
 }
 
 /* ------------------------------------------------------------------------ progress and results */
@@ -100,13 +92,20 @@ static void report(probe *pr, const char *key, const char *label, const char *un
     if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
 }
 
+/* A measurement without a value, and why. */
+static void report_none(probe *pr, const char *key, const char *label, double bytes,
+                        const char *why)
+{
+    cls_probe_stat s = {key, label, "", bytes, 0, 0, 0, why};
+    if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
+}
+
 /* A measurement that cannot be made on this device, and why. */
 static void skipped(probe *pr, const char *key, const char *label, double bytes,
                     const char *why)
 {
-    cls_probe_stat s = {key, label, "", bytes, 0, 0, 0, why};
     pr->done++;
-    if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
+    report_none(pr, key, label, bytes, why);
 }
 
 /* One sample of a measurement: a value in the measurement's unit. */
@@ -1276,7 +1275,6 @@ static cls_status probe_overlap(probe *pr)
     return cls_model_set(pr->m, "transfer.copy_engines", (double)engines);
 }
 
-/* ------------------------------------------------------------------------ the whole probe */
 /* ------------------------------------------------------------------------ CPU: cache levels */
 /* Working sets (both buffers of a copy) of the bandwidth-by-size sweep, MiB. */
 static const size_t full_sets[] = {2, 4, 8, 16, 24, 32, 48, 64, 128, 256};
@@ -1370,9 +1368,7 @@ static void env_report(void *p, const char *key, const char *label, const char *
 
 static void env_unfitted(void *p, const char *key, const char *label, const char *why)
 {
-    probe *pr = p;
-    cls_probe_stat s = {key, label, "", 0, 0, 0, 0, why};
-    if (pr->opt.result) pr->opt.result(&s, pr->opt.user);
+    report_none(p, key, label, 0, why);
 }
 
 static cls__probe_env env_of(probe *pr)
@@ -1404,6 +1400,7 @@ static cls_status probe_schedules(probe *pr)
     return CLS_SUCCESS;
 }
 
+/* ------------------------------------------------------------------------ the whole probe */
 static const size_t full_cubes[] = {192, 256, 512};
 static const size_t quick_cubes[] = {64};
 static const cl_int full_strides[] = {1, 2, 4, 8, 16, 32, 64, 33};

@@ -100,6 +100,14 @@ static int cmp_double(const void *a, const void *b)
 
 void cls__sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
 
+double cls__quantile(const double *sorted, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)pos;
+    double frac = pos - (double)lo;
+    return lo + 1 < n ? sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]) : sorted[n - 1];
+}
+
 double cls__median(double *v, size_t n)
 {
     cls__sort_doubles(v, n);

@@ -89,7 +89,6 @@ static size_t default_vector_x(const cls__facts *f, const cls__naive *c)
 static double predict(const cls__facts *f, const cls__naive *c, const char **how)
 {
     double per_point = 0;
-    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
     cls__cpu_device d;
     cls__cpu_rows_work w;
     const char *why = NULL;
@@ -110,6 +109,7 @@ static double predict(const cls__facts *f, const cls__naive *c, const char **how
         *how = "no device model";
         return 0;
     }
+    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
     return (double)f->steps * (launches * f->restart_seconds + (double)f->points * per_point);
 }
 

@@ -103,20 +103,15 @@ static cls_status row_case_prepare(const cls__probe_env *env, const row_case *c,
     if (!r->in || !r->out)
         return cls__fail(env->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "probe: row kernel grids");
     for (size_t k = 0; k < points; k++) ((float *)r->in)[k] = (float)(k % 97) / 97.0f;
-    cls__cpu_rows_work w = {{c->dims.n[0], c->dims.n[1], c->dims.n[2]}, 0, 0, 1, 1, 0, 0, 0,
-                            0, 0, 0};
+    cls__cpu_rows_work w = {.n = {c->dims.n[0], c->dims.n[1], c->dims.n[2]}, .launches = 1};
     struct cls_expr *e = NULL;
     int halo[3];
-    size_t fl = 0, dv = 0, sel = 0;
     cls_stencil_halo(r->st, halo);
     w.halo_x = (size_t)halo[0];
     w.row_length = (size_t)strtoull(ppi, NULL, 10);
     w.item_rows = (size_t)strtoull(rows, NULL, 10);
     if ((s = cls__stencil_parse(r->st, &e)) != CLS_SUCCESS) return s;
-    cls__expr_point_ops(e, &fl, &dv, &sel);
-    w.reads = (double)cls__expr_in_reads(e);
-    w.flops = (double)(fl + sel);
-    w.divs = (double)dv;
+    cls__cpu_expr_ops(e, &w.reads, &w.flops, &w.divs);
     cls__expr_free(e);
     cls__cpu_rows_terms(&w, cls__cpu_row_lanes(env->ctx->device, CLS_FLOAT32),
                         env->ctx->info.compute_units ? env->ctx->info.compute_units : 1, r->x);
@@ -130,15 +125,6 @@ static cls_status row_case_sample(row_run *r, double *us)
     cls_status st = cls_plan_run(r->plan, r->in, NULL, r->out, &rep);
     *us = rep.seconds_per_step * 1e6;
     return st;
-}
-
-/* Quantile q of n sorted values, linearly interpolated between ranks. */
-static double quantile(const double *v, size_t n, double q)
-{
-    double pos = q * (double)(n - 1);
-    size_t lo = (size_t)pos;
-    double frac = pos - (double)lo;
-    return lo + 1 < n ? v[lo] + frac * (v[lo + 1] - v[lo]) : v[n - 1];
 }
 
 /* A model value the probe measured before (the clock, the launch, the bandwidths). */
@@ -183,8 +169,8 @@ static cls_status row_cases_time(const cls__probe_env *env, const row_case *case
                  c->dims.n[0], c->dims.n[1], c->dims.n[2]);
         memcpy(sorted, runs[i].us, rounds * sizeof *sorted);
         cls__sort_doubles(sorted, rounds);
-        double med = quantile(sorted, rounds, 0.5), low = quantile(sorted, rounds, 0.1);
-        double spread = med > 0 ? (quantile(sorted, rounds, 0.9) - low) / med : 0;
+        double med = cls__quantile(sorted, rounds, 0.5), low = cls__quantile(sorted, rounds, 0.1);
+        double spread = med > 0 ? (cls__quantile(sorted, rounds, 0.9) - low) / med : 0;
         env->report(env->probe, "compute.row_kernel", label, "us",
                     (double)(c->dims.n[0] * c->dims.n[1] * c->dims.n[2]) * 8, low, spread, rounds);
         y[i] = low * mhz - restart;
