@@ -11,22 +11,33 @@ size_t cls__cpu_row_lanes(cl_device_id device, cls_dtype dtype)
     return w > 64 ? 64 : w;
 }
 
+void cls__cpu_device_costs(cls__cpu_device *d, double (*get)(const void *src, const char *key),
+                           const void *src)
+{
+    d->clock_hz = get(src, "compute.clock_mhz") * 1e6;
+    d->point_cycles = get(src, "compute.row_point_cycles");
+    d->read_cycles = get(src, "compute.row_read_cycles");
+    d->flop_cycles = get(src, "compute.row_flop_cycles");
+    d->div_cycles = get(src, "compute.row_div_cycles");
+    d->start_cycles = get(src, "compute.row_start_cycles");
+    d->end_read_cycles = get(src, "compute.row_end_read_cycles");
+    d->box_point_cycles = get(src, "compute.tile_point_cycles");
+    d->box_read_cycles = get(src, "compute.tile_read_cycles");
+    d->box_row_cycles = get(src, "compute.tile_row_cycles");
+    d->bandwidth_cache = get(src, "memory.bandwidth_cache_gbs") * 1e9;
+    d->cache_bytes = get(src, "memory.cache_bytes");
+    d->stream_overlap = get(src, "memory.stream_overlap");
+}
+
+static double facts_value(const void *f, const char *key) { return cls__facts_model(f, key); }
+
 int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why)
 {
     *d = (cls__cpu_device){0};
-    d->clock_hz = cls__facts_model(f, "compute.clock_mhz") * 1e6;
+    cls__cpu_device_costs(d, facts_value, f);
     d->cores = f->dev->compute_units ? f->dev->compute_units : 1;
     d->lanes = cls__cpu_row_lanes(f->ctx->device, f->st->dtype);
-    d->point_cycles = cls__facts_model(f, "compute.row_point_cycles");
-    d->read_cycles = cls__facts_model(f, "compute.row_read_cycles");
-    d->flop_cycles = cls__facts_model(f, "compute.row_flop_cycles");
-    d->div_cycles = cls__facts_model(f, "compute.row_div_cycles");
-    d->start_cycles = cls__facts_model(f, "compute.row_start_cycles");
-    d->end_read_cycles = cls__facts_model(f, "compute.row_end_read_cycles");
     d->bandwidth = f->bandwidth;
-    d->bandwidth_cache = cls__facts_model(f, "memory.bandwidth_cache_gbs") * 1e9;
-    d->cache_bytes = cls__facts_model(f, "memory.cache_bytes");
-    d->stream_overlap = cls__facts_model(f, "memory.stream_overlap");
     d->restart = f->restart_seconds;
     if (!(d->clock_hz > 0) || !(d->point_cycles > 0) || !(d->bandwidth > 0)) {
         *why = "no device model with a clock, the row kernel's costs and a bandwidth";

@@ -11,6 +11,12 @@
  * type, which the compiler's vectorisation factor divides; 16 when the driver does not say. */
 size_t cls__cpu_row_lanes(cl_device_id device, cls_dtype dtype);
 
+/* The model's clock, costs and cache level: each key's value from get(src, key) (a plan's
+ * facts, or a model the probe is filling); the cores, lanes, memory bandwidth and launch are
+ * the caller's. */
+void cls__cpu_device_costs(cls__cpu_device *d, double (*get)(const void *src, const char *key),
+                           const void *src);
+
 /* The device side from the facts' model; 0 (and *why) when the model lacks the clock, the
  * costs or a bandwidth. */
 int cls__cpu_device_of(const cls__facts *f, cls__cpu_device *d, const char **why);

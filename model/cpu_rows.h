@@ -24,6 +24,9 @@ typedef struct cls__cpu_device {
     double stream_overlap; /* beyond the cache: the share of the shorter of compute and traffic
                               that adds to the longer (0: they overlap, 1: they add) */
     double restart;        /* seconds per launch */
+    double box_point_cycles; /* point_cycles in cputile's steps that read a tile's box in cache */
+    double box_read_cycles;  /* read_cycles in those steps */
+    double box_row_cycles;   /* start_cycles in those steps */
 } cls__cpu_device;
 
 /* One step: the grid, how the kernel cuts it and what each point costs. */

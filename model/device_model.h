@@ -66,6 +66,15 @@
       "CPU row kernel: cycles per read of a point at a row's end (computed one at a time)")     \
     X(row_start_cycles, "compute", "row_start_cycles", CLS__REAL, "cycles", 0, 1e9, 0,         \
       "CPU row kernel: cycles per run of a row (its set-up, the work-item's scheduling)")       \
+    X(tile_point_cycles, "compute", "tile_point_cycles", CLS__REAL, "cycles", 0, 1e6, 0,       \
+      "cputile: cycles of one vector of points, beyond its reads and flops, in the steps that "  \
+      "read a tile's box in cache (row_point_cycles prices the first, which reads the grid)")   \
+    X(tile_read_cycles, "compute", "tile_read_cycles", CLS__REAL, "cycles", 0, 1e6, 0,         \
+      "cputile: cycles per read of the body for one vector of points in the steps that read a "  \
+      "tile's box in cache")                                                                   \
+    X(tile_row_cycles, "compute", "tile_row_cycles", CLS__REAL, "cycles", 0, 1e9, 0,           \
+      "cputile: cycles per run of a row in the steps that read a tile's box in cache (its "      \
+      "set-up and its last, partial vector)")                                                  \
     X(peak_gflops_sp, "compute", "peak_gflops_sp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
       CLS__UNK | CLS__GT0, "peak single-precision rate")                                       \
     X(peak_gflops_dp, "compute", "peak_gflops_dp", CLS__REAL, "GFLOP/s", 0, 1e7,              \
@@ -169,7 +178,8 @@
     X(stream25d_system_gain, "tuning", "stream25d_system_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses stream25d steps for a system where the ghost-zone model predicts at least this ratio of the speed of the minimal traffic of one step per launch") \
     X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident") \
     X(cputile, "tuning", "cputile", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the cputile schedule (a work-item's loops vectorise over the compute unit's SIMD lanes); 0: it runs only when asked for") \
-    X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)")
+    X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)") \
+    X(cputile_gain, "tuning", "cputile_gain", CLS__REAL, "ratio", 1, 100, 0, "cputile: AUTO takes it only where the model predicts its passes at least this much faster than passes of one step")
 
 /* Tables: transfer and allocation times against size, X(id, section, key, summary). */
 #define CLS_MODEL_TABLES(X)                                                                    \

@@ -77,6 +77,13 @@ TESTS += tests/test_cputile
 tests_test_cputile_SOURCES = tests/test_cputile.c tests/user_aux.h
 tests_test_cputile_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_cputile_LDADD = $(TEST_LDADD)
+# cputile's model on fixed inputs.
+check_PROGRAMS += tests/test_cputile_model
+TESTS += tests/test_cputile_model
+tests_test_cputile_model_SOURCES = tests/test_cputile_model.c lib/schedules/cputile/model.c \
+	model/cpu_rows.c
+tests_test_cputile_model_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_cputile_model_LDADD = -lm
 # AUTO's choice between the naive row kernel and cputile under the CPU model.
 check_PROGRAMS += tests/test_cpu_pick
 TESTS += tests/test_cpu_pick

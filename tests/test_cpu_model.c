@@ -17,7 +17,8 @@ static const char cpu_json[] =
     "{\"schema_version\": 1, \"name\": \"c\", \"family\": \"cpu\",\n"
     " \"compute\": {\"clock_mhz\": 2000, \"compute_units\": 2, \"row_point_cycles\": 3.5,\n"
     "  \"row_read_cycles\": 0.75, \"row_flop_cycles\": 0.25, \"row_div_cycles\": 5,\n"
-    "  \"row_start_cycles\": 120, \"row_end_read_cycles\": 0.5},\n"
+    "  \"row_start_cycles\": 120, \"row_end_read_cycles\": 0.5, \"tile_point_cycles\": 1.5,\n"
+    "  \"tile_read_cycles\": 0.875},\n"
     " \"memory\": {\"bandwidth_cache_gbs\": 150, \"cache_bytes\": 16777216,\n"
     "  \"stream_overlap\": 0.25}}";
 
@@ -41,24 +42,25 @@ static void bad(const char *from, const char *to, const char *needle)
 static void test_keys(void)
 {
     cls_model *m = NULL, *d = NULL;
-    double v[9] = {0};
-    static const char *const keys[9] = {
+    double v[11] = {0};
+    static const char *const keys[11] = {
         "compute.row_point_cycles", "compute.row_read_cycles", "compute.row_flop_cycles",
         "compute.row_div_cycles",   "compute.row_start_cycles", "compute.row_end_read_cycles",
-        "memory.bandwidth_cache_gbs", "memory.cache_bytes", "memory.stream_overlap"};
-    static const double want[9] = {3.5, 0.75, 0.25, 5, 120, 0.5, 150, 16777216, 0.25};
+        "memory.bandwidth_cache_gbs", "memory.cache_bytes", "memory.stream_overlap",
+        "compute.tile_point_cycles", "compute.tile_read_cycles"};
+    static const double want[11] = {3.5, 0.75, 0.25, 5, 120, 0.5, 150, 16777216, 0.25, 1.5, 0.875};
     cls_status st = cls_model_from_json(cpu_json, &m);
     int all = st == CLS_SUCCESS;
-    for (int i = 0; all && i < 9; i++)
+    for (int i = 0; all && i < 11; i++)
         all = cls_model_get(m, keys[i], &v[i]) == CLS_SUCCESS && v[i] == want[i];
-    tap_ok(all, "a cpu model file's row kernel costs and cache level load as written%s%s",
+    tap_ok(all, "a cpu model file's row kernel and tile costs and cache level load as written%s%s",
            st == CLS_SUCCESS ? "" : ": ", st == CLS_SUCCESS ? "" : cls_last_error());
     cls_model_release(m);
 
     /* The shipped generic CPU: every one of them a family default, marked assumed. */
     st = cls_model_from_name("pocl-cpu", &d);
     all = st == CLS_SUCCESS;
-    for (int i = 0; all && i < 9; i++) {
+    for (int i = 0; all && i < 11; i++) {
         all = cls_model_get(d, keys[i], &v[i]) == CLS_SUCCESS && v[i] > 0 &&
               cls_model_is_assumed(d, keys[i]) == 1;
     }
@@ -71,6 +73,9 @@ static void test_keys(void)
         "$.compute.row_flop_cycles");
     bad("\"row_start_cycles\": 120", "\"row_start_cycles\": 1e10", "$.compute.row_start_cycles");
     bad("\"row_div_cycles\": 5", "\"row_div_cycles\": null", "$.compute.row_div_cycles");
+    bad("\"tile_read_cycles\": 0.875", "\"tile_read_cycles\": -0.5", "$.compute.tile_read_cycles");
+    bad("\"tile_point_cycles\": 1.5", "\"tile_point_cycles\": 2e6",
+        "$.compute.tile_point_cycles");
     bad("\"stream_overlap\": 0.25", "\"stream_overlap\": 1.5", "$.memory.stream_overlap");
     bad("\"bandwidth_cache_gbs\": 150", "\"bandwidth_cache_gbs\": -150",
         "$.memory.bandwidth_cache_gbs");

@@ -19,14 +19,16 @@ typedef struct costs {
     cls_dims grid;
 } costs;
 
-/* The device's own cpu model with `c`, saved where the model cache finds it for the device. */
-static int save_model(const cls_device_info *info, const costs *c)
+/* The device's own cpu model with `c`, saved where the model cache finds it for the device;
+ * AUTO takes cputile where its passes gain `gain` over one-step passes. */
+static int save_model_gain(const cls_device_info *info, const costs *c, double gain)
 {
     cls_model *m = NULL;
     char path[4096];
     int ok = cls_model_from_defaults("cpu", info, &m) == CLS_SUCCESS &&
              cls_model_set_device(m, info) == CLS_SUCCESS &&
              cls_model_set(m, "tuning.cputile", 1) == CLS_SUCCESS &&
+             cls_model_set(m, "tuning.cputile_gain", gain) == CLS_SUCCESS &&
              cls_model_set(m, "memory.bandwidth_measured_gbs", c->bandwidth) == CLS_SUCCESS &&
              cls_model_set(m, "memory.bandwidth_peak_gbs", c->bandwidth) == CLS_SUCCESS &&
              cls_model_set(m, "memory.bandwidth_cache_gbs", c->cache_gbs) == CLS_SUCCESS &&
@@ -50,6 +52,11 @@ static int save_model(const cls_device_info *info, const costs *c)
     if (!ok) tap_diag("saving the %s model: %s", c->what, cls_last_error());
     cls_model_release(m);
     return ok;
+}
+
+static int save_model(const cls_device_info *info, const costs *c)
+{
+    return save_model_gain(info, c, 1);
 }
 
 /* The predicted seconds of st's plan with `schedule` (AUTO: the planner's pick in *picked). */
@@ -116,6 +123,24 @@ int main(void)
     tap_ok(picks[0] == CLS_SCHEDULE_CPUTILE && picks[1] == CLS_SCHEDULE_NAIVE,
            "slow memory picks cputile (%s), slow cores naive (%s)", cls_schedule_name(picks[0]),
            cls_schedule_name(picks[1]));
+    /* The slow memory again, asking passes 100x faster than one-step passes: AUTO keeps naive
+     * and says why cputile was declined. */
+    if (save_model_gain(&info, &models[0], 100) && cls_context_create(NULL, &ctx) == CLS_SUCCESS) {
+        cls_plan *plan = NULL;
+        cls_plan_options o;
+        cls_plan_info pi;
+        cls_plan_options_init(&o);
+        int ok = cls_plan_create(ctx, st, models[0].grid, 10, &o, &plan) == CLS_SUCCESS &&
+                 cls_plan_describe(plan, &pi) == CLS_SUCCESS;
+        tap_ok(ok && pi.schedule == CLS_SCHEDULE_NAIVE && pi.why &&
+                   strstr(pi.why, "tuning.cputile_gain"),
+               "a gain asked beyond the model's: AUTO takes %s (%s)",
+               ok ? cls_schedule_name(pi.schedule) : "nothing", ok && pi.why ? pi.why : cls_last_error());
+        cls_plan_release(plan);
+        cls_context_release(ctx);
+    } else {
+        tap_ok(0, "a context with the model asking a gain of 100");
+    }
     cls_stencil_release(st);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -31,13 +31,24 @@ typedef struct cls__cputile_cost {
     size_t elem;         /* bytes per value */
     size_t steps;
     size_t cores;        /* compute units */
-    double point_seconds; /* one update in cache on one compute unit */
+    double point_seconds; /* one update of the first step (reading the grid), one compute unit */
+    double box_point_seconds; /* one update of a later step (reading a box in cache) */
     double row_seconds;  /* one run of a row of a tile (its start), on one compute unit */
-    double bandwidth;    /* bytes/s (0: unknown) */
+    double box_row_seconds; /* the same in a later step */
+    double bandwidth;    /* bytes/s of the grid's arrays (0: unknown) */
+    double cache_bandwidth; /* bytes/s of arrays re-read within a pass (auxiliary arrays) */
+    double memory_bandwidth; /* bytes/s of the memory (arrays each step reads afresh) */
     double stream_bytes; /* bytes per point of auxiliary arrays read per step */
+    double fresh_bytes;  /* of those, the arrays of one slice per step (read afresh each step) */
     double restart;      /* seconds per launch */
 } cls__cputile_cost;
 
+struct cls__cpu_device;
+/* The costs of a body of `reads` reads, `flops` flops and `divs` divisions per point on a CPU
+ * (the row kernel's, model/cpu_rows.h) over arrays of `ws` bytes in all: the costs of a point
+ * and of a row in the first step and in the later ones, and the bandwidths. */
+void cls__cputile_cost_prices(cls__cputile_cost *c, const struct cls__cpu_device *d, double reads,
+                              double flops, double divs, double ws);
 /* Points one box holds for a tile and height. */
 size_t cls__cputile_box(const size_t tile[3], const int halo[3], size_t height);
 /* Predicted seconds of `steps` steps with tiles `tile`, `height` steps per pass and `groups`
@@ -46,5 +57,9 @@ double cls__cputile_predict(const cls__cputile_cost *c, const size_t tile[3], si
                             size_t groups, double *redundancy);
 
 cls_status cls__cputile_run(cls__exec *x);
+
+/* The tile loops' cost on a CPU device, for the model (probe.c). */
+cls_status cls__cputile_probe(const cls__probe_env *env);
+size_t cls__cputile_probe_measurements(const cls__probe_env *env);
 
 #endif /* CLS_CPUTILE_H */

@@ -1,9 +1,32 @@
 /* model.c: the cputile schedule's model: the updates a pass computes (the tiles' overlap
- * included), each at the in-cache rate of one compute unit, and the rows they run in, against
- * the grid's traffic at the device's bandwidth; a pass takes the longer of the two plus a
- * launch.  The ghost-zone
- * reasoning of Meng & Skadron 2010 (Eqs. 1-2) with the cache in place of local memory. */
+ * included), each at the rate of one compute unit, and the rows they run in.  The grid's
+ * traffic (the first step's input, the last step's output) streams while those two steps
+ * compute; the steps between read boxes in the core's cache and overlap with no traffic of the
+ * grid.  The ghost-zone reasoning of Meng & Skadron 2010 (Eqs. 1-2) with the cache in place of
+ * local memory. */
+#include "cpu_cost.h"
 #include "cputile.h"
+
+void cls__cputile_cost_prices(cls__cputile_cost *c, const cls__cpu_device *d, double reads,
+                              double flops, double divs, double ws)
+{
+    /* a vector of lanes points: the longer of its load side (the loop and its reads) and its
+     * arithmetic (flops and divisions), as the row kernel's (model/cpu_rows.c); the steps that
+     * read a box pay the box's costs per vector and per read instead of the grid's */
+    double x[CLS__CPU_TERMS] = {1, reads, flops, divs, 0, 0};
+    double per = (double)(d->lanes ? d->lanes : 1) * d->clock_hz;
+    cls__cpu_device box = *d;
+    box.point_cycles = d->box_point_cycles;
+    box.read_cycles = d->box_read_cycles;
+    c->point_seconds = per > 0 ? cls__cpu_compute_cycles(d, x) / per : 0;
+    c->box_point_seconds = per > 0 ? cls__cpu_compute_cycles(&box, x) / per : 0;
+    c->row_seconds = d->clock_hz > 0 ? d->start_cycles / d->clock_hz : 0;
+    c->box_row_seconds = d->clock_hz > 0 ? d->box_row_cycles / d->clock_hz : 0;
+    double spb = cls__cpu_seconds_per_byte(d, ws);
+    c->bandwidth = spb > 0 ? 1 / spb : 0;
+    c->cache_bandwidth = d->bandwidth_cache > 0 ? d->bandwidth_cache : c->bandwidth;
+    c->memory_bandwidth = d->bandwidth;
+}
 
 size_t cls__cputile_box(const size_t tile[3], const int halo[3], size_t height)
 {
@@ -51,7 +74,11 @@ static double level_rows(const cls__cputile_cost *c, const size_t tile[3], size_
     return rows;
 }
 
-/* One pass of k steps. */
+/* One pass of k steps: the first and the last step (one step: that one) against the grid's
+ * traffic (each tile's widened input, the output written and its lines read for ownership,
+ * the auxiliary arrays those steps read), plus the steps between, each the longer of its
+ * updates and its auxiliary arrays: re-read from the cache, or from memory for those of one
+ * slice per step. */
 static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], size_t k,
                            size_t groups, double *computed)
 {
@@ -60,26 +87,34 @@ static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], siz
         tiles *= (double)((c->n[d] + tile[d] - 1) / tile[d]);
         points *= (double)c->n[d];
     }
-    double work = 0, rows = 0;
-    for (size_t s = 1; s <= k; s++) {
-        work += level_points(c, tile, k - s);
-        rows += level_rows(c, tile, k - s);
-    }
-    *computed = work;
     /* the groups that run at once, and the most tiles one of them runs */
     double slots = (double)(groups < c->cores ? groups : c->cores);
     if (slots < 1) slots = 1;
-    double rounds = (double)(size_t)((tiles + slots - 1) / slots);
-    double compute = (work * c->point_seconds + rows * c->row_seconds) * rounds / tiles;
-    double memory = 0;
-    if (c->bandwidth > 0) {
-        /* the first step's input (each tile's widened region), the output written (and its
-         * lines read for ownership), the auxiliary arrays at every computed point */
-        double bytes = level_points(c, tile, k) * (double)c->elem + 2 * points * (double)c->elem +
-                       work * c->stream_bytes;
-        memory = bytes / c->bandwidth;
+    double share = (double)(size_t)((tiles + slots - 1) / slots) / tiles;
+    double work = 0, edges = 0, edge_aux = 0, middle = 0;
+    for (size_t s = 1; s <= k; s++) {
+        double p = level_points(c, tile, k - s), rows = level_rows(c, tile, k - s);
+        double t = s == 1 ? p * c->point_seconds + rows * c->row_seconds
+                          : p * c->box_point_seconds + rows * c->box_row_seconds;
+        t *= share;
+        double kept = p * (c->stream_bytes - c->fresh_bytes), fresh = p * c->fresh_bytes;
+        work += p;
+        if (s == 1 || s == k) {
+            edges += t;
+            edge_aux += kept + fresh;
+        } else {
+            double m = (c->cache_bandwidth > 0 ? kept / c->cache_bandwidth : 0) +
+                       (c->memory_bandwidth > 0 ? fresh / c->memory_bandwidth : 0);
+            middle += t > m ? t : m;
+        }
     }
-    return c->restart + (compute > memory ? compute : memory);
+    *computed = work;
+    double memory = 0;
+    if (c->bandwidth > 0)
+        memory = (level_points(c, tile, k) * (double)c->elem + 2 * points * (double)c->elem +
+                  edge_aux) /
+                 c->bandwidth;
+    return c->restart + (edges > memory ? edges : memory) + middle;
 }
 
 double cls__cputile_predict(const cls__cputile_cost *c, const size_t tile[3], size_t height,

@@ -40,17 +40,13 @@ static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
     c->cores = f->dev->compute_units ? f->dev->compute_units : 1;
     c->restart = f->restart_seconds;
     c->stream_bytes = (double)(f->st->n_aux * f->elem);
+    for (size_t k = 0; k < f->st->n_aux; k++)
+        if (cls_stencil_aux_per_step(f->st, k)) c->fresh_bytes += (double)f->elem;
     if (!cls__cpu_device_of(f, &d, why) ||
         cls__cpu_body_ops(f, &reads, &flops, &divs, &launches) != CLS_SUCCESS)
         return 0;
-    /* a vector of lanes points: the longer of its load side (the loop and its reads) and its
-     * arithmetic (flops and divisions), as the row kernel's (model/cpu_rows.c) */
-    double x[CLS__CPU_TERMS] = {1, reads, flops, divs, 0, 0};
-    c->point_seconds = cls__cpu_compute_cycles(&d, x) / (double)d.lanes / d.clock_hz;
-    c->row_seconds = d.start_cycles / d.clock_hz;
-    double ws = (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem;
-    double spb = cls__cpu_seconds_per_byte(&d, ws);
-    c->bandwidth = spb > 0 ? 1 / spb : 0;
+    cls__cputile_cost_prices(c, &d, reads, flops, divs,
+                             (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem);
     return 1;
 }
 
@@ -194,14 +190,31 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
                          groups, bytes);
     }
     if (priced) cls__cputile_predict(&c, cfg->tile, cfg->height, cfg->groups, &redundancy);
+    /* AUTO: only where the passes gain enough over passes of one step (what the naive schedule
+     * runs, without the tiles), so that the model's errors do not trade naive for a near tie */
     int auto_ok = cls__facts_model(f, "tuning.cputile") != 0;
-    cls__rank rank = auto_ok || forced ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
+    double gain = 0, need = cls__facts_model(f, "tuning.cputile_gain");
+    if (priced && auto_ok && !forced) {
+        size_t t1[3];
+        double one = best_h == 1 ? best : best_tile(f, &c, 1, groups, budget, NULL, t1);
+        gain = best > 0 ? one / best : 0;
+    }
+    int gains = forced || !priced || gain >= need;
+    cls__rank rank = forced || (auto_ok && gains) ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
+    char note[96] = "";
+    if (!auto_ok)
+        snprintf(note, sizeof note, " (AUTO only where tuning.cputile is 1)");
+    else if (!gains)
+        snprintf(note, sizeof note,
+                 " (AUTO: predicted %.2fx faster than one-step passes, below tuning.cputile_gain "
+                 "%.2f)",
+                 gain, need);
     return cls__candidate_add(out, OPS, cfg, rank, priced ? best : 0,
-                              "%s%zu steps per pass in %zux%zux%zu tiles, %.2f updates per point "
-                              "and step%s",
-                              priced ? "" : "no prediction: ", cfg->height, cfg->tile[0],
-                              cfg->tile[1], cfg->tile[2], redundancy,
-                              auto_ok ? "" : " (AUTO only where tuning.cputile is 1)");
+                              "%s%zu step%s per pass in %zux%zux%zu tiles, %.2f updates per "
+                              "point and step%s",
+                              priced ? "" : "no prediction: ", cfg->height,
+                              cfg->height == 1 ? "" : "s", cfg->tile[0],
+                              cfg->tile[1], cfg->tile[2], redundancy, note);
 }
 
 static cls_status build(const cls__facts *f, cls__candidate *cand)
@@ -258,4 +271,6 @@ const cls__schedule_ops cls__cputile_ops = {
     .run = cls__cputile_run,
     .describe = describe,
     .release = release,
+    .probe = cls__cputile_probe,
+    .measurements = cls__cputile_probe_measurements,
 };
