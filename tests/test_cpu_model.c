@@ -118,7 +118,20 @@ static void test_terms(void)
 
 static void test_step(void)
 {
-    cls__cpu_device d = {1e9, 2, 8, 4, 1, 0.5, 6, 300, 0.5, 50e9, 100e9, 8e6, 0.5, 1e-6};
+    cls__cpu_device d = {.clock_hz = 1e9,
+                         .cores = 2,
+                         .lanes = 8,
+                         .point_cycles = 4,
+                         .read_cycles = 1,
+                         .flop_cycles = 0.5,
+                         .div_cycles = 6,
+                         .start_cycles = 300,
+                         .end_read_cycles = 0.5,
+                         .bandwidth = 50e9,
+                         .bandwidth_cache = 100e9,
+                         .cache_bytes = 8e6,
+                         .stream_overlap = 0.5,
+                         .restart = 1e-6};
     /* bandwidth by working set: the cache's within it; beyond, its share at the cache's rate */
     tap_ok(near(cls__cpu_seconds_per_byte(&d, 4e6), 1e-11) &&
                near(cls__cpu_seconds_per_byte(&d, 16e6), 1.5e-11) &&
