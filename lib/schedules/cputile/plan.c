@@ -201,7 +201,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     }
     int gains = forced || !priced || gain >= need;
     cls__rank rank = forced || (auto_ok && gains) ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
-    char note[96] = "";
+    char note[128] = "";
     if (!auto_ok)
         snprintf(note, sizeof note, " (AUTO only where tuning.cputile is 1)");
     else if (!gains)
