@@ -1371,6 +1371,30 @@ static void env_unfitted(void *p, const char *key, const char *label, const char
     report_none(p, key, label, 0, why);
 }
 
+double cls__probe_value(const cls__probe_env *env, const char *key)
+{
+    double v = 0;
+    return cls_model_get(env->m, key, &v) == CLS_SUCCESS ? v : 0;
+}
+
+cls_status cls__probe_sample(cls_plan *plan, const void *in, void *out, double *us)
+{
+    cls_report rep;
+    cls_status st = cls_plan_run(plan, in, NULL, out, &rep);
+    *us = rep.seconds_per_step * 1e6;
+    return st;
+}
+
+double cls__probe_report_low(const cls__probe_env *env, const char *key, const char *label,
+                             double bytes, double *us, size_t n)
+{
+    cls__sort_doubles(us, n);
+    double med = cls__quantile(us, n, 0.5), low = cls__quantile(us, n, 0.1);
+    double spread = med > 0 ? (cls__quantile(us, n, 0.9) - low) / med : 0;
+    env->report(env->probe, key, label, "us", bytes, low, spread, n);
+    return low;
+}
+
 static cls__probe_env env_of(probe *pr)
 {
     const budget b = budget_of(pr);

@@ -178,6 +178,15 @@ typedef struct cls__probe_env {
     void *probe;
 } cls__probe_env;
 
+/* For a schedule's probe: a model value the probe has set so far (0 when it has none); one
+ * sample of a case, the device time of a step of plan's run in microseconds; and a case's n
+ * samples (us, sorted in place) reported as their 10th percentile, which stands for the case
+ * (other work on the cores only ever slows it), with their spread, and returned. */
+double cls__probe_value(const cls__probe_env *env, const char *key);
+cls_status cls__probe_sample(cls_plan *plan, const void *in, void *out, double *us);
+double cls__probe_report_low(const cls__probe_env *env, const char *key, const char *label,
+                             double bytes, double *us, size_t n);
+
 #define CLS__SCHED_HOST 1u  /* runs host-resident grids tile by tile (a transfer schedule): asked
                                after the resident pick, for runs from and to host arrays and for
                                grids above the device's memory */

@@ -152,11 +152,12 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     }
 
     size_t best_t[3] = {1, 1, 1}, best_h = 0;
-    double best = 0, redundancy = 1;
+    double best = 0, one = 0, redundancy = 1;
     size_t h_hi = given_h ? given_h : (f->steps < MAX_HEIGHT ? f->steps : MAX_HEIGHT);
     for (size_t h = given_h ? given_h : 1; h <= h_hi && h > 0; h++) {
         size_t t[3];
         double sec = best_tile(f, &c, h, groups, budget, tile_given ? given_tile : NULL, t);
+        if (h == 1) one = sec;
         if (sec > 0 && (best == 0 || sec < best)) {
             best = sec;
             best_h = h;
@@ -194,11 +195,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
      * runs, without the tiles), so that the model's errors do not trade naive for a near tie */
     int auto_ok = cls__facts_model(f, "tuning.cputile") != 0;
     double gain = 0, need = cls__facts_model(f, "tuning.cputile_gain");
-    if (priced && auto_ok && !forced) {
-        size_t t1[3];
-        double one = best_h == 1 ? best : best_tile(f, &c, 1, groups, budget, NULL, t1);
-        gain = best > 0 ? one / best : 0;
-    }
+    if (priced && auto_ok && !forced) gain = best > 0 ? one / best : 0;
     int gains = forced || !priced || gain >= need;
     cls__rank rank = forced || (auto_ok && gains) ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
     char note[128] = "";

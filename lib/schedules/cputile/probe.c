@@ -51,13 +51,7 @@ typedef struct tile_run {
     double seconds; /* measured: the run's steps */
 } tile_run;
 
-static double model_value(const cls__probe_env *env, const char *key)
-{
-    double v = 0;
-    return cls_model_get(env->m, key, &v) == CLS_SUCCESS ? v : 0;
-}
-
-static double model_key(const void *env, const char *key) { return model_value(env, key); }
+static double model_key(const void *env, const char *key) { return cls__probe_value(env, key); }
 
 /* The model's device as the probe has filled it so far (cls__cpu_device_of reads a plan's). */
 static void device_of(const cls__probe_env *env, cls__cpu_device *d)
@@ -66,8 +60,8 @@ static void device_of(const cls__probe_env *env, cls__cpu_device *d)
     cls__cpu_device_costs(d, model_key, env);
     d->cores = env->ctx->info.compute_units ? env->ctx->info.compute_units : 1;
     d->lanes = cls__cpu_row_lanes(env->ctx->device, CLS_FLOAT32);
-    d->bandwidth = model_value(env, "memory.bandwidth_measured_gbs") * 1e9;
-    d->restart = d->clock_hz > 0 ? model_value(env, "sync.kernel_restart_cycles") / d->clock_hz : 0;
+    d->bandwidth = cls__probe_value(env, "memory.bandwidth_measured_gbs") * 1e9;
+    d->restart = d->clock_hz > 0 ? cls__probe_value(env, "sync.kernel_restart_cycles") / d->clock_hz : 0;
 }
 
 static cls_status case_prepare(const cls__probe_env *env, const tile_case *tc, tile_run *r)
@@ -114,10 +108,7 @@ static cls_status case_prepare(const cls__probe_env *env, const tile_case *tc, t
 
 static cls_status case_sample(tile_run *r, double *us)
 {
-    cls_report rep;
-    cls_status s = cls_plan_run(r->plan, r->in, NULL, r->out, &rep);
-    *us = rep.seconds_per_step * 1e6;
-    return s;
+    return cls__probe_sample(r->plan, r->in, r->out, us);
 }
 
 /* The model's time of a case's run with the box's costs u = (per vector, per read, per row). */
@@ -192,15 +183,12 @@ static cls_status tile_probe(const cls__probe_env *env)
     for (size_t i = 0; i < TILE_CASES; i++) {
         const cls__cputile_cost *c = &runs[i].cost;
         char label[96];
-        /* other work only ever slows a case: its 10th percentile stands for it */
-        cls__sort_doubles(us[i], rounds);
-        double med = cls__quantile(us[i], rounds, 0.5), low = cls__quantile(us[i], rounds, 0.1);
-        double spread = med > 0 ? (cls__quantile(us[i], rounds, 0.9) - low) / med : 0;
         snprintf(label, sizeof label, "%dD, %zu reads, %zux%zux%zu, %zu steps a pass",
                  tile_cases[i].dims, (size_t)runs[i].reads, c->n[0], c->n[1], c->n[2],
                  runs[i].height);
-        env->report(env->probe, "compute.tile_kernel", label, "us",
-                    8.0 * (double)(c->n[0] * c->n[1] * c->n[2]), low, spread, rounds);
+        double low = cls__probe_report_low(env, "compute.tile_kernel", label,
+                                           8.0 * (double)(c->n[0] * c->n[1] * c->n[2]), us[i],
+                                           rounds);
         runs[i].seconds = low * 1e-6 * (double)c->steps;
     }
 

@@ -121,17 +121,7 @@ static cls_status row_case_prepare(const cls__probe_env *env, const row_case *c,
 /* One sample of a case: the device time of a step, microseconds. */
 static cls_status row_case_sample(row_run *r, double *us)
 {
-    cls_report rep;
-    cls_status st = cls_plan_run(r->plan, r->in, NULL, r->out, &rep);
-    *us = rep.seconds_per_step * 1e6;
-    return st;
-}
-
-/* A model value the probe measured before (the clock, the launch, the bandwidths). */
-static double model_value(const cls__probe_env *env, const char *key)
-{
-    double v = 0;
-    return cls_model_get(env->m, key, &v) == CLS_SUCCESS ? v : 0;
+    return cls__probe_sample(r->plan, r->in, r->out, us);
 }
 
 /* The cases' times of a step, sampled in rounds (one sample of every case per round) so that
@@ -143,8 +133,8 @@ static cls_status row_cases_time(const cls__probe_env *env, const row_case *case
 {
     const double start = cls__now();
     size_t rounds = 0, max = env->max_rounds < ROW_MAX_ROUNDS ? env->max_rounds : ROW_MAX_ROUNDS;
-    double mhz = model_value(env, "compute.clock_mhz");
-    double restart = model_value(env, "sync.kernel_restart_cycles");
+    double mhz = cls__probe_value(env, "compute.clock_mhz");
+    double restart = cls__probe_value(env, "sync.kernel_restart_cycles");
     cls_status st;
     for (size_t i = 0; i < ROW_CASES; i++) {
         double warm;
@@ -162,17 +152,13 @@ static cls_status row_cases_time(const cls__probe_env *env, const row_case *case
         if (rounds >= env->min_rounds && cls__now() - start >= 2 * env->seconds) break;
     }
     for (size_t i = 0; i < ROW_CASES; i++) {
-        double sorted[ROW_MAX_ROUNDS];
         char label[96];
         const row_case *c = &cases[i];
         snprintf(label, sizeof label, "body %zu, %zux%zux%zu, 10th percentile", c->body,
                  c->dims.n[0], c->dims.n[1], c->dims.n[2]);
-        memcpy(sorted, runs[i].us, rounds * sizeof *sorted);
-        cls__sort_doubles(sorted, rounds);
-        double med = cls__quantile(sorted, rounds, 0.5), low = cls__quantile(sorted, rounds, 0.1);
-        double spread = med > 0 ? (cls__quantile(sorted, rounds, 0.9) - low) / med : 0;
-        env->report(env->probe, "compute.row_kernel", label, "us",
-                    (double)(c->dims.n[0] * c->dims.n[1] * c->dims.n[2]) * 8, low, spread, rounds);
+        double low = cls__probe_report_low(env, "compute.row_kernel", label,
+                                           (double)(c->dims.n[0] * c->dims.n[1] * c->dims.n[2]) * 8,
+                                           runs[i].us, rounds);
         y[i] = low * mhz - restart;
     }
     return CLS_SUCCESS;
@@ -230,10 +216,10 @@ static cls_status naive_probe(const cls__probe_env *env)
         d.end_read_cycles = b[3];
         d.flop_cycles = flop;
         d.div_cycles = div;
-        d.bandwidth = model_value(env, "memory.bandwidth_measured_gbs") * 1e9;
-        d.bandwidth_cache = model_value(env, "memory.bandwidth_cache_gbs") * 1e9;
-        d.cache_bytes = model_value(env, "memory.cache_bytes");
-        double mhz = model_value(env, "compute.clock_mhz");
+        d.bandwidth = cls__probe_value(env, "memory.bandwidth_measured_gbs") * 1e9;
+        d.bandwidth_cache = cls__probe_value(env, "memory.bandwidth_cache_gbs") * 1e9;
+        d.cache_bytes = cls__probe_value(env, "memory.cache_bytes");
+        double mhz = cls__probe_value(env, "compute.clock_mhz");
         if (d.bandwidth > 0 && d.cache_bytes > 0 && ws > d.cache_bytes) {
             /* both in cycles of the busiest core: the traffic (8 bytes a point) over its time */
             double comp = cls__cpu_compute_cycles(&d, runs[ROW_OVERLAP_CASE].x);
