@@ -352,6 +352,13 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
     DEF("#define CLS_OUT_X %zu\n#define CLS_OUT_Y %zu\n#define CLS_GX %zu\n#define CLS_LW0 %zu\n",
         c->out_x, c->out_y, c->gx, c->lw0);
     DEF("#define CLS_ZCHUNK %zu\n#define CLS_PREFETCH %zu\n", c->chunk, c->prefetch);
+    /* the stages and rows written out (cl/stream25d_tb.cl: a loop left to the compiler's
+     * unrolling may index the windows at run time) */
+    DEF("#define CLS_TB_STAGES(X)");
+    for (size_t i = 0; i < c->k; i++) DEF(" X(%zu)", i);
+    DEF("\n#define CLS_TB_ROWS(X)");
+    for (size_t j = 0; j < c->rows; j++) DEF(" X(%zu)", j);
+    DEF("\n");
     DEF("#define CLS_OFFSETS(X)");
     for (size_t i = 0; i < n_offs; i++) DEF(" X(%d, %d)", offs[2 * i], offs[2 * i + 1]);
     DEF("\n#define CLS_TB_BASE(X)");
