@@ -55,8 +55,9 @@ void cls__tuning_gpu(cls_model_params *p)
     /* fused steps of a system (wave3d) against the naive schedule's traffic bound: the
      * ghost-zone model's ratio understates the gain (H100 heat3d7 512^3: 1.05x predicted, 1.55x
      * measured), so 0.85 stands for about 1.25x measured (doc/stream25d.md) */
-    /* a system's fused steps on grids with boundary fix-ups ran at 0.88-1.11x naive on the
-     * H100 (wave3d 512^3 clamp), periodic ones at 1.37x (doc/results.md) */
+    /* a system's fused steps on grids with boundary fix-ups: offered once measured on the
+     * device (the H100 model has 1: wave3d 512^3 clamp 1.08x naive under AUTO, gray_scott and
+     * wave2d 8192^2 2.0x and 2.9x; doc/results.md) */
     p->stream25d_system_fix_ups = 0;
     p->stream25d_system_gain = 0.85;
     p->pipeline_when_fits = 1;

@@ -154,12 +154,30 @@ static void auto_case(void)
            ok ? info.params : "-", ok ? info.why : cls_last_error());
     cls_plan_release(p);
     p = NULL;
-    /* clamp: declined under the H100 model's tuning.stream25d_system_fix_ups 0, as wave2d is */
+    /* clamp: fused under the H100 model's tuning.stream25d_system_fix_ups 1 */
     ok = st && cls_stencil_set_boundary(st, CLS_BOUNDARY_CLAMP, 0) == CLS_SUCCESS &&
          grids_plan(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
          cls_plan_describe(p, &info) == CLS_SUCCESS;
+    k = ok ? cls_plan_param(p, "stream25d.steps_per_pass") : NULL;
+    tap_ok(ok && info.schedule == CLS_SCHEDULE_STREAM25D && k && strcmp(k, "1"),
+           "gray_scott 8192^2 clamp: AUTO fuses steps (%s: %s)", ok ? info.params : "-",
+           ok ? info.why : cls_last_error());
+    cls_plan_release(p);
+    p = NULL;
+    /* and declines them, naming why, under tuning.stream25d_system_fix_ups 0 */
+    cls_model *m = NULL;
+    ok = cls_model_load(path, &m) == CLS_SUCCESS &&
+         cls_model_set(m, "tuning.stream25d_system_fix_ups", 0) == CLS_SUCCESS &&
+         cls_model_save(m, path) == CLS_SUCCESS;
+    cls_model_release(m);
+    cls_context_release(ctx);
+    ctx = NULL;
+    ok = ok && cls_context_create(NULL, &ctx) == CLS_SUCCESS && st &&
+         grids_plan(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
+         cls_plan_describe(p, &info) == CLS_SUCCESS;
     tap_ok(ok && info.schedule != CLS_SCHEDULE_STREAM25D && strstr(info.why, "fix-ups"),
-           "gray_scott 8192^2 clamp: AUTO declines fused steps naming why (%s)",
+           "gray_scott 8192^2 clamp, tuning.stream25d_system_fix_ups 0: AUTO declines fused "
+           "steps naming why (%s)",
            ok ? info.why : cls_last_error());
     cls_plan_release(p);
     cls_stencil_release(st);
