@@ -72,3 +72,24 @@ gpu_step() {
   echo "== rc $_rc, $(($(date +%s) - _t)) s (total $(gpu_elapsed) s)" >> "$LOG"
   return $_rc
 }
+
+# gpu_ptxas_summary BUILD_LOG: from a build log written through CLSTENCIL_BUILD_LOG with
+# CLSTENCIL_BUILD_OPTIONS=-cl-nv-verbose, one line per kernel build (entry, registers, stack
+# frame and spills, shared memory) and a last line counting the builds whose stack frame
+# exceeds 64 bytes: a kernel whose private arrays went to the stack (NVIDIA's compiler does so
+# when it indexes them at run time) runs an order of magnitude slower, and its registers look
+# fine (heat3d7's fused kernel: 80 registers, 648 bytes of stack, 15 GPoints/s instead of 508;
+# doc/results.md, "The fused kernel's stages written out").
+gpu_ptxas_summary() {
+  awk '
+    /Compiling entry function/ { k = $0; sub(/.*function ./, "", k); sub(/. for .*/, "", k) }
+    /bytes stack frame/ { st = $3; sp = $6 + $10 }
+    /Used [0-9]+ registers/ {
+      r = $0; sub(/.*Used /, "", r); sub(/ registers.*/, "", r)
+      sm = "0"; if ($0 ~ /bytes smem/) { sm = $0; sub(/ bytes smem.*/, "", sm); sub(/.*, /, "", sm) }
+      printf "%s: %s registers, %s bytes of stack frame, %s bytes spilled, %s bytes of local memory\n", k, r, st, sp, sm
+      n++; if (st + 0 > 64) { big++; list = list " " k "(" st ")" }
+    }
+    END { printf "ptxas: %d builds, %d with a stack frame above 64 bytes%s\n", n, big, big ? ":" list : "" }
+  ' "$1"
+}

@@ -23,6 +23,9 @@
 #   NAME.txt        the device, each command with its limit, status and time, the commands'
 #                   stderr, and the output of any command whose header differs from the first
 #   NAME-tests.txt  the test programs' output (TAP)
+#   NAME-ptxas.txt  with CLSTENCIL_BUILD_OPTIONS=-cl-nv-verbose and CLSTENCIL_BUILD_LOG set: each
+#                   kernel build's registers, stack frame and local memory, and a last line
+#                   counting stack frames above 64 bytes (also in NAME.txt and on stderr)
 set -u
 name=sweep
 BUDGET=480
@@ -71,3 +74,7 @@ while IFS= read -r line; do
   fi
 done
 rm -f "$rows"
+if [ -n "${CLSTENCIL_BUILD_LOG:-}" ] && [ -s "$CLSTENCIL_BUILD_LOG" ]; then
+  gpu_ptxas_summary "$CLSTENCIL_BUILD_LOG" > "$OUT/$name-ptxas.txt"
+  tail -n 1 "$OUT/$name-ptxas.txt" | tee -a "$LOG" >&2
+fi
