@@ -19,9 +19,8 @@
  * per work-item constants), so its window needs no fix-up and the edge groups' loop needs about
  * the registers of the interior's (CLS_TB_REMAP); on constant grids a work-item at the grid's
  * edge replaces, before each update, the window entries that lie outside the grid by the
- * constant, first in x, then in y.  In z every boundary kind but the periodic replaces, by
- * selects, the window's outer plane at the grid's first and last planes by its image's (or the
- * constant).
+ * constant, first in x, then in y.  In z every boundary kind but the periodic replaces the
+ * window's outer plane at the grid's first and last planes by its image's (or the constant).
  * The window's in-plane offsets (CLS_TB_BASE, per row) are closed under the rule's images, so the
  * image is always in the window.
  *
@@ -48,8 +47,8 @@
  * offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output
  * tile: CLS_TB_K, or whole segments for the aligned loader), CLS_LW0 (input words loaded per
  * row), CLS_ZCHUNK, CLS_PREFETCH, CLS_OFFSETS(X) (in-plane window offsets of all rows),
- * CLS_TB_BASE(X) (those of one row), CLS_TB_STAGES(X) (X(0) .. X(CLS_TB_K - 1)) and
- * CLS_TB_ROWS(X) (X(0) .. X(CLS_ITEM_Y - 1)). */
+ * CLS_TB_BASE(X) (those of one row), CLS_TB_STAGES(X) (X(0) .. X(CLS_TB_K - 1)),
+ * CLS_TB_ROWS(X) (X(0) .. X(CLS_ITEM_Y - 1)) and CLS_TB_ZSELECT (the z fix-up by selects). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
@@ -99,6 +98,9 @@ inline real cls_update_stream(__private const real *restrict in, int X, int Y, i
 #error "CLS_TB_STAGES: the generated list of the stages X(0) .. X(CLS_TB_K - 1)"
 #endif
 #define CLS_TB_STAGES(X) X(0) X(1)
+#endif
+#ifndef CLS_TB_ZSELECT
+#define CLS_TB_ZSELECT 0
 #endif
 #ifndef CLS_TB_ROWS
 #if defined(CLS_GENERATED) || CLS_ITEM_Y != 1
@@ -262,9 +264,13 @@ inline void cls_tb_fix_xy(__private real *w, int x, int y)
     }
 }
 /* The window's outer planes at the grid's first and last planes (z = 0, NZ - 1) replaced by their
- * images, by selects in every iteration: no branch, and no loop version of its own for the
- * iterations that compute those planes (on the H100 wave3d's fused steps ran 2.5 % faster,
- * heat3d7's the same, doc/results.md). */
+ * images: by branches in a loop version of their own for the iterations that compute those
+ * planes (below), or with CLS_TB_ZSELECT (generated for systems with time levels) by selects in
+ * every iteration, which spares those kernels a third copy of their tuples' code.  H100, clamp
+ * grids: selects took wave2d 8192^2 from 522 to 646 GPoints/s and wave3d 512^3 (32x6 tiles)
+ * from 291 to 298, and cost gray_scott 18 %, the 2D 5-point star 14 % and the 3D 7-point star
+ * 28 % (doc/results.md). */
+#if CLS_TB_ZSELECT
 #if CLS_BOUNDARY == CLS_CONSTANT
 #define CLS_TB_ZIMG(dx, dy, dz) ((real)CLS_BOUNDARY_VALUE)
 #else
@@ -274,6 +280,17 @@ inline void cls_tb_fix_xy(__private real *w, int x, int y)
     w[CLS_WIN_IDX(dx, dy, -1)] = z == 0 ? CLS_TB_ZIMG(dx, dy, -1) : w[CLS_WIN_IDX(dx, dy, -1)]; \
     w[CLS_WIN_IDX(dx, dy, 1)] = z == NZ - 1 ? CLS_TB_ZIMG(dx, dy, 1) : w[CLS_WIN_IDX(dx, dy, 1)];
 inline void cls_tb_fix_z(__private real *w, int z) { CLS_OFFSETS(CLS_TB_FIX_Z) }
+#else
+#define CLS_TB_FIX_Z(dx, dy)                                                                   \
+    if (z == 0) CLS_TB_SET(CLS_WIN_IDX(dx, dy, -1), CLS_WIN_IDX(dx, dy, CLS_TB_IMG(-1)));      \
+    if (z == NZ - 1) CLS_TB_SET(CLS_WIN_IDX(dx, dy, 1), CLS_WIN_IDX(dx, dy, CLS_TB_IMG(1)));
+inline void cls_tb_fix_z(__private real *w, int z)
+{
+    if (z == 0 || z == NZ - 1) {
+        CLS_OFFSETS(CLS_TB_FIX_Z)
+    }
+}
+#endif
 #else
 #define cls_tb_fix_xy(w, x, y) ((void)0)
 #define cls_tb_fix_z(w, z) ((void)0)
@@ -417,9 +434,9 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
 #define CLS_TB_STAGE_01(i) CLS_TB_STAGE_BODY(i, 0, 1)
 #define CLS_TB_STAGE_11(i) CLS_TB_STAGE_BODY(i, 1, 1)
 /* One iteration q of the pipeline (the loop body of the kernel below), a version of the boundary
- * code (constants: the kernel versions its loop, so that interior work-groups carry no x and y
+ * code (constants: the kernel versions its loop, so interior work-groups and planes carry no
  * boundary code; on the H100 the fix-ups cost a third of the fused kernel's rate when every
- * group carried them). */
+ * iteration carried them). */
 #define CLS_TB_ITER(FIX_XY, FIX_Z)                                                                 \
     {                                                                                              \
         _Pragma("unroll")                                                                          \
@@ -542,8 +559,10 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
 #if CLS_BOUNDARY == CLS_PERIODIC
     for (int q = q0; q < q1; q++) CLS_TB_ITER(0, 0)
 #else
-    /* Work-groups whose tile reaches the grid's edge in x or y (when the body reads along y)
-     * apply the boundary rule in x and y too; every group fixes z by selects. */
+    /* Work-groups whose tile reaches the grid's edge in x or y (when the body reads along y) fix
+     * every iteration; the others z only, by selects in every iteration (CLS_TB_ZSELECT) or in
+     * the iterations in which some stage computes plane 0 or NZ-1 (stage s computes plane
+     * q - 2s + 1). */
     const int tx0 = ox - CLS_K, ty0 = oy - CLS_HY;
     const int edge_xy = (tx0 <= 0 && tx0 + CLS_BX > 0) ||
                         (tx0 <= NX - 1 && tx0 + CLS_BX > NX - 1) ||
@@ -551,8 +570,15 @@ void cls_stream25d_tb(__global const real *restrict in, __global real *restrict 
                                         (ty0 <= NY - 1 && ty0 + CLS_TY > NY - 1)));
     if (edge_xy) {
         for (int q = q0; q < q1; q++) CLS_TB_ITER(1, 1)
-    } else {
+    } else if (CLS_TB_ZSELECT) {
         for (int q = q0; q < q1; q++) CLS_TB_ITER(0, 1)
+    } else {
+        for (int q = q0; q < q1; q++) {
+            if ((q >= 1 && q <= 2 * CLS_K - 1) || (q >= NZ && q <= NZ + 2 * CLS_K - 2))
+                CLS_TB_ITER(0, 1)
+            else
+                CLS_TB_ITER(0, 0)
+        }
     }
 #endif
 }

@@ -57,7 +57,7 @@ void cls__tuning_gpu(cls_model_params *p)
      * measured), so 0.85 stands for about 1.25x measured (doc/stream25d.md) */
     /* a system's fused steps on grids with boundary fix-ups: offered once measured on the
      * device (the H100 model has 1: wave3d 512^3 clamp 1.08x naive under AUTO, gray_scott and
-     * wave2d 8192^2 2.0x and 2.9x; doc/results.md) */
+     * wave2d 8192^2 2.5x and 2.9x; doc/results.md) */
     p->stream25d_system_fix_ups = 0;
     p->stream25d_system_gain = 0.85;
     p->pipeline_when_fits = 1;

@@ -336,6 +336,8 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
     DEF("#define CLS_HY %zu\n", c->ry ? c->k : 0);
     if (cls__stencil_is_system(p->st))
         DEF("#define CLS_STREAM25D_TB 1\n#define CLS_TB_LEVELS %zu\n", p->levels);
+    /* time levels: the z fix-up by selects (cl/stream25d_tb.cl says why) */
+    if (p->levels) DEF("#define CLS_TB_ZSELECT 1\n");
     if (windows(p) > 1) {
         /* field f's buffers: in, out for field 0, in<f>, out<f> after them */
         DEF("#define CLS_TB_F %zu\n#define CLS_TB_FIELD_PARAMS", windows(p));
