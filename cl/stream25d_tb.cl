@@ -47,8 +47,9 @@
  * offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output
  * tile: CLS_TB_K, or whole segments for the aligned loader), CLS_LW0 (input words loaded per
  * row), CLS_ZCHUNK, CLS_PREFETCH, CLS_OFFSETS(X) (in-plane window offsets of all rows),
- * CLS_TB_BASE(X) (those of one row), CLS_TB_STAGES(X) (X(0) .. X(CLS_TB_K - 1)),
- * CLS_TB_ROWS(X) (X(0) .. X(CLS_ITEM_Y - 1)) and CLS_TB_ZSELECT (the z fix-up by selects). */
+ * CLS_TB_BASE(X) (those of one row), CLS_TB_ROWS(X) (X(0) .. X(CLS_ITEM_Y - 1)), and for
+ * kernels without time levels CLS_TB_STAGES(X) (X(0) .. X(CLS_TB_K - 1)), for kernels with them
+ * CLS_TB_ZSELECT (the z fix-up by selects). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
@@ -92,12 +93,6 @@ inline real cls_update_stream(__private const real *restrict in, int X, int Y, i
 #endif
 #ifndef CLS_PREFETCH
 #define CLS_PREFETCH 1
-#endif
-#ifndef CLS_TB_STAGES
-#if defined(CLS_GENERATED) || CLS_TB_K != 2
-#error "CLS_TB_STAGES: the generated list of the stages X(0) .. X(CLS_TB_K - 1)"
-#endif
-#define CLS_TB_STAGES(X) X(0) X(1)
 #endif
 #ifndef CLS_TB_ZSELECT
 #define CLS_TB_ZSELECT 0
@@ -426,13 +421,22 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
             CLS_OFFSETS(CLS_TB_SHIFT)                                                              \
         }                                                                                          \
     }
-/* The loop versions' stages.  CLS_TB_STAGES (generated: X(0) .. X(CLS_TB_K - 1)) writes the
- * stages out rather than leaving them to a loop the compiler must unroll: a stage loop kept as a
- * loop indexes the windows at run time and sends them to the stack (NVIDIA's compiler did so for
- * single fields: 648 bytes of stack, heat3d7 at 15 GPoints/s instead of 508). */
+/* The stages of a loop version.  CLS_TB_STAGES (generated for kernels without time levels:
+ * X(0) .. X(CLS_TB_K - 1)) writes them out rather than leaving them to a loop the compiler must
+ * unroll: NVIDIA's compiler kept the single fields' stage loop as a loop, indexed the windows at
+ * run time and put them on the stack (648 bytes, heat3d7 at 15 GPoints/s instead of 508).
+ * Systems with time levels keep the loop, which it unrolls: written out, wave3d's periodic
+ * kernel took 133 registers instead of 121, one 256-item group per SM, and ran 233 GPoints/s
+ * instead of 313 (doc/results.md). */
 #define CLS_TB_STAGE_00(i) CLS_TB_STAGE_BODY(i, 0, 0)
 #define CLS_TB_STAGE_01(i) CLS_TB_STAGE_BODY(i, 0, 1)
 #define CLS_TB_STAGE_11(i) CLS_TB_STAGE_BODY(i, 1, 1)
+#ifdef CLS_TB_STAGES
+#define CLS_TB_ITER_STAGES(FIX_XY, FIX_Z) CLS_TB_STAGES(CLS_TB_STAGE_##FIX_XY##FIX_Z)
+#else
+#define CLS_TB_ITER_STAGES(FIX_XY, FIX_Z)                                                          \
+    _Pragma("unroll") for (int i_ = 0; i_ < CLS_K; i_++) CLS_TB_STAGE_BODY(i_, FIX_XY, FIX_Z)
+#endif
 /* One iteration q of the pipeline (the loop body of the kernel below), a version of the boundary
  * code (constants: the kernel versions its loop, so interior work-groups and planes carry no
  * boundary code; on the H100 the fix-ups cost a third of the fused kernel's rate when every
@@ -449,7 +453,7 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
                 cls_tb_load(ins[f], pf[f][CLS_PREFETCH - 1], slots, q + CLS_PREFETCH);             \
         }                                                                                          \
         CLS_TB_LEVELS_LOAD                                                                         \
-        CLS_TB_STAGES(CLS_TB_STAGE_##FIX_XY##FIX_Z)                                                \
+        CLS_TB_ITER_STAGES(FIX_XY, FIX_Z)                                                          \
         if (q + 1 < lq1) {                                                                         \
             _Pragma("unroll")                                                                      \
             for (int f = 0; f < CLS_TB_F; f++) cls_tb_store(lin[f][(q + 1) & 1], pf[f][0], slots); \

@@ -354,11 +354,14 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
     DEF("#define CLS_OUT_X %zu\n#define CLS_OUT_Y %zu\n#define CLS_GX %zu\n#define CLS_LW0 %zu\n",
         c->out_x, c->out_y, c->gx, c->lw0);
     DEF("#define CLS_ZCHUNK %zu\n#define CLS_PREFETCH %zu\n", c->chunk, c->prefetch);
-    /* the stages and rows written out (cl/stream25d_tb.cl: a loop left to the compiler's
-     * unrolling may index the windows at run time) */
-    DEF("#define CLS_TB_STAGES(X)");
-    for (size_t i = 0; i < c->k; i++) DEF(" X(%zu)", i);
-    DEF("\n#define CLS_TB_ROWS(X)");
+    /* the stages (without time levels) and the rows written out (cl/stream25d_tb.cl: a loop
+     * left to the compiler's unrolling may index the windows at run time) */
+    if (!p->levels) {
+        DEF("#define CLS_TB_STAGES(X)");
+        for (size_t i = 0; i < c->k; i++) DEF(" X(%zu)", i);
+        DEF("\n");
+    }
+    DEF("#define CLS_TB_ROWS(X)");
     for (size_t j = 0; j < c->rows; j++) DEF(" X(%zu)", j);
     DEF("\n");
     DEF("#define CLS_OFFSETS(X)");
