@@ -60,6 +60,19 @@ static inline int standin_context(char *path, size_t len, cls_context **ctx)
     return ok && cls_context_create(NULL, ctx) == CLS_SUCCESS;
 }
 
+/* Sets one value of the stand-in's model file at `path` (standin_h100's) and gives *ctx a new
+ * context that reads it (the old one released).  1 on success; *ctx may be set either way. */
+static inline int standin_set(cls_context **ctx, const char *path, const char *key, double value)
+{
+    cls_model *m = NULL;
+    int ok = cls_model_load(path, &m) == CLS_SUCCESS &&
+             cls_model_set(m, key, value) == CLS_SUCCESS && cls_model_save(m, path) == CLS_SUCCESS;
+    cls_model_release(m);
+    cls_context_release(*ctx);
+    *ctx = NULL;
+    return ok && cls_context_create(NULL, ctx) == CLS_SUCCESS;
+}
+
 static inline int standin_rm_one(const char *path, const struct stat *sb, int flag,
                                  struct FTW *ftw)
 {

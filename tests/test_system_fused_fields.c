@@ -165,14 +165,7 @@ static void auto_case(void)
     cls_plan_release(p);
     p = NULL;
     /* and declines them, naming why, under tuning.stream25d_system_fix_ups 0 */
-    cls_model *m = NULL;
-    ok = cls_model_load(path, &m) == CLS_SUCCESS &&
-         cls_model_set(m, "tuning.stream25d_system_fix_ups", 0) == CLS_SUCCESS &&
-         cls_model_save(m, path) == CLS_SUCCESS;
-    cls_model_release(m);
-    cls_context_release(ctx);
-    ctx = NULL;
-    ok = ok && cls_context_create(NULL, &ctx) == CLS_SUCCESS && st &&
+    ok = standin_set(&ctx, path, "tuning.stream25d_system_fix_ups", 0) && st &&
          grids_plan(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
          cls_plan_describe(p, &info) == CLS_SUCCESS;
     tap_ok(ok && info.schedule != CLS_SCHEDULE_STREAM25D && strstr(info.why, "fix-ups"),

@@ -61,7 +61,8 @@ static void device_of(const cls__probe_env *env, cls__cpu_device *d)
     d->cores = env->ctx->info.compute_units ? env->ctx->info.compute_units : 1;
     d->lanes = cls__cpu_row_lanes(env->ctx->device, CLS_FLOAT32);
     d->bandwidth = cls__probe_value(env, "memory.bandwidth_measured_gbs") * 1e9;
-    d->restart = d->clock_hz > 0 ? cls__probe_value(env, "sync.kernel_restart_cycles") / d->clock_hz : 0;
+    double restart = cls__probe_value(env, "sync.kernel_restart_cycles");
+    d->restart = d->clock_hz > 0 ? restart / d->clock_hz : 0;
 }
 
 static cls_status case_prepare(const cls__probe_env *env, const tile_case *tc, tile_run *r)
