@@ -47,9 +47,9 @@
  * offset), CLS_OUT_X, CLS_OUT_Y (the output tile), CLS_GX (input words loaded left of the output
  * tile: CLS_TB_K, or whole segments for the aligned loader), CLS_LW0 (input words loaded per
  * row), CLS_ZCHUNK, CLS_PREFETCH, CLS_OFFSETS(X) (in-plane window offsets of all rows),
- * CLS_TB_BASE(X) (those of one row), CLS_TB_ROWS(X) (X(0) .. X(CLS_ITEM_Y - 1)), and for
- * kernels without time levels CLS_TB_STAGES(X) (X(0) .. X(CLS_TB_K - 1)), for kernels with them
- * CLS_TB_ZSELECT (the z fix-up by selects). */
+ * CLS_TB_BASE(X) (those of one row), CLS_TB_ROWS(X) (X(0) .. X(CLS_ITEM_Y - 1)), for kernels
+ * without time levels and for single-row tiles CLS_TB_STAGES(X) (X(0) .. X(CLS_TB_K - 1)), and
+ * for kernels with time levels CLS_TB_ZSELECT (the z fix-up by selects). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
@@ -421,13 +421,14 @@ inline void cls_tb_folds(__private int *frow, __private int *fcol, int lx, int l
             CLS_OFFSETS(CLS_TB_SHIFT)                                                              \
         }                                                                                          \
     }
-/* The stages of a loop version.  CLS_TB_STAGES (generated for kernels without time levels:
- * X(0) .. X(CLS_TB_K - 1)) writes them out rather than leaving them to a loop the compiler must
- * unroll: NVIDIA's compiler kept the single fields' stage loop as a loop, indexed the windows at
- * run time and put them on the stack (648 bytes, heat3d7 at 15 GPoints/s instead of 508).
- * Systems with time levels keep the loop, which it unrolls: written out, wave3d's periodic
- * kernel took 133 registers instead of 121, one 256-item group per SM, and ran 233 GPoints/s
- * instead of 313 (doc/results.md). */
+/* The stages of a loop version.  CLS_TB_STAGES (generated for kernels without time levels and
+ * for single-row tiles: X(0) .. X(CLS_TB_K - 1)) writes them out rather than leaving them to a
+ * loop the compiler must unroll: NVIDIA's compiler kept the single fields' stage loop as a loop,
+ * indexed the windows at run time and put them on the stack (648 bytes, heat3d7 at 15 GPoints/s
+ * instead of 508).  3D tiles of systems with time levels keep the loop, which it unrolls:
+ * written out, wave3d's periodic kernel took 133 registers instead of 121, one 256-item group
+ * per SM, and ran 233 GPoints/s instead of 313; wave2d's single-row tiles ran 645 written out,
+ * 541 as the loop (doc/results.md). */
 #define CLS_TB_STAGE_00(i) CLS_TB_STAGE_BODY(i, 0, 0)
 #define CLS_TB_STAGE_01(i) CLS_TB_STAGE_BODY(i, 0, 1)
 #define CLS_TB_STAGE_11(i) CLS_TB_STAGE_BODY(i, 1, 1)

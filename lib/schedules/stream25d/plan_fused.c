@@ -109,6 +109,10 @@ static int geometry(tb_config *c, size_t sw)
     return 1;
 }
 
+/* Whether the tiles are single rows: a grid one point high (a lifted 2D grid) whose body reads
+ * no y offset. */
+static int flat(const cls__s25 *p, const tb_config *c) { return !c->ry && p->dims.n[1] == 1; }
+
 /* Local memory: per field with a window, the input plane and k-1 stage planes,
  * double-buffered, with a margin of one (rows: when the body reads along y). */
 static size_t local_bytes(const cls__s25 *p, const tb_config *c)
@@ -279,10 +283,6 @@ static int loader_candidate(const cls__s25 *p, const cls__s25_request *opt, int 
     return i < 2;
 }
 
-/* Whether the tiles are single rows: a grid one point high (a lifted 2D grid) whose body reads
- * no y offset. */
-static int flat(const cls__s25 *p, const tb_config *c) { return !c->ry && p->dims.n[1] == 1; }
-
 /* The best tile (and k when kfix is 0) by the model among work-groups of whole warps, 32..128
  * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's); for single-row tiles
  * (flat) 128..1024 wide, one row. */
@@ -354,9 +354,10 @@ static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_co
     DEF("#define CLS_OUT_X %zu\n#define CLS_OUT_Y %zu\n#define CLS_GX %zu\n#define CLS_LW0 %zu\n",
         c->out_x, c->out_y, c->gx, c->lw0);
     DEF("#define CLS_ZCHUNK %zu\n#define CLS_PREFETCH %zu\n", c->chunk, c->prefetch);
-    /* the stages (without time levels) and the rows written out (cl/stream25d_tb.cl: a loop
-     * left to the compiler's unrolling may index the windows at run time) */
-    if (!p->levels) {
+    /* the stages (without time levels, or on single-row tiles) and the rows written out
+     * (cl/stream25d_tb.cl: a loop left to the compiler's unrolling may index the windows at run
+     * time) */
+    if (!p->levels || flat(p, c)) {
         DEF("#define CLS_TB_STAGES(X)");
         for (size_t i = 0; i < c->k; i++) DEF(" X(%zu)", i);
         DEF("\n");
