@@ -60,6 +60,10 @@ void cls__tuning_gpu(cls_model_params *p)
      * wave2d 8192^2 2.5x and 2.9x; doc/results.md) */
     p->stream25d_system_fix_ups = 0;
     p->stream25d_system_gain = 0.85;
+    p->stream25d_system_gain_fp64 = 0.85;
+    /* fused 3D tiles ranked by resident rows: set per device after measuring (the H100 model
+     * has 64; doc/results.md, "Resident warps and the fused 3D tiles") */
+    p->stream25d_latency_rows = 0;
     p->pipeline_when_fits = 1;
     /* a work-item is one lane of a GPU: its tile loops do not vectorise there */
     p->cputile = 0;
@@ -126,6 +130,9 @@ void cls__tuning_cpu(cls_model_params *p)
      * H100 (wave3d 512^3 clamp), periodic ones at 1.37x (doc/results.md) */
     p->stream25d_system_fix_ups = 0;
     p->stream25d_system_gain = 0.85;
+    p->stream25d_system_gain_fp64 = 0.85;
+    /* CPUs fuse stream25d steps only when asked (tuning.local_tiles 0) */
+    p->stream25d_latency_rows = 0;
     /* the tile kernel runs far slower than the row kernel, and host and device share the
      * memory anyway (PoCL hotspot 2048^2: 14.7 against 1.95 ms per step) */
     p->pipeline_when_fits = 0;

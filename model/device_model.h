@@ -175,7 +175,9 @@
     X(stream25d_column_prefetch, "tuning", "stream25d_column_prefetch", CLS__INT, "planes", 1, 4, 0, "stream25d's column window: planes loaded ahead when stream25d.prefetch is not given") \
     X(stream25d_2d, "tuning", "stream25d_2d", CLS__INT, "flag", 0, 1, 0, "1: AUTO offers stream25d for 2D grids (streamed along y, fused steps) where the ghost-zone model fuses; 0: only when asked for") \
     X(stream25d_system_fix_ups, "tuning", "stream25d_system_fix_ups", CLS__INT, "flag", 0, 1, 0, "AUTO fuses stream25d steps for a system on grids whose boundary needs fix-ups (clamp, mirror, constant) too; 0: periodic grids only") \
+    X(stream25d_latency_rows, "tuning", "stream25d_latency_rows", CLS__INT, "rows", 0, 65536, 0, "AUTO ranks stream25d's fused 3D tiles of the ghost-zone model's k by their resident rows (warps x rows per work-item), below this many slowing in proportion; 0: by the ghost-zone model alone") \
     X(stream25d_system_gain, "tuning", "stream25d_system_gain", CLS__REAL, "ratio", 0, 1000, 0, "AUTO fuses stream25d steps for a system where the ghost-zone model predicts at least this ratio of the speed of the minimal traffic of one step per launch") \
+    X(stream25d_system_gain_fp64, "tuning", "stream25d_system_gain_fp64", CLS__REAL, "ratio", 0, 1000, 0, "... for double-precision systems") \
     X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident") \
     X(cputile, "tuning", "cputile", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the cputile schedule (a work-item's loops vectorise over the compute unit's SIMD lanes); 0: it runs only when asked for") \
     X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)") \

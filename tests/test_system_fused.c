@@ -7,8 +7,9 @@
  * shorter than k, the rotation of both outputs), and states handed between the naive and the
  * fused plans; out-of-scope systems refused with the reason when fused steps are asked for
  * (one of them then streamed one step per pass); AUTO under the H100 stand-in fuses steps for
- * wave3d on periodic and clamp grids with a prediction, declines a mirror grid and fdtd3d with
- * the reason, and a clamp grid too under tuning.stream25d_system_fix_ups 0. */
+ * wave3d on periodic, clamp and constant grids with a prediction, on the work-group its ranking
+ * by resident rows picks, declines a mirror grid, fdtd3d and wave3d in double precision with the
+ * reason, and a clamp grid too under tuning.stream25d_system_fix_ups 0. */
 #define _XOPEN_SOURCE 700 /* nftw, setenv, mkdtemp (h100_standin.h) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,27 +203,39 @@ static void auto_cases(void)
         cls_context_release(ctx);
         return;
     }
-    /* fix_ups: the stand-in's tuning.stream25d_system_fix_ups (the H100 model's is 1) */
+    /* fix_ups, rows: the stand-in's tuning.stream25d_system_fix_ups and _latency_rows (the H100
+     * model's are 1 and 64); bx x by: the plan's work-group (its tile ranked by resident rows
+     * under 64: the clamp kernel's registers leave one 32x8 group per SM, two of 32x6; the
+     * ghost-zone model's own under 0, on the test device, which allows larger groups than the
+     * H100's compiled kernel), or 0 where AUTO declines for `reason` (double precision:
+     * tuning.stream25d_system_gain_fp64 1.2) */
     static const struct {
         const char *name;
-        int boundary, fix_ups, fused;
+        int boundary, fix_ups, rows, dbl;
+        size_t bx, by;
         const char *reason;
     } cases[] = {
-        {"wave3d", CLS_BOUNDARY_PERIODIC, 1, 1, NULL},
-        {"wave3d", CLS_BOUNDARY_CLAMP, 1, 1, NULL},
-        {"wave3d", CLS_BOUNDARY_MIRROR, 1, 0, "mirror"},
-        {"fdtd3d", CLS_BOUNDARY_PERIODIC, 1, 0, "stages"},
-        {"wave3d", CLS_BOUNDARY_CLAMP, 0, 0, "fix-ups"},
-        {"wave3d", CLS_BOUNDARY_PERIODIC, 0, 1, NULL},
+        {"wave3d", CLS_BOUNDARY_PERIODIC, 1, 64, 0, 32, 8, NULL},
+        {"wave3d", CLS_BOUNDARY_CLAMP, 1, 64, 0, 32, 6, NULL},
+        {"wave3d", CLS_BOUNDARY_CONSTANT, 1, 64, 0, 32, 6, NULL},
+        {"wave3d", CLS_BOUNDARY_CLAMP, 1, 64, 1, 0, 0, "stream25d_system_gain_fp64"},
+        {"wave3d", CLS_BOUNDARY_MIRROR, 1, 64, 0, 0, 0, "mirror"},
+        {"fdtd3d", CLS_BOUNDARY_PERIODIC, 1, 64, 0, 0, 0, "stages"},
+        {"wave3d", CLS_BOUNDARY_CLAMP, 1, 0, 0, 64, 5, NULL},
+        {"wave3d", CLS_BOUNDARY_CLAMP, 0, 0, 0, 0, 0, "fix-ups"},
+        {"wave3d", CLS_BOUNDARY_PERIODIC, 0, 0, 0, 64, 5, NULL},
     };
     const cls_dims big = {{256, 256, 256}};
-    int fix_ups = 1;
+    int fix_ups = 1, rows = 64;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (cases[i].fix_ups != fix_ups) {
+        if (cases[i].fix_ups != fix_ups || cases[i].rows != rows) {
             fix_ups = cases[i].fix_ups;
-            if (!standin_set(&ctx, path, "tuning.stream25d_system_fix_ups", fix_ups)) {
-                tap_ok(0, "the H100 stand-in with tuning.stream25d_system_fix_ups %d (%s)",
-                       fix_ups, cls_last_error());
+            rows = cases[i].rows;
+            if (!standin_set(&ctx, path, "tuning.stream25d_system_fix_ups", fix_ups) ||
+                !standin_set(&ctx, path, "tuning.stream25d_latency_rows", rows)) {
+                tap_ok(0, "the H100 stand-in with tuning.stream25d_system_fix_ups %d and "
+                       "tuning.stream25d_latency_rows %d (%s)",
+                       fix_ups, rows, cls_last_error());
                 break;
             }
         }
@@ -231,16 +244,22 @@ static void auto_cases(void)
         cls_plan_info info;
         if (cls_stencil_builtin(cases[i].name, &st) != CLS_SUCCESS) continue;
         cls_stencil_set_boundary(st, (cls_boundary)cases[i].boundary, 0);
-        const char *bn = cls_boundary_name((cls_boundary)cases[i].boundary);
+        if (cases[i].dbl) cls_stencil_set_dtype(st, CLS_FLOAT64);
+        char bn[64];
+        snprintf(bn, sizeof bn, "%s%s", cls_boundary_name((cls_boundary)cases[i].boundary),
+                 cases[i].dbl ? " double" : "");
         int ok = grids_plan(ctx, st, big, 20, CLS_SCHEDULE_AUTO, NULL, &p) &&
                  cls_plan_describe(p, &info) == CLS_SUCCESS;
         if (!ok) {
             tap_ok(0, "%s %s: AUTO plans (%s)", cases[i].name, bn, cls_last_error());
-        } else if (cases[i].fused) {
+        } else if (cases[i].by) {
             tap_ok(info.schedule == CLS_SCHEDULE_STREAM25D && strstr(info.params, "steps_per_pass") &&
                        !strstr(info.params, "steps_per_pass=1") &&
-                       strstr(info.why, "time level") && info.predicted_seconds > 0,
-                   "%s %s: AUTO fuses steps with a prediction (%s: %s)", cases[i].name, bn,
+                       strstr(info.why, "time level") && info.predicted_seconds > 0 &&
+                       info.local_size[0] == cases[i].bx && info.local_size[1] == cases[i].by,
+                   "%s %s: AUTO fuses steps on %zux%zu groups with a prediction (%zux%zu: %s: %s)",
+                   cases[i].name, bn, cases[i].bx, cases[i].by, info.local_size[0],
+                   info.local_size[1],
                    info.params, info.why);
         } else {
             tap_ok(info.schedule != CLS_SCHEDULE_STREAM25D && strstr(info.why, cases[i].reason),

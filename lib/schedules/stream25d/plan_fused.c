@@ -130,10 +130,12 @@ typedef struct tb_model {
     double base_n;      /* in-plane window offsets of one row */
     unsigned char base[3][3];
     double sw;          /* segment words */
+    int corners;        /* the body reads in-plane diagonals (across z: the whole plane) */
     int ok;
 } tb_model;
 
-static void model_setup(cls__s25 *p, const unsigned char base[3][3], tb_model *tm)
+static void model_setup(cls__s25 *p, const cls__s25_reads *rd, const unsigned char base[3][3],
+                        tb_model *tm)
 {
     char why[256];
     double seg = 0;
@@ -146,12 +148,29 @@ static void model_setup(cls__s25 *p, const unsigned char base[3][3], tb_model *t
     if (tm->sw < 1) tm->sw = 1;
     for (int i = 0; i < 9; i++) tm->base_n += base[i / 3][i % 3];
     memcpy(tm->base, base, sizeof tm->base);
+    tm->corners = rd->corners;
     cls_stencil_flops(p->st, &flops);
     tm->flops = (double)flops;
     tm->ok = tm->m && cls_gz_device_from_model(tm->m, CLS_GZ_BW_MEASURED, &tm->d) == CLS_SUCCESS;
     if (!tm->ok)
         cls__debug("stream25d: no ghost-zone model for steps per pass (%s)",
                    tm->m ? cls_last_error() : why);
+}
+
+/* Registers per work-item of the fused kernel as NVIDIA's compiler allocates them (ptxas on the
+ * H100, doc/results.md, "Resident warps and the fused 3D tiles"): per stage and field two
+ * planes of the window's in-plane offsets and, per row, the values read across z (the column,
+ * or with in-plane diagonals the whole plane); 32 per time level on grids with boundary
+ * fix-ups (the z fix-up by selects keeps both values: wave3d took 151-161 on its clamp grid,
+ * 121 on its periodic one); 16 for addresses and indices.  Within 7 % of ptxas for heat3d7 and
+ * wave3d at 2 and 4 rows and k = 2 to 4. */
+static unsigned config_registers(const cls__s25 *p, const tb_model *tm, const tb_config *c)
+{
+    double words = (double)p->elem / 4, rows = (double)c->rows, k = (double)c->k;
+    double win = (double)window_list(tm->base, c->rows, NULL);
+    double across = tm->corners ? tm->base_n : 1, F = (double)windows(p);
+    double levels = p->st->boundary == CLS_BOUNDARY_PERIODIC ? 0 : (double)p->levels;
+    return (unsigned)ceil((k * F * (2 * win + 2 * across * rows) + 32 * levels) * words + 16);
 }
 
 /* The ghost-zone model's inputs for a configuration; 0 when it cannot run.  The 2D
@@ -171,7 +190,9 @@ static int config_inputs(const cls__s25 *p, const tb_model *tm, const tb_config 
     double nload = ceil((double)(c->lw0 * c->by * c->rows) / (double)(c->bx * c->by));
     /* A system's time levels: per stage and row the tuple passed on and the last iteration's
      * values, and stage 1's values loaded (cl/stream25d_tb.cl); its F updated fields: a window
-     * per stage and prefetched words each. */
+     * per stage and prefetched words each.  An upper bound (ptxas took 20-30 % fewer on the
+     * H100), kept for the ghost-zone model's choice of k and the AUTO rule's gains, whose
+     * thresholds were measured with it; config_registers is the close estimate. */
     double levels = (double)p->levels, F = (double)windows(p);
     unsigned regs = (unsigned)ceil(((double)c->k * win * F + nload * (double)c->prefetch * F +
                                     (2 * (double)c->k + 1) * levels * rows) *
@@ -238,6 +259,34 @@ static double config_cpl(const cls__s25 *p, const tb_model *tm, const tb_config 
     return config_inputs(p, tm, c, &d, &pr, &g) ? cls_gz_CPL(&d, &pr, &g) : HUGE_VAL;
 }
 
+/* The cost by which tiles of one k are ranked where the device model gives
+ * tuning.stream25d_latency_rows (S): the ghost-zone model's cycles per step without whole
+ * waves (the columns are split into chunks for many groups per compute unit), times S over the
+ * rows in flight (resident warps x rows per work-item) where fewer are resident.  Not in Meng & Skadron 2010, whose CPI and bandwidth are rates of a fully occupied
+ * device: on the H100, the fused kernels' 3D tiles at k = 3 and 4 rows ran in the order of
+ * their resident warps, 7 to 16 per SM (doc/results.md, "Resident warps and the fused 3D
+ * tiles"), while across k the ghost-zone model's own choice held up better than any such
+ * factor.  HUGE_VAL when the configuration cannot run. */
+static double config_occupancy_cost(const cls__s25 *p, const tb_model *tm, const tb_config *c,
+                                    double S)
+{
+    cls_gz_device d;
+    cls_gz_profile pr;
+    cls_gz_config g;
+    cls_model_occupancy_info occ;
+    if (!config_inputs(p, tm, c, &d, &pr, &g)) return HUGE_VAL;
+    unsigned regs = config_registers(p, tm, c);
+    if (regs > 255 ||
+        cls_model_occupancy(tm->m, c->bx * c->by, regs, local_bytes(p, c), &occ) !=
+            CLS_SUCCESS ||
+        occ.groups_per_cu == 0)
+        return HUGE_VAL;
+    d.waves = 0;
+    double in_flight = (double)occ.warps_per_cu * (double)c->rows;
+    double f = in_flight > 0 && in_flight < S ? S / in_flight : 1;
+    return cls_gz_CPL(&d, &pr, &g) * f;
+}
+
 /* The fused plan's predicted device time (cls_plan_info.predicted_seconds): the same model's
  * cycles of the whole run, floor(steps / k) passes of k steps and a shorter last one, each
  * paying the kernel restart (Meng & Skadron 2010, Eqs. 1-2 through cls_gz_run_cycles), over the
@@ -285,9 +334,10 @@ static int loader_candidate(const cls__s25 *p, const cls__s25_request *opt, int 
 
 /* The best tile (and k when kfix is 0) by the model among work-groups of whole warps, 32..128
  * wide, 64..wgmax work-items, 1, 2 or 4 rows per work-item (or the user's); for single-row tiles
- * (flat) 128..1024 wide, one row. */
+ * (flat) 128..1024 wide, one row.  Ranked by the ghost-zone model's cycles per step, or with
+ * S > 0 (k fixed) by config_occupancy_cost. */
 static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_request *opt,
-                     size_t kfix, size_t kcap, size_t wgmax, tb_config *best)
+                     size_t kfix, size_t kcap, size_t wgmax, double S, tb_config *best)
 {
     const cls_device_info *d = &p->ctx->info;
     double bc = HUGE_VAL;
@@ -309,7 +359,8 @@ static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_reque
                             continue;
                         t.chunk = opt->points_per_item ? opt->points_per_item
                                                        : default_chunk(p, &t);
-                        double cost = config_cpl(p, tm, &t);
+                        double cost = S > 0 ? config_occupancy_cost(p, tm, &t, S)
+                                            : config_cpl(p, tm, &t);
                         if (cost < bc * (t.k > best->k && bc < HUGE_VAL ? TB_MORE_K : 1 - 1e-9)) {
                             bc = cost;
                             *best = t;
@@ -317,6 +368,24 @@ static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_reque
                     }
     }
     return bc;
+}
+
+/* AUTO's tile for the k the ghost-zone model chose (c holds its pick): ranked again by
+ * config_occupancy_cost where the device model gives tuning.stream25d_latency_rows.  Single
+ * precision only, the measured case: double-precision tiles and those of single-row (flat)
+ * grids keep the model's pick (on the H100 heat3d7 double fell from 227.9 to 198.3 GPoints/s
+ * ranked so, its registers 10 % off the estimate; the flat tiles ran at one resident group
+ * 2.5-2.9x naive).  1 when the tile changed. */
+static int refine(const cls__s25 *p, const tb_model *tm, const cls__s25_request *opt,
+                  size_t wgmax, tb_config *c)
+{
+    double S = cls__s25_tuning(p, "tuning.stream25d_latency_rows", 0);
+    if (!(S > 0) || flat(p, c) || p->elem != 4) return 0;
+    tb_config r = *c;
+    if (search(p, tm, opt, c->k, c->k, wgmax, S, &r) == HUGE_VAL) return 0;
+    int changed = r.bx != c->bx || r.by != c->by || r.rows != c->rows || r.loader != c->loader;
+    *c = r;
+    return changed;
 }
 
 static cls_status build(cls__s25 *p, const unsigned char base[3][3], const tb_config *c,
@@ -404,6 +473,7 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
     cls_status s = CLS_SUCCESS;
     size_t kmax = 0, kcap = p->steps < TB_AUTO_K ? p->steps : TB_AUTO_K;
     double cpl = HUGE_VAL, cpl1 = HUGE_VAL;
+    int refined = 0;
     *fused = 0;
 
     if (opt->steps_per_pass > TB_MAX_K)
@@ -441,7 +511,7 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                                : (size_t)cls__s25_tuning(p, "tuning.stream25d_prefetch", 2);
     c.ry = rd->r[1] > 0;
     base_offsets(p, rd, base);
-    model_setup(p, base, &tm);
+    model_setup(p, rd, base, &tm);
 
     if (user_tile) {
         c.bx = opt->local_size[0] ? opt->local_size[0] : 1;
@@ -487,13 +557,17 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
         c.chunk = opt->points_per_item ? opt->points_per_item : default_chunk(p, &c);
     } else {
         size_t wgmax = d->max_work_group_size < 1024 ? d->max_work_group_size : 1024;
-        cpl = search(p, &tm, opt, c.k, kcap, wgmax, &c);
+        cpl = search(p, &tm, opt, c.k, kcap, wgmax, 0, &c);
         if (!c.k || cpl == HUGE_VAL) {
             if (opt->steps_per_pass)
                 CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
                                "stream25d: no work-group fits %zu steps per pass on '%s'",
                                opt->steps_per_pass, d->name);
             goto fail; /* no model: one step per pass */
+        }
+        if (refine(p, &tm, opt, wgmax, &c)) {
+            cpl = config_cpl(p, &tm, &c);
+            refined = 1;
         }
         tb_config one = c;
         one.k = 1;
@@ -522,10 +596,14 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
                            "stream25d: the fused kernel allows %zu work-items per group on '%s', "
                            "the %zux%zu work-group needs %zu; use a smaller one",
                            kmax, d->name, c.bx, c.by, c.bx * c.by);
-        cpl = search(p, &tm, opt, c.k, kcap, kmax, &c);
+        cpl = search(p, &tm, opt, c.k, kcap, kmax, 0, &c);
         /* Nothing fused fits the compiled kernel's limit (double precision's registers on
          * NVIDIA): one step per pass, unless steps per pass were asked for. */
         if (cpl == HUGE_VAL && !opt->steps_per_pass) goto fail;
+        if (cpl < HUGE_VAL && refine(p, &tm, opt, kmax, &c)) {
+            cpl = config_cpl(p, &tm, &c);
+            refined = 1;
+        }
         if (cpl == HUGE_VAL)
             CLS__GOTO_FAIL(ctx, s, CLS_ERR_PLAN_INFEASIBLE,
                            "stream25d: no work-group fits the %zu work-items the fused kernel "
@@ -566,9 +644,12 @@ cls_status cls__plan_stream25d_tb(cls__s25 *p, const cls__s25_request *opt,
     if (cpl < HUGE_VAL)
         snprintf(p->why, sizeof p->why,
                  "stream25d: %zu steps per pass%s, %zux%zu output tile (%zux%zu work-group, %zu "
-                 "rows per item), ghost-zone model %.4g cycles per step (one step per pass: "
+                 "rows per item%s), ghost-zone model %.4g cycles per step (one step per pass: "
                  "%.4g)",
-                 c.k, lv, c.out_x, c.out_y, c.bx, c.by, c.rows, cpl, cpl1);
+                 c.k, lv, c.out_x, c.out_y, c.bx, c.by, c.rows,
+                 refined ? "; the tile ranked by its resident rows, tuning.stream25d_latency_rows"
+                         : "",
+                 cpl, cpl1);
     else
         snprintf(p->why, sizeof p->why,
                  "stream25d: %zu steps per pass%s as asked, %zux%zu output tile", c.k, lv,
@@ -597,10 +678,10 @@ double cls__stream25d_tb_gain(cls__s25 *p, const cls__s25_reads *rd, size_t *k,
     c.prefetch = 2;
     c.ry = rd->r[1] > 0;
     base_offsets(p, rd, base);
-    model_setup(p, base, &tm);
+    model_setup(p, rd, base, &tm);
     double wgmax = p->ctx->info.max_work_group_size < 1024 ? p->ctx->info.max_work_group_size
                                                            : 1024;
-    double best = search(p, &tm, &opt, 0, kcap, (size_t)wgmax, &c);
+    double best = search(p, &tm, &opt, 0, kcap, (size_t)wgmax, 0, &c);
     one = c;
     one.k = 1;
     if (best < HUGE_VAL && geometry(&one, (size_t)tm.sw)) {
