@@ -370,10 +370,40 @@ static double search(const cls__s25 *p, const tb_model *tm, const cls__s25_reque
     return bc;
 }
 
+/* Planes per group for a tile whose resident groups the fitted register estimate gives: the
+ * split of the columns (at least 32 and 4k planes a group) whose groups fill the last wave of
+ * the resident ones best, against the z halo each chunk loads again, the most of
+ * (waves / whole waves) / (1 + 2k / chunk).  On the H100 wave3d's 32x6 plan ran, by planes per
+ * group, 64 275.4, 86 275.6, 103 286.7, 128 284.8 and 171 281.7 GPoints/s, the order of that
+ * ratio (0.894, 0.881, 0.943, 0.934, 0.911; doc/results.md).  c->chunk when the occupancy is
+ * unknown. */
+static size_t wave_chunk(const cls__s25 *p, const tb_model *tm, const tb_config *c)
+{
+    cls_model_occupancy_info occ;
+    size_t nz = p->dims.n[2], cus = p->ctx->info.compute_units;
+    size_t least = 4 * c->k > 32 ? 4 * c->k : 32, best = c->chunk;
+    if (!cus || cls_model_occupancy(tm->m, c->bx * c->by, config_registers(p, tm, c),
+                                    local_bytes(p, c), &occ) != CLS_SUCCESS ||
+        occ.groups_per_cu == 0)
+        return best;
+    double cols = (double)(div_up(p->dims.n[0], c->out_x) * div_up(p->dims.n[1], c->out_y));
+    double resident = (double)occ.groups_per_cu * (double)cus, best_f = 0;
+    for (size_t parts = 1; parts <= (nz / least ? nz / least : 1); parts++) {
+        size_t chunk = div_up(nz, parts);
+        double waves = cols * (double)div_up(nz, chunk) / resident;
+        double f = waves / ceil(waves - 1e-9) / (1 + 2.0 * (double)c->k / (double)chunk);
+        if (f > best_f * (1 + 1e-9)) {
+            best_f = f;
+            best = chunk;
+        }
+    }
+    return best;
+}
+
 /* AUTO's tile for the k the ghost-zone model chose (c holds its pick): ranked again by
  * config_occupancy_cost where the device model gives tuning.stream25d_latency_rows.  Single
- * precision only, the measured case: double-precision tiles and those of single-row (flat)
- * grids keep the model's pick (on the H100 heat3d7 double fell from 227.9 to 198.3 GPoints/s
+ * precision only, the measured case, with its planes per group by wave_chunk: double-precision
+ * tiles and those of single-row (flat) grids keep the model's pick (on the H100 heat3d7 double fell from 227.9 to 198.3 GPoints/s
  * ranked so, its registers 10 % off the estimate; the flat tiles ran at one resident group
  * 2.5-2.9x naive).  1 when the tile changed. */
 static int refine(const cls__s25 *p, const tb_model *tm, const cls__s25_request *opt,
@@ -384,6 +414,7 @@ static int refine(const cls__s25 *p, const tb_model *tm, const cls__s25_request 
     tb_config r = *c;
     if (search(p, tm, opt, c->k, c->k, wgmax, S, &r) == HUGE_VAL) return 0;
     int changed = r.bx != c->bx || r.by != c->by || r.rows != c->rows || r.loader != c->loader;
+    if (!opt->points_per_item) r.chunk = wave_chunk(p, tm, &r);
     *c = r;
     return changed;
 }
