@@ -262,11 +262,12 @@ static double config_cpl(const cls__s25 *p, const tb_model *tm, const tb_config 
 /* The cost by which tiles of one k are ranked where the device model gives
  * tuning.stream25d_latency_rows (S): the ghost-zone model's cycles per step without whole
  * waves (the columns are split into chunks for many groups per compute unit), times S over the
- * rows in flight (resident warps x rows per work-item) where fewer are resident.  Not in Meng & Skadron 2010, whose CPI and bandwidth are rates of a fully occupied
- * device: on the H100, the fused kernels' 3D tiles at k = 3 and 4 rows ran in the order of
- * their resident warps, 7 to 16 per SM (doc/results.md, "Resident warps and the fused 3D
- * tiles"), while across k the ghost-zone model's own choice held up better than any such
- * factor.  HUGE_VAL when the configuration cannot run. */
+ * rows in flight (resident warps x rows per work-item) where fewer are resident.  Not in Meng
+ * & Skadron 2010, whose CPI and bandwidth are rates of a fully occupied device: on the H100,
+ * the fused kernels' 3D tiles at k = 3 and 4 rows ran in the order of their resident warps, 7
+ * to 16 per SM (doc/results.md, "Resident warps and the fused 3D tiles"), while across k the
+ * ghost-zone model's own choice held up better than any such factor.  HUGE_VAL when the
+ * configuration cannot run. */
 static double config_occupancy_cost(const cls__s25 *p, const tb_model *tm, const tb_config *c,
                                     double S)
 {
@@ -403,9 +404,9 @@ static size_t wave_chunk(const cls__s25 *p, const tb_model *tm, const tb_config 
 /* AUTO's tile for the k the ghost-zone model chose (c holds its pick): ranked again by
  * config_occupancy_cost where the device model gives tuning.stream25d_latency_rows.  Single
  * precision only, the measured case, with its planes per group by wave_chunk: double-precision
- * tiles and those of single-row (flat) grids keep the model's pick (on the H100 heat3d7 double fell from 227.9 to 198.3 GPoints/s
- * ranked so, its registers 10 % off the estimate; the flat tiles ran at one resident group
- * 2.5-2.9x naive).  1 when the tile changed. */
+ * tiles and those of single-row (flat) grids keep the model's pick (on the H100 heat3d7 double
+ * fell from 227.9 to 198.3 GPoints/s ranked so, its registers 10 % off the estimate; the flat
+ * tiles ran at one resident group 2.5-2.9x naive).  1 when the tile changed. */
 static int refine(const cls__s25 *p, const tb_model *tm, const cls__s25_request *opt,
                   size_t wgmax, tb_config *c)
 {
