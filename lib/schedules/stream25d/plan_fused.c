@@ -173,6 +173,18 @@ static unsigned config_registers(const cls__s25 *p, const tb_model *tm, const tb
     return (unsigned)ceil((k * F * (2 * win + 2 * across * rows) + 32 * levels) * words + 16);
 }
 
+/* The device model's occupancy of a configuration with config_registers' estimate; 0 when it
+ * cannot run (beyond 255 registers the window would spill). */
+static int fitted_occupancy(const cls__s25 *p, const tb_model *tm, const tb_config *c,
+                            cls_model_occupancy_info *occ)
+{
+    unsigned regs = config_registers(p, tm, c);
+    return regs <= 255 &&
+           cls_model_occupancy(tm->m, c->bx * c->by, regs, local_bytes(p, c), occ) ==
+               CLS_SUCCESS &&
+           occ->groups_per_cu > 0;
+}
+
 /* The ghost-zone model's inputs for a configuration; 0 when it cannot run.  The 2D
  * ghost-zone model of the XY tile: blocks of (out_x + 2k) x (by x rows) columns, h = k, an
  * element one column of NZ points; loads cost the segments the loader really moves and the
@@ -275,12 +287,7 @@ static double config_occupancy_cost(const cls__s25 *p, const tb_model *tm, const
     cls_gz_profile pr;
     cls_gz_config g;
     cls_model_occupancy_info occ;
-    if (!config_inputs(p, tm, c, &d, &pr, &g)) return HUGE_VAL;
-    unsigned regs = config_registers(p, tm, c);
-    if (regs > 255 ||
-        cls_model_occupancy(tm->m, c->bx * c->by, regs, local_bytes(p, c), &occ) !=
-            CLS_SUCCESS ||
-        occ.groups_per_cu == 0)
+    if (!config_inputs(p, tm, c, &d, &pr, &g) || !fitted_occupancy(p, tm, c, &occ))
         return HUGE_VAL;
     d.waves = 0;
     double in_flight = (double)occ.warps_per_cu * (double)c->rows;
@@ -383,10 +390,7 @@ static size_t wave_chunk(const cls__s25 *p, const tb_model *tm, const tb_config 
     cls_model_occupancy_info occ;
     size_t nz = p->dims.n[2], cus = p->ctx->info.compute_units;
     size_t least = 4 * c->k > 32 ? 4 * c->k : 32, best = c->chunk;
-    if (!cus || cls_model_occupancy(tm->m, c->bx * c->by, config_registers(p, tm, c),
-                                    local_bytes(p, c), &occ) != CLS_SUCCESS ||
-        occ.groups_per_cu == 0)
-        return best;
+    if (!cus || !fitted_occupancy(p, tm, c, &occ)) return best;
     double cols = (double)(div_up(p->dims.n[0], c->out_x) * div_up(p->dims.n[1], c->out_y));
     double resident = (double)occ.groups_per_cu * (double)cus, best_f = 0;
     for (size_t parts = 1; parts <= (nz / least ? nz / least : 1); parts++) {
