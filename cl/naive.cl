@@ -20,7 +20,9 @@ inline real cls_update_interior(__global const real *restrict in, int X, int Y, 
 #define CLS_PER_ITEM 1
 #endif
 /* Points along x per work-item (2D and 3D; the planner makes it divide NX): their results are
- * stored as one vector. */
+ * stored as one vector.  With CLS_VEC_READS and a lane-wise body (CLS_LANE_WISE, from the
+ * generator) the items whose lanes are all interior compute them as one vector from aligned
+ * vector reads (cls_read_vec in the prelude); the others point by point. */
 #ifndef CLS_VEC_X
 #define CLS_VEC_X 1
 #endif
@@ -65,6 +67,13 @@ __kernel void cls_naive(__global const real *restrict in, __global real *restric
                                     ? cls_update_interior(in CLS_AUX_ARGS, x, y, z, step)
                                     : cls_update(in CLS_AUX_ARGS, x, y, z, step);
 #else
+#if defined(CLS_VEC_READS) && defined(CLS_LANE_WISE)
+        if (CLS_INSIDE(x, y, z) && CLS_INSIDE(x + CLS_VEC_X - 1, y, z)) {
+            *(__global realv *)(out + CLS_IDX(x, y, z)) =
+                cls_update_vec(in CLS_AUX_ARGS, x, y, z, step);
+            continue;
+        }
+#endif
         real v[CLS_VEC_X];
 #pragma unroll
         for (int i = 0; i < CLS_VEC_X; i++)

@@ -1,8 +1,8 @@
 /* naive_system.cl: the naive schedule for one stage of a system of fields: one launch per stage
  * and step, every read from global memory.  Each work-item computes every update of the stage
- * at CLS_PER_ITEM consecutive points along the slowest axis, reading all fields as they were at
- * the stage's start and writing the stage's outputs (other buffers: the host rotates them,
- * lib/rotation.c). */
+ * at CLS_PER_ITEM consecutive points along the slowest axis (times CLS_VEC_X along x), reading
+ * all fields as they were at the stage's start and writing the stage's outputs (other buffers:
+ * the host rotates them, lib/rotation.c). */
 #ifndef CLS_GENERATED
 #define CLS_AUX_PARAMS
 #define CLS_AUX_ARGS
@@ -22,6 +22,13 @@ inline void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS, int X, int Y,
 #ifndef CLS_PER_ITEM
 #define CLS_PER_ITEM 1
 #endif
+/* Points along x per work-item (2D and 3D; the planner makes it divide NX).  With
+ * CLS_VEC_READS and lane-wise updates (CLS_LANE_WISE, from the generator) the items whose lanes
+ * are all interior compute them as vectors from aligned vector reads (cls_read_vec in the
+ * prelude) and store them as vectors; the others point by point. */
+#ifndef CLS_VEC_X
+#define CLS_VEC_X 1
+#endif
 
 /* Whether the stencil around (x, y, z) stays inside the grid in every dimension. */
 #define CLS_INSIDE(x, y, z)                                                                    \
@@ -38,6 +45,7 @@ __kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
     cls_stage_point(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, x, y, z, step,
                     CLS_INSIDE(x, y, z));
 #else
+    x *= CLS_VEC_X;
 #if CLS_DIMS == 2
     int z = 0, y0 = (int)get_global_id(1) * CLS_PER_ITEM;
     if (x >= NX) return;
@@ -51,8 +59,15 @@ __kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
         int z = z0 + k;
         if (z >= NZ) return;
 #endif
-        cls_stage_point(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, x, y, z, step,
-                        CLS_INSIDE(x, y, z));
+#if defined(CLS_VEC_READS) && defined(CLS_LANE_WISE)
+        if (CLS_INSIDE(x, y, z) && CLS_INSIDE(x + CLS_VEC_X - 1, y, z)) {
+            cls_stage_point_vec(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, x, y, z, step);
+            continue;
+        }
+#endif
+        for (int i = 0; i < CLS_VEC_X; i++)
+            cls_stage_point(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, x + i, y, z, step,
+                            CLS_INSIDE(x + i, y, z));
     }
 #endif
 }

@@ -76,6 +76,36 @@ inline real cls_read_direct(__global const real *restrict a, int x, int y, int z
     return a[CLS_DIDX(x, y, z)];
 }
 
+#ifdef CLS_VEC_READS
+/* The naive GPU kernels' vector reads (CLS_VEC_X = 2 or 4 points along x per work-item, a
+ * divisor of NX, so that every row starts on a vector boundary): the CLS_VEC_X values from
+ * (x, y, z) on, from aligned vector loads of the one or two blocks that hold them.  Callers
+ * pass x = X + dx with X a multiple of CLS_VEC_X and dx a constant, so the compiler knows
+ * x % CLS_VEC_X and the lane selection folds: a warp's neighbour row costs one or two wide
+ * loads, shared between the offsets dx that fall in the same blocks, where the lanes' scalar
+ * reads took CLS_VEC_X loads per offset.  Both blocks lie in the row wherever the lanes' reads
+ * do (the caller's lanes are interior). */
+#if CLS_VEC_X == 2
+typedef real2 realv;
+#else
+typedef real4 realv;
+#endif
+inline realv cls_read_vec(__global const real *restrict a, int x, int y, int z)
+{
+    int r = x & (CLS_VEC_X - 1);
+    __global const realv *p = (__global const realv *)(a + CLS_IDX(x - r, y, z));
+    realv lo = p[0];
+    if (r == 0) return lo;
+    realv hi = p[1];
+#if CLS_VEC_X == 2
+    return (realv)(lo.s1, hi.s0);
+#else
+    return r == 1 ? (realv)(lo.s123, hi.s0)
+                  : (r == 2 ? (realv)(lo.s23, hi.s01) : (realv)(lo.s3, hi.s012));
+#endif
+}
+#endif
+
 #if defined(CLS_NAIVE_ROWS) || defined(CLS_CPUTILE)
 /* The row kernel's edge rows (cl/naive_rows.cl): x inside the grid, y and z by the boundary
  * rule.  The folds depend on the row only, so the compiler hoists them out of the x loop and

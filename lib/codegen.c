@@ -21,6 +21,19 @@ static int has_correct_divide(cls_context *ctx)
     return (cfg & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
 }
 
+/* The rest of an update function after its opening brace: the parameters as constants local
+ * to it, the body and the closing brace. */
+static int params_and_body(char **src, size_t *len, size_t *cap, const cls_stencil *st,
+                           const char *body)
+{
+    char num[40];
+    for (size_t j = 0; j < st->n_params; j++)
+        if (cls__appendf(src, len, cap, "    const real %s = (real)%s;\n", st->params[j].name,
+                         cls__fmt_double(num, st->params[j].value)) < 0)
+            return -1;
+    return cls__appendf(src, len, cap, "%s\n}\n", body) < 0 ? -1 : 0;
+}
+
 /* The fused stream25d kernel's update (cl/stream25d_tb.cl, CLS_STREAM25D_TB) of a stage that
  * updates one field: that field read from its private window, its time levels (in order, the
  * parameters after the window) as their values at the point, auxiliary arrays from global
@@ -30,7 +43,6 @@ static int stream25d_tb(char **src, size_t *len, size_t *cap, const cls_stencil 
 {
     int chain[CLS__MAX_FIELDS], u = sg->update[0].field;
     size_t n = cls__stencil_levels(st, (size_t)u, chain, CLS__MAX_FIELDS);
-    char num[40];
 #define OUT(...)                                                                               \
     do {                                                                                       \
         if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) return -1;                           \
@@ -43,10 +55,7 @@ static int stream25d_tb(char **src, size_t *len, size_t *cap, const cls_stencil 
     OUT("CLS_INLINE real cls_update_tb(__private const real *restrict f%d", u);
     for (size_t m = 0; m < n; m++) OUT(", real f%d", chain[m]);
     OUT(" CLS_AUX_PARAMS, int X, int Y, int Z, int STEP)\n{\n");
-    for (size_t j = 0; j < st->n_params; j++)
-        OUT("    const real %s = (real)%s;\n", st->params[j].name,
-            cls__fmt_double(num, st->params[j].value));
-    OUT("%s\n}\n", body);
+    if (params_and_body(src, len, cap, st, body)) return -1;
     for (size_t m = 0; m < n; m++)
         OUT("#undef CLS_FIELD_%d\n#define CLS_FIELD_%d(dx, dy, dz) CLS_READ(f%d, X + (dx), "
             "Y + (dy), Z + (dz))\n",
@@ -72,13 +81,13 @@ static void stage_reach_x(const cls_stencil *st, const cls_expr *e, int reach_x[
 /* The field accessors of a system, its update functions for the stage and the stage's
  * point function (see cls__codegen_stage). */
 static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil *st,
-                        size_t stage, char **bodies, unsigned in_place, const int reach_x[2])
+                        size_t stage, char **bodies, char **lanes, unsigned in_place,
+                        const int reach_x[2])
 {
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
     static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
     const cls__stage *sg = &st->stages[stage];
-    char num[40];
 #define OUT(...)                                                                               \
     do {                                                                                       \
         if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) return -1;                           \
@@ -114,10 +123,7 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
             OUT("CLS_INLINE real cls_update_%zu%s(CLS_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
                 "int Z, int STEP)\n{\n",
                 k, suffixes[v]);
-            for (size_t j = 0; j < st->n_params; j++)
-                OUT("    const real %s = (real)%s;\n", st->params[j].name,
-                    cls__fmt_double(num, st->params[j].value));
-            OUT("%s\n}\n", bodies[k]);
+            if (params_and_body(src, len, cap, st, bodies[k])) return -1;
             if (v == 2) OUT("#endif\n");
         }
     /* Pipeline tiles (cl/pipeline_system.cl, CLS_BOX): every field in a box of its own
@@ -142,10 +148,7 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
             OUT("CLS_INLINE real cls_update_%zu_box%s(CLS_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
                 "int Z, int STEP CLS_FIELD_BOX_PARAMS CLS_BOX_SHIFT_PARAMS)\n{\n",
                 k, v ? "_interior" : "");
-            for (size_t j = 0; j < st->n_params; j++)
-                OUT("    const real %s = (real)%s;\n", st->params[j].name,
-                    cls__fmt_double(num, st->params[j].value));
-            OUT("%s\n}\n", bodies[k]);
+            if (params_and_body(src, len, cap, st, bodies[k])) return -1;
         }
     OUT("CLS_INLINE void cls_stage_point_box(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, "
         "int X, int Y, int Z, int STEP, int inside CLS_FIELD_BOX_PARAMS CLS_BOX_SHIFT_PARAMS, "
@@ -174,10 +177,7 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
         OUT("CLS_INLINE real cls_update_%zu_win(CLS_WIN_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
             "int Z, int STEP)\n{\n",
             k);
-        for (size_t j = 0; j < st->n_params; j++)
-            OUT("    const real %s = (real)%s;\n", st->params[j].name,
-                cls__fmt_double(num, st->params[j].value));
-        OUT("%s\n}\n", bodies[k]);
+        if (params_and_body(src, len, cap, st, bodies[k])) return -1;
     }
     OUT("#define CLS_STAGE_WIN_STORE(W, J, X, Y, Z, STEP, OK, AT) do {");
     for (size_t k = 0; k < sg->n; k++) {
@@ -210,6 +210,30 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
             k, k, k);
     for (size_t k = 0; k < sg->n; k++) OUT("    out%zu[CLS_IDX(X, Y, Z)] = v%zu;\n", k, k);
     OUT("}\n");
+    /* The naive GPU kernel's vector variant (cl/naive_system.cl, CLS_VEC_READS): every update
+     * at CLS_VEC_X consecutive points from aligned vector reads, where each update is lane-wise
+     * (cls__expr_lane_wise); X is a multiple of CLS_VEC_X and the whole stencil of every lane
+     * lies inside the grid. */
+    size_t n_lanes = 0;
+    while (n_lanes < sg->n && lanes[n_lanes]) n_lanes++;
+    if (n_lanes == sg->n) {
+        OUT("#ifdef CLS_VEC_READS\n#define CLS_LANE_WISE 1\n#undef CLS_READ\n#define CLS_READ "
+            "cls_read_vec\n#undef CLS_READ_AUX\n#define CLS_READ_AUX cls_read_vec\n");
+        for (size_t k = 0; k < sg->n; k++) {
+            OUT("CLS_INLINE realv cls_update_%zu_vec(CLS_FIELD_PARAMS CLS_AUX_PARAMS, int X, int Y, "
+                "int Z, int STEP)\n{\n",
+                k);
+            if (params_and_body(src, len, cap, st, lanes[k])) return -1;
+        }
+        OUT("CLS_INLINE void cls_stage_point_vec(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS "
+            "CLS_AUX_PARAMS, int X, int Y, int Z, int STEP)\n{\n");
+        for (size_t k = 0; k < sg->n; k++)
+            OUT("    realv v%zu = cls_update_%zu_vec(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);\n",
+                k, k);
+        for (size_t k = 0; k < sg->n; k++)
+            OUT("    *(__global realv *)(out%zu + CLS_IDX(X, Y, Z)) = v%zu;\n", k, k);
+        OUT("}\n#endif\n");
+    }
     /* The same as a statement of the update variant with suffix SUF (empty, _interior, _row),
      * for templates that pick the variant per run of points (cl/naive_system_rows.cl). */
     OUT("#define CLS_STAGE_STORE(SUF, X, Y, Z, STEP) do {");
@@ -266,7 +290,7 @@ static cls_status system_tiles(char **src, size_t *len, size_t *cap, const cls_s
                                             "X + (dx), Y + (dy), Z + (dz)"};
     static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
     cls__rotation rot;
-    char num[40], *body = NULL;
+    char *body = NULL;
     cls_status s = CLS_SUCCESS;
 #define OUT(...)                                                                               \
     do {                                                                                       \
@@ -306,10 +330,7 @@ static cls_status system_tiles(char **src, size_t *len, size_t *cap, const cls_s
                 OUT("CLS_INLINE real cls_update_tile_%zu_%zu%s(CLS_TILE_FIELD_PARAMS CLS_AUX_PARAMS, "
                     "int X, int Y, int Z, int STEP, int OX, int OY, int OZ)\n{\n",
                     g, k, inner ? "_interior" : "");
-                for (size_t j = 0; j < st->n_params; j++)
-                    OUT("    const real %s = (real)%s;\n", st->params[j].name,
-                        cls__fmt_double(num, st->params[j].value));
-                OUT("%s\n}\n", body);
+                if (params_and_body(src, len, cap, st, body)) return -1;
             }
             free(body);
             body = NULL;
@@ -350,7 +371,8 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
     static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
                                             "X + (dx), Y + (dy), Z + (dz)"};
     static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
-    char *src = NULL, *body = NULL, *bodies[CLS__MAX_FIELDS] = {NULL};
+    char *src = NULL, *body = NULL, *lane_body = NULL, *bodies[CLS__MAX_FIELDS] = {NULL},
+         *lanes[CLS__MAX_FIELDS] = {NULL};
     size_t len = 0, cap = 0;
     int reach_x[2] = {0, 0};
     cls_expr *e = NULL;
@@ -367,6 +389,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
             if ((s = cls__stencil_parse_update(st, (size_t)stage, k, &e)) != CLS_SUCCESS) goto fail;
             stage_reach_x(st, e, reach_x);
             bodies[k] = cls__expr_emit_opencl(e);
+            lanes[k] = cls__expr_emit_opencl_lanes(e); /* NULL: no vector variant */
             cls__expr_free(e);
             e = NULL;
             if (!bodies[k]) {
@@ -380,6 +403,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
             s = cls__fail(ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "emitting the body");
             goto fail;
         }
+        lane_body = cls__expr_emit_opencl_lanes(e); /* NULL: no vector variant */
     }
     prelude = cls__kernel_source("prelude.cl", &prelude_owned);
     tmpl = cls__kernel_source(template_file, &tmpl_owned);
@@ -474,10 +498,25 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
                 cls__fmt_double(num, st->params[k].value));
         OUT("%s\n}\n", body);
     }
+    /* The naive GPU kernel's vector variant (cl/naive.cl, CLS_VEC_READS): the body at
+     * CLS_VEC_X consecutive points from aligned vector reads where it is lane-wise
+     * (cls__expr_lane_wise); X is a multiple of CLS_VEC_X and the whole stencil of every lane
+     * lies inside the grid. */
+    if (stage == -1 && lane_body) {
+        OUT("#ifdef CLS_VEC_READS\n#define CLS_LANE_WISE 1\n#undef CLS_READ\n#define CLS_READ "
+            "cls_read_vec\n#undef CLS_READ_AUX\n#define CLS_READ_AUX cls_read_vec\n");
+        OUT("CLS_INLINE realv cls_update_vec(__global const real *restrict in CLS_AUX_PARAMS, "
+            "int X, int Y, int Z, int STEP)\n{\n");
+        for (size_t k = 0; k < st->n_params; k++)
+            OUT("    const real %s = (real)%s;\n", st->params[k].name,
+                cls__fmt_double(num, st->params[k].value));
+        OUT("%s\n}\n#endif\n", lane_body);
+    }
     unsigned in_place = 0;
     if (stage >= 0 && (s = cls__system_stage_in_place(st, (size_t)stage, &in_place)) != CLS_SUCCESS)
         goto fail;
-    if (stage >= 0 && system_stage(&src, &len, &cap, st, (size_t)stage, bodies, in_place, reach_x))
+    if (stage >= 0 &&
+        system_stage(&src, &len, &cap, st, (size_t)stage, bodies, lanes, in_place, reach_x))
         goto oom;
     if (stage == CLS__ALL_STAGES && (s = system_tiles(&src, &len, &cap, st)) != CLS_SUCCESS)
         goto fail;
@@ -501,7 +540,11 @@ done:
     if (prelude_owned) free((void *)prelude);
     if (tmpl_owned) free((void *)tmpl);
     free(body);
-    for (size_t k = 0; k < CLS__MAX_FIELDS; k++) free(bodies[k]);
+    free(lane_body);
+    for (size_t k = 0; k < CLS__MAX_FIELDS; k++) {
+        free(bodies[k]);
+        free(lanes[k]);
+    }
     cls__expr_free(e);
     return s;
 }

@@ -1548,45 +1548,83 @@ int cls__expr_is_exact(const cls_expr *e) { return e ? e->exact : 0; }
 size_t cls__expr_flops(const cls_expr *e) { return e ? e->flops : 0; }
 size_t cls__expr_in_reads(const cls_expr *e) { return e ? e->in_reads : 0; }
 
-void cls__expr_point_ops(const cls_expr *e, size_t *flops, size_t *divs, size_t *selects)
+/* Marks in vary[k] the nodes whose value varies from point to point: a node varies when it
+ * reads, is a coordinate or the step, uses a local that varies, or has a child that varies.
+ * With lanes, only what varies between consecutive points along x counts: reads and X, not Y,
+ * Z or the step.  vary has e->n_nodes entries; 0 on success, -1 when out of memory. */
+static int mark_vary(const cls_expr *e, unsigned char *vary, int lanes)
 {
-    *flops = *divs = *selects = 0;
-    if (!e || !e->n_nodes) return;
-    unsigned char *vary = calloc(e->n_nodes, 1), *local_vary = calloc(e->n_locals + 1, 1);
-    if (!vary || !local_vary) {
-        /* no memory for the marks: count every operation, as cls__expr_flops does */
-        free(vary);
-        free(local_vary);
-        *flops = e->flops;
-        return;
-    }
-    /* Statements in order, each one's nodes in post-order: a node varies when it reads, is a
-     * coordinate or the step, uses a local that varies, or has a child that varies. */
+    unsigned char *local_vary = calloc(e->n_locals + 1, 1);
+    if (!local_vary) return -1;
+    /* statements in order, each one's nodes in post-order */
     for (size_t s = 0; s < e->n_stmts; s++) {
         const stmt *st = &e->stmts[s];
         for (int32_t k = st->first; k >= 0 && k <= st->root && (size_t)k < e->n_nodes; k++) {
             const node *n = &e->nodes[k];
             int v = n->kind == N_IN || n->kind == N_AUX ||
-                    (n->kind == N_SPECIAL && (n->v.i <= SP_Z || n->v.i == SP_STEP)) ||
+                    (n->kind == N_SPECIAL &&
+                     (lanes ? n->v.i == SP_X : (n->v.i <= SP_Z || n->v.i == SP_STEP))) ||
                     (n->kind == N_LOCAL && n->v.i >= 0 && (size_t)n->v.i < e->n_locals &&
                      local_vary[n->v.i]);
             for (int c = 0; c < n->nk && c < 3 && !v; c++)
                 v = n->kid[c] >= 0 && (size_t)n->kid[c] < e->n_nodes && vary[n->kid[c]];
             vary[k] = (unsigned char)v;
-            if (!v) continue;
-            if (n->kind == N_BIN && n->sub == B_DIV && n->type != T_INT) (*divs)++;
-            else if (n->kind == N_BIN && n->sub < B_DIV && n->type != T_INT) (*flops)++;
-            else if (n->kind == N_BIN && n->sub >= B_LT) (*selects)++;
-            else if (n->kind == N_NOT || n->kind == N_TERN) (*selects)++;
-            else if (n->kind == N_CALL && n->sub == F_SQRT) (*divs)++;
-            else if (n->kind == N_CALL && n->type != T_INT) (*flops)++;
         }
         if (st->local >= 0 && (size_t)st->local < e->n_locals && st->root >= 0 &&
             (size_t)st->root < e->n_nodes)
             local_vary[st->local] = vary[st->root];
     }
-    free(vary);
     free(local_vary);
+    return 0;
+}
+
+void cls__expr_point_ops(const cls_expr *e, size_t *flops, size_t *divs, size_t *selects)
+{
+    *flops = *divs = *selects = 0;
+    if (!e || !e->n_nodes) return;
+    unsigned char *vary = calloc(e->n_nodes, 1);
+    if (!vary || mark_vary(e, vary, 0)) {
+        /* no memory for the marks: count every operation, as cls__expr_flops does */
+        free(vary);
+        *flops = e->flops;
+        return;
+    }
+    for (size_t k = 0; k < e->n_nodes; k++) {
+        const node *n = &e->nodes[k];
+        if (!vary[k]) continue;
+        if (n->kind == N_BIN && n->sub == B_DIV && n->type != T_INT) (*divs)++;
+        else if (n->kind == N_BIN && n->sub < B_DIV && n->type != T_INT) (*flops)++;
+        else if (n->kind == N_BIN && n->sub >= B_LT) (*selects)++;
+        else if (n->kind == N_NOT || n->kind == N_TERN) (*selects)++;
+        else if (n->kind == N_CALL && n->sub == F_SQRT) (*divs)++;
+        else if (n->kind == N_CALL && n->type != T_INT) (*flops)++;
+    }
+    free(vary);
+}
+
+int cls__expr_lane_wise(const cls_expr *e)
+{
+    if (!e || !e->n_nodes) return 0;
+    unsigned char *vary = calloc(e->n_nodes, 1);
+    int ok = vary && !mark_vary(e, vary, 1);
+    for (size_t k = 0; ok && k < e->n_nodes; k++) {
+        const node *n = &e->nodes[k];
+        if (n->kind == N_SPECIAL && n->v.i == SP_X) ok = 0;
+        if (!vary[k]) continue;
+        /* a value that differs between lanes is of type real and comes from + - * / (fma,
+         * fabs, sqrt: correctly rounded, under the build option that makes the scalar / and
+         * sqrt so, lib/codegen.c), negation, a read, a real local or a conversion between
+         * reals; what all lanes share (Y, Z, STEP, parameters, constants) is a scalar and may
+         * use anything */
+        if (n->type != e->real_t) ok = 0;
+        else if (n->kind == N_BIN && n->sub > B_DIV) ok = 0;
+        else if (n->kind == N_NOT || n->kind == N_TERN) ok = 0;
+        else if (n->kind == N_CALL && n->sub != F_FMA && n->sub != F_FABS && n->sub != F_SQRT)
+            ok = 0;
+        else if (n->kind == N_CONV && e->nodes[n->kid[0]].type != e->real_t) ok = 0;
+    }
+    free(vary);
+    return ok;
 }
 
 int cls__expr_plain_arith(const cls_expr *e)
@@ -1911,6 +1949,8 @@ typedef struct emitter {
     size_t len, cap;
     int32_t *tmp; /* per node: temporary id (0 = none) */
     unsigned char *bare; /* per node: emitted without its own parentheses */
+    unsigned char *lanes; /* per node, in lanes mode (cls__expr_emit_opencl_lanes): the value
+                             varies and is a vector of type realv; NULL otherwise */
 } emitter;
 
 /* The precedence class of a floating + - * / node (0 for any other node). */
@@ -2041,6 +2081,7 @@ static int em_pre(void *ctx, wframe *f)
     case N_CONV:
         /* float -> int: truncate, saturate, NaN -> 0 (a plain cast would be undefined) */
         if (n->type == T_INT && kt != T_INT) return put(m, "convert_int_sat_rtz(");
+        if (m->lanes && m->lanes[f->node]) return put(m, "((realv)(");
         return put(m, "((%s)(", n->sub ? type_kw[n->sub] : type_name(e, n->type));
     case N_BIN:
         if (n->type == T_INT && n->sub <= B_MUL) return put(m, "as_int(as_uint(");
@@ -2096,15 +2137,18 @@ static int em_post(void *ctx, wframe *f)
     }
 }
 
-char *cls__expr_emit_opencl(const cls_expr *e)
+static char *emit(const cls_expr *e, int lanes)
 {
     if (!e) return NULL;
-    emitter m = {e, NULL, 0, 0, NULL, NULL};
+    emitter m = {e, NULL, 0, 0, NULL, NULL, NULL};
     walker w = {em_pre, em_mid, em_post};
     int32_t ntmp = 0;
     m.tmp = calloc(e->n_nodes ? e->n_nodes : 1, sizeof *m.tmp);
     m.bare = calloc(e->n_nodes ? e->n_nodes : 1, 1);
     if (!m.tmp || !m.bare || put(&m, "%s", "")) goto fail;
+    if (lanes &&
+        (!(m.lanes = calloc(e->n_nodes ? e->n_nodes : 1, 1)) || mark_vary(e, m.lanes, 1)))
+        goto fail;
     mark_bare(e, m.bare);
     for (size_t s = 0; s < e->n_stmts; s++) {
         const stmt *st = &e->stmts[s];
@@ -2123,8 +2167,9 @@ char *cls__expr_emit_opencl(const cls_expr *e)
         }
         if (st->local >= 0) {
             const local *l = &e->locals[st->local];
-            if (put(&m, "%s%s cls_v_%s = ", l->is_const ? "const " : "", type_kw[l->spelling],
-                    l->name))
+            /* lanes mode: a local of type real holds a vector (varying or not) */
+            const char *type = m.lanes && l->type == e->real_t ? "realv" : type_kw[l->spelling];
+            if (put(&m, "%s%s cls_v_%s = ", l->is_const ? "const " : "", type, l->name))
                 goto fail;
         } else if (put(&m, "return ")) {
             goto fail;
@@ -2133,10 +2178,19 @@ char *cls__expr_emit_opencl(const cls_expr *e)
     }
     free(m.tmp);
     free(m.bare);
+    free(m.lanes);
     return m.buf;
 fail:
     free(m.tmp);
     free(m.bare);
+    free(m.lanes);
     free(m.buf);
     return NULL;
+}
+
+char *cls__expr_emit_opencl(const cls_expr *e) { return emit(e, 0); }
+
+char *cls__expr_emit_opencl_lanes(const cls_expr *e)
+{
+    return cls__expr_lane_wise(e) ? emit(e, 1) : NULL;
 }

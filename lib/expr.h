@@ -72,6 +72,17 @@ int cls__expr_cheap_ops(const cls_expr *e);
  * malloc'ed; NULL when out of memory. */
 char *cls__expr_emit_opencl(const cls_expr *e);
 
+/* 1 if the same statements on vectors of consecutive points along x give each lane the
+ * scalar result bit for bit: no X; whatever differs between such points (what depends on a
+ * read) is real and comes from + - * /, fma, fabs, sqrt, negation, reads, locals and
+ * conversions between reals; the parts all lanes share (Y, Z, STEP, parameters, constants) may use
+ * anything.  The naive GPU kernels' aligned vector reads (cl/naive.cl) rely on it. */
+int cls__expr_lane_wise(const cls_expr *e);
+/* cls__expr_emit_opencl for the lanes of a vector: locals of type real are `realv` (the
+ * kernel's vector type) and the reads return realv; constants and parameters stay scalar.
+ * NULL unless cls__expr_lane_wise, or when out of memory. */
+char *cls__expr_emit_opencl_lanes(const cls_expr *e);
+
 /* Reads one element: array -1 = IN (in a system -1 - f = field f), k >= 0 = aux k, at the
  * relative offset off. */
 typedef double (*cls_expr_read_fn)(void *user, int array, const int off[3]);

@@ -825,8 +825,44 @@ static void test_point_ops(void)
     }
 }
 
+/* Lane-wise bodies (cls__expr_lane_wise) and their vector emission: what differs between
+ * consecutive points along x must be real arithmetic; Y, Z, STEP and parameters are shared. */
+static void test_lanes(void)
+{
+    static const struct {
+        const char *body;
+        int lane_wise;
+        const char *has; /* a piece of the vector emission, for lane-wise bodies */
+    } cases[] = {
+        {"alpha*(IN(-1, 0, 0)+IN(1, 0, 0)) - 2*IN(0, 0, 0)", 1, "return "},
+        {"real c = IN(0, 0, 0); return c * c / 3 + sqrt(fabs(c));", 1, "realv cls_v_c = "},
+        {"real s = STEP > 3 ? alpha : beta; return s * IN(0, 1, 0) + Z * 0.5;", 1,
+         "realv cls_v_s = "},
+        {"(real)(float)IN(0, 0, 0)", 1, "((realv)("},
+        {"IN(0, 0, 0) + X", 0, NULL},
+        {"IN(0, 0, 0) > 1 ? 1 : 0", 0, NULL},
+        {"fmin(IN(0, 0, 0), IN(1, 0, 0))", 0, NULL},
+        {"int i = IN(0, 0, 0); return i;", 0, NULL},
+        {"exp(IN(0, 0, 0))", 0, NULL},
+        {"AUX(k, 0, 0, 0) * IN(0, 0, -1)", 1, "CLS_AUX_0(0, 0, 0)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cls_expr *e = parse(3, 0, cases[i].body);
+        int lw = e ? cls__expr_lane_wise(e) : -1;
+        char *text = e ? cls__expr_emit_opencl_lanes(e) : NULL;
+        int ok = e && lw == cases[i].lane_wise && (text != NULL) == cases[i].lane_wise &&
+                 (!cases[i].has || (text && strstr(text, cases[i].has)));
+        tap_ok(ok, "%s: %s", oneline(cases[i].body),
+               cases[i].lane_wise ? "lane-wise, emitted for vectors" : "not lane-wise");
+        if (!ok && text) tap_diag("%s", text);
+        free(text);
+        cls__expr_free(e);
+    }
+}
+
 int main(void)
 {
+    test_lanes();
     test_valid_forms();
     test_errors();
     test_extents();

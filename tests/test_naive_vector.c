@@ -1,6 +1,7 @@
 /* test_naive_vector.c: the naive column kernel with several points along x per work-item
- * (naive.vector_x, the GPUs' default in single precision for bodies of few reads): every
- * built-in single-field stencil in 2D and 3D, every boundary kind, 1, 2 and 4 points, bitwise
+ * (naive.vector_x, the GPUs' default in single precision for bodies of few reads), point by
+ * point and from aligned vector reads (naive.vector_reads, where the body is lane-wise): every
+ * built-in single-field stencil in 2D and 3D, every boundary kind, 2 and 4 points, bitwise
  * against the host reference; the planner's default and its refusals.  The measured H100 model
  * stands in for PoCL's (in a private cache), so that PoCL runs the GPUs' column kernel. */
 #define _XOPEN_SOURCE 700
@@ -52,9 +53,11 @@ static int check(cls_context *ctx, const char *name, cls_boundary b, cls_dims d,
     if (s == CLS_SUCCESS &&
         cls_reference_run(st, d, steps, in, (const void *const *)aux, ref) == CLS_SUCCESS) {
         vx = atoi(plan_vector_x(plan));
+        const char *reads = cls_plan_param(plan, "naive.vector_reads");
         tap_ok(memcmp(out, ref, n * sizeof *out) == 0,
-               "%s %zux%zux%zu %s, %s point(s) along x per work-item: bitwise", name, d.n[0],
-               d.n[1], d.n[2], cls_boundary_name(b), plan_vector_x(plan));
+               "%s %zux%zux%zu %s, %s point(s) along x per work-item%s: bitwise", name, d.n[0],
+               d.n[1], d.n[2], cls_boundary_name(b), plan_vector_x(plan),
+               reads && atoi(reads) ? ", aligned vector reads" : "");
     } else {
         tap_ok(0, "%s %s with %s runs: %s", name, cls_boundary_name(b), params ? params : "defaults",
                cls_last_error());
@@ -84,7 +87,10 @@ int main(void)
     }
     /* x sizes divisible by 4 with edges on both sides, and the others odd */
     const cls_dims d2 = {{24, 13, 1}}, d3 = {{12, 7, 5}};
-    static const char *const vx[] = {"naive.vector_x=1", "naive.vector_x=2", "naive.vector_x=4"};
+    static const char *const vx[] = {"naive.vector_x=2 naive.vector_reads=0",
+                                     "naive.vector_x=4 naive.vector_reads=0",
+                                     "naive.vector_x=2 naive.vector_reads=1",
+                                     "naive.vector_x=4 naive.vector_reads=1"};
     for (size_t i = 0; cls_stencil_builtin_name(i); i++) {
         const char *name = cls_stencil_builtin_name(i);
         cls_stencil *st = NULL;
@@ -93,7 +99,7 @@ int main(void)
         cls_stencil_release(st);
         if (dims < 2 || system) continue;
         for (int b = 0; b <= CLS_BOUNDARY_MIRROR; b++)
-            for (int v = 1; v < 3; v++) check(ctx, name, (cls_boundary)b, dims == 2 ? d2 : d3, vx[v]);
+            for (int v = 0; v < 4; v++) check(ctx, name, (cls_boundary)b, dims == 2 ? d2 : d3, vx[v]);
     }
 
     /* The planner's default: two points in single precision for a body of few reads, one for

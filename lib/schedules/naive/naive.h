@@ -14,6 +14,8 @@ typedef struct cls__naive {
     size_t item_rows;    /* row kernel: rows per work-item (1 otherwise) */
     size_t vector;       /* row kernel: its vector length */
     size_t vec_x;        /* column kernel: points along x per work-item (1, 2 or 4) */
+    int vec_reads;       /* ... read as aligned vectors where the body is lane-wise
+                            (CLS_VEC_READS; cls__expr_lane_wise) */
     size_t local[3], global[3];
     int local_given;     /* the work-group came from the caller */
     /* A system of fields: one kernel per stage (cl/naive_system_rows.cl where `rows`, else
