@@ -94,7 +94,8 @@ static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
 /* The shape comes from the device model's tuning: the work-items a group aims at and the
  * longest row per dimensionality (doc/devices.md, "Tuning"). */
-void cls__choose_local_size(const cls__facts *f, cl_kernel kernel, size_t local[3])
+void cls__choose_local_size(const cls__facts *f, cl_kernel kernel, size_t x_per_item,
+                            size_t local[3])
 {
     const cls_device_info *d = f->dev;
     size_t wgmax = d->max_work_group_size, pref = 1;
@@ -114,7 +115,9 @@ void cls__choose_local_size(const cls__facts *f, cl_kernel kernel, size_t local[
     if (!target) target = 256;
     if (target > wgmax) target = wgmax;
     if (!lx_cap || lx_cap > target) lx_cap = target;
-    size_t lx = round_up(f->dims.n[0], pref);
+    if (x_per_item < 1) x_per_item = 1;
+    lx_cap = lx_cap / x_per_item ? lx_cap / x_per_item : 1;
+    size_t lx = round_up((f->dims.n[0] + x_per_item - 1) / x_per_item, pref);
     if (lx > lx_cap) lx = lx_cap;
     if (d->max_work_item_sizes[0] && lx > d->max_work_item_sizes[0]) lx = d->max_work_item_sizes[0];
     size_t ly = 1, lz = 1;

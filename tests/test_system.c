@@ -326,6 +326,24 @@ static void check_vector(cls_context *ctx, cls_stencil *st)
                want > 1 ? ", read as vectors" : "", vx ? vx : "1", vr ? vr : "-");
         cls_plan_release(plan);
     }
+    /* the group keeps the model's row of points along x (64 in 3D, 128 in 2D on the H100
+     * model) in half the work-items when two points are read as vectors */
+    if (shares) {
+        cls_plan_options opt;
+        cls_plan_options_init(&opt);
+        opt.schedule = CLS_SCHEDULE_NAIVE;
+        cls_plan *plan = NULL;
+        cls_stencil_set_dtype(st, CLS_FLOAT32);
+        const int d3 = cls_stencil_dims(st) == 3;
+        const cls_dims wide = {{512, 16, d3 ? 8 : 1}};
+        cls_status ps = cls_plan_create(ctx, st, wide, 3, &opt, &plan);
+        const char *local = plan ? cls_plan_param(plan, "naive.local") : NULL;
+        const char *want = d3 ? "32x" : "64x";
+        tap_ok(ps == CLS_SUCCESS && local && !strncmp(local, want, 3),
+               "%s on a 512-wide grid: work-groups of %s... items along x (got %s)",
+               cls_stencil_name(st), want, local ? local : cls_last_error());
+        cls_plan_release(plan);
+    }
     cls_stencil_set_dtype(st, CLS_FLOAT32);
     static const char *const params[] = {"naive.vector_x=2 naive.vector_reads=1",
                                          "naive.vector_x=4 naive.vector_reads=1"};
