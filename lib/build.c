@@ -95,7 +95,7 @@ static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 /* The shape comes from the device model's tuning: the work-items a group aims at and the
  * longest row per dimensionality (doc/devices.md, "Tuning"). */
 void cls__choose_local_size(const cls__facts *f, cl_kernel kernel, size_t x_per_item,
-                            size_t local[3])
+                            int row_in_points, size_t local[3])
 {
     const cls_device_info *d = f->dev;
     size_t wgmax = d->max_work_group_size, pref = 1;
@@ -116,7 +116,7 @@ void cls__choose_local_size(const cls__facts *f, cl_kernel kernel, size_t x_per_
     if (target > wgmax) target = wgmax;
     if (!lx_cap || lx_cap > target) lx_cap = target;
     if (x_per_item < 1) x_per_item = 1;
-    lx_cap = lx_cap / x_per_item ? lx_cap / x_per_item : 1;
+    if (row_in_points) lx_cap = lx_cap / x_per_item ? lx_cap / x_per_item : 1;
     size_t lx = round_up((f->dims.n[0] + x_per_item - 1) / x_per_item, pref);
     if (lx > lx_cap) lx = lx_cap;
     if (d->max_work_item_sizes[0] && lx > d->max_work_item_sizes[0]) lx = d->max_work_item_sizes[0];

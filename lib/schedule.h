@@ -272,10 +272,11 @@ cls_status cls__refuse_system(const cls__facts *f, const char *schedule);
 /* The kernel's work-group limit on the device (CL_KERNEL_WORK_GROUP_SIZE; 0 unknown). */
 size_t cls__kernel_wg_limit(cls_context *ctx, cl_kernel k);
 /* A work-group shape for a kernel whose work-items each take x_per_item consecutive points
- * along x (1: one point per item) on the device: the model's items per group, its row of
- * points along x (tuning.group_row_*) in x_per_item fewer items. */
+ * along x (1: one point per item) on the device: the model's items per group, along x its row
+ * (tuning.group_row_*) counted in points where row_in_points (x_per_item fewer items), else in
+ * items; never more items along x than the grid needs. */
 void cls__choose_local_size(const cls__facts *f, cl_kernel kernel, size_t x_per_item,
-                            size_t local[3]);
+                            int row_in_points, size_t local[3]);
 /* The model's number at `key` ("compute.clock_mhz"), 0 when unknown or there is no model. */
 double cls__facts_model(const cls__facts *f, const char *key);
 

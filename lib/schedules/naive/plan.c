@@ -314,8 +314,8 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
         /* With vector reads the group keeps the model's row of points along x (H100, 512^3:
          * acoustic3d_r4 165.9 -> 178.2 GPoints/s on 32x4 groups instead of 64x2, wave3d 219.4
          * -> 222.3); the point-by-point lanes keep their items (heat3d7 329.0 -> 326.9 so) */
-        cls__choose_local_size(f, c->n_stages ? c->stage_kernel[0] : c->kernel,
-                               c->vec_reads ? c->vec_x : 1, c->local);
+        cls__choose_local_size(f, c->n_stages ? c->stage_kernel[0] : c->kernel, c->vec_x,
+                               c->vec_reads, c->local);
     }
     for (int i = 0; i < 3; i++) {
         size_t n = i == axis ? (f->dims.n[i] + c->per_item - 1) / c->per_item : f->dims.n[i];

@@ -542,7 +542,7 @@ static cls_status build_pipe(const cls__facts *f, cls__pipe *q)
         q->build_seconds = b.build_seconds;
     }
     if (s != CLS_SUCCESS) return s;
-    cls__choose_local_size(f, q->kernel, 1, q->local);
+    cls__choose_local_size(f, q->kernel, 1, 0, q->local);
     for (int i = 0; i < 3; i++) {
         cl_int err;
         q->q[i] = clCreateCommandQueue(ctx->cl, ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
