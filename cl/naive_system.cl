@@ -36,6 +36,10 @@ inline void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS, int X, int Y,
      (CLS_DIMS < 2 || ((y) >= CLS_HALO_Y && (y) < NY - CLS_HALO_Y)) &&                         \
      (CLS_DIMS < 3 || ((z) >= CLS_HALO_Z && (z) < NZ - CLS_HALO_Z)))
 
+/* The point (X, Y, Z) of an interior column as vectors (CLS_VEC_COLUMN in the prelude). */
+#define CLS_STAGE_VEC_POINT(X, Y, Z)                                                           \
+    cls_stage_point_vec(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, X, Y, Z, step)
+
 __kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARAMS, int step)
 {
     int x = get_global_id(0);
@@ -49,12 +53,18 @@ __kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
 #if CLS_DIMS == 2
     int z = 0, y0 = (int)get_global_id(1) * CLS_PER_ITEM;
     if (x >= NX) return;
+#if defined(CLS_VEC_READS) && defined(CLS_LANE_WISE)
+    CLS_VEC_COLUMN(CLS_STAGE_VEC_POINT, x, y0, 0, 1, 0);
+#endif
     for (int k = 0; k < CLS_PER_ITEM; k++) {
         int y = y0 + k;
         if (y >= NY) return;
 #else
     int y = get_global_id(1), z0 = (int)get_global_id(2) * CLS_PER_ITEM;
     if (x >= NX || y >= NY) return;
+#if defined(CLS_VEC_READS) && defined(CLS_LANE_WISE)
+    CLS_VEC_COLUMN(CLS_STAGE_VEC_POINT, x, y, z0, 0, 1);
+#endif
     for (int k = 0; k < CLS_PER_ITEM; k++) {
         int z = z0 + k;
         if (z >= NZ) return;

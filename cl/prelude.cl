@@ -104,6 +104,23 @@ inline realv cls_read_vec(__global const real *restrict a, int x, int y, int z)
                   : (r == 2 ? (realv)(lo.s23, hi.s01) : (realv)(lo.s3, hi.s012));
 #endif
 }
+
+/* The naive kernels' column of CLS_PER_ITEM points from (X, Y, Z) on along (DY, DZ), when its
+ * every point and lane is interior (the kernel's CLS_INSIDE; callers check the generator's
+ * CLS_LANE_WISE):
+ * the points unrolled, each by POINT(X, Y, Z), so that the compiler loads each row along the
+ * column once for the work-item instead of once per point (the neighbours along the slowest
+ * axis from registers); then the work-item is done. */
+#define CLS_VEC_COLUMN(POINT, X, Y, Z, DY, DZ)                                                 \
+    do {                                                                                       \
+        if (CLS_INSIDE(X, Y, Z) &&                                                             \
+            CLS_INSIDE((X) + CLS_VEC_X - 1, (Y) + (DY) * (CLS_PER_ITEM - 1),                   \
+                       (Z) + (DZ) * (CLS_PER_ITEM - 1))) {                                     \
+            _Pragma("unroll") for (int k_ = 0; k_ < CLS_PER_ITEM; k_++)                        \
+                POINT(X, (Y) + (DY) * k_, (Z) + (DZ) * k_);                                    \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)
 #endif
 
 #if defined(CLS_NAIVE_ROWS) || defined(CLS_CPUTILE)

@@ -85,8 +85,9 @@ int main(void)
         standin_remove(dir);
         return tap_done();
     }
-    /* x sizes divisible by 4 with edges on both sides, and the others odd */
-    const cls_dims d2 = {{24, 13, 1}}, d3 = {{12, 7, 5}};
+    /* x sizes divisible by 4 with edges on both sides, whole interior columns of 4 points along
+     * the slowest axis (the vector reads' unrolled path), and the others odd */
+    const cls_dims d2 = {{24, 13, 1}}, d3 = {{12, 7, 12}};
     static const char *const vx[] = {"naive.vector_x=2 naive.vector_reads=0",
                                      "naive.vector_x=4 naive.vector_reads=0",
                                      "naive.vector_x=2 naive.vector_reads=1",

@@ -110,9 +110,10 @@ static cls_dims dims_for(int d)
     cls_dims r = {{1, 1, 1}};
     if (d == 1) r.n[0] = 61;
 #ifdef CLS_TEST_COLUMNS
-    /* x sizes that 2 and 4 points along x divide (check_vector), with interior items */
+    /* x sizes that 2 and 4 points along x divide (check_vector), with interior items and,
+     * for radius 4 too, whole interior columns of 4 points along the slowest axis */
     if (d == 2) r.n[0] = 36, r.n[1] = 23;
-    if (d == 3) r.n[0] = 24, r.n[1] = 13, r.n[2] = 11;
+    if (d == 3) r.n[0] = 24, r.n[1] = 13, r.n[2] = 16;
 #else
     if (d == 2) r.n[0] = 37, r.n[1] = 23;
     if (d == 3) r.n[0] = 19, r.n[1] = 13, r.n[2] = 11;
