@@ -23,11 +23,11 @@ void cls__tuning_gpu(cls_model_params *p)
      * heat3d27 0.64x; doc/results.md "NVIDIA H200") */
     p->column_vector_x = 2;
     p->column_vector_x_reads = 8;
-    /* systems: two points along x read as aligned vectors (H100, 512^3 and 8192^2: wave2d 212
-     * -> 247 GPoints/s, gray_scott 166 -> 179, acoustic3d_r4 160 -> 166, wave3d 219 -> 219;
-     * four points lost for gray_scott and acoustic3d_r4; doc/results.md, "Aligned vector
-     * reads") */
-    p->system_vector_x = 2;
+    /* two points along x read as aligned vectors where that pays (lib/schedules/naive/plan.c;
+     * H100, 512^3 and 8192^2: wave2d 212 -> 247 GPoints/s, gray_scott 166 -> 179,
+     * acoustic3d_r4 160 -> 194, wave3d 219 -> 237, heat3d27 196 -> 270; four points lost for
+     * most; doc/results.md, "Aligned vector reads") */
+    p->vector_reads_x = 2;
     /* a few warps per group, rows of whole coalesced segments; 3D grids do best with 64x2
      * groups, 2D with 128x2 (H100 sweep in doc/benchmarks.md) */
     p->group_items_1d = 256;
@@ -104,7 +104,7 @@ void cls__tuning_cpu(cls_model_params *p)
     p->column_fp64_2d = 1;
     p->column_vector_x = 1;
     p->column_vector_x_reads = 0;
-    p->system_vector_x = 1;
+    p->vector_reads_x = 1;
     /* a work-group is one vectorised loop nest: long rows, few groups */
     p->group_items_1d = 1024;
     p->group_items_2d = 1024;

@@ -152,7 +152,7 @@
     X(column_fp64_2d, "tuning", "column_fp64_2d", CLS__INT, "points", 1, 1024, 0, "... for 2D double precision") \
     X(column_vector_x, "tuning", "column_vector_x", CLS__INT, "points", 1, 4, 0, "naive schedule, single precision: consecutive points along x per work-item, stored as one vector (1, 2 or 4)") \
     X(column_vector_x_reads, "tuning", "column_vector_x_reads", CLS__INT, "reads", 0, 1024, 0, "... only for bodies of at most this many distinct reads (more registers per work-item cost more than the wider accesses gain)") \
-    X(system_vector_x, "tuning", "system_vector_x", CLS__INT, "points", 1, 4, 0, "naive schedule, systems in single precision whose updates are lane-wise: consecutive points along x per work-item, read as aligned vectors and stored as one (1, 2 or 4)") \
+    X(vector_reads_x, "tuning", "vector_reads_x", CLS__INT, "points", 1, 4, 0, "naive schedule, single precision, where aligned vector reads pay (lane-wise bodies: single fields dividing nothing that varies, systems reading their fields at several offsets): consecutive points along x per work-item, read as aligned vectors and stored as one (1, 2 or 4)") \
     X(group_items_1d, "tuning", "group_items_1d", CLS__INT, "work-items", 1, 16777216, 0, "work-items a one-point-per-item work-group aims at, 1D") \
     X(group_items_2d, "tuning", "group_items_2d", CLS__INT, "work-items", 1, 16777216, 0, "... 2D") \
     X(group_items_3d, "tuning", "group_items_3d", CLS__INT, "work-items", 1, 16777216, 0, "... 3D") \

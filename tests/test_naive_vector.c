@@ -103,12 +103,38 @@ int main(void)
             for (int v = 0; v < 4; v++) check(ctx, name, (cls_boundary)b, dims == 2 ? d2 : d3, vx[v]);
     }
 
-    /* The planner's default: two points in single precision for a body of few reads, one for
-     * a body of many, one where two do not divide the x size. */
-    tap_ok(check(ctx, "heat3d7", CLS_BOUNDARY_CLAMP, d3, NULL) == 2,
-           "heat3d7 (7 reads) gets 2 points along x by default on the H100 model");
-    tap_ok(check(ctx, "heat3d27", CLS_BOUNDARY_CLAMP, d3, NULL) == 1,
-           "heat3d27 (27 reads) gets 1 point along x by default");
+    /* The planner's default: two points read as vectors in single precision for a lane-wise
+     * body that divides nothing varying, whatever its reads; else two points read point by
+     * point for a body of few reads, one for a body of many; one where two do not divide the
+     * x size. */
+    static const struct {
+        const char *name, *why;
+        int points, reads;
+    } dflt[] = {
+        {"heat3d7", "lane-wise, 7 reads", 2, 1},
+        {"heat3d27", "lane-wise, 27 reads", 2, 1},
+        {"jacobi3d", "a division by 6 per point, 6 reads", 2, 0},
+        {"cell3d", "comparisons, 27 reads", 1, 0},
+    };
+    for (size_t i = 0; i < sizeof dflt / sizeof dflt[0]; i++) {
+        cls_stencil *s = NULL;
+        cls_plan *p = NULL;
+        cls_plan_options o;
+        cls_plan_options_init(&o);
+        o.schedule = CLS_SCHEDULE_NAIVE;
+        cls_stencil_builtin(dflt[i].name, &s);
+        cls_status ps = s ? cls_plan_create(ctx, s, d3, 5, &o, &p) : CLS_ERR_INVALID_ARGUMENT;
+        const char *px = p ? cls_plan_param(p, "naive.vector_x") : NULL;
+        const char *vr = p ? cls_plan_param(p, "naive.vector_reads") : NULL;
+        int points = px ? atoi(px) : 1, reads = vr ? atoi(vr) : 0;
+        tap_ok(ps == CLS_SUCCESS && points == dflt[i].points && reads == dflt[i].reads,
+               "%s (%s) gets %d point(s) along x%s by default on the H100 model (got %d, %s)",
+               dflt[i].name, dflt[i].why, dflt[i].points,
+               dflt[i].reads ? ", read as vectors" : "", points,
+               reads ? "read as vectors" : "point by point");
+        cls_plan_release(p);
+        cls_stencil_release(s);
+    }
     const cls_dims odd = {{13, 7, 5}};
     tap_ok(check(ctx, "heat3d7", CLS_BOUNDARY_CLAMP, odd, NULL) == 1,
            "an odd x size gets 1 point along x by default");

@@ -28,7 +28,7 @@ static const cls__param_desc params[] = {
     {"vector_reads", CLS__PARAM_SIZE, 0, 1, NULL,
      "column kernel with 2 or 4 points along x: 1 reads each neighbour row as aligned vectors "
      "where the body computes every lane alike (+ - * / of reads, no X), 0 point by point "
-     "(absent: 1 for systems, 0 for single fields)"},
+     "(absent: 1 in single precision where the device model finds that it pays)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
 extern const cls__schedule_ops cls__naive_ops;
@@ -111,24 +111,36 @@ static int reads_share_blocks(const cls__facts *f)
     return 1;
 }
 
-/* Points along x per work-item of the column kernel when the caller leaves it open: the
- * model's count in single precision for bodies of few reads (tuning.column_vector_x and
- * _reads) and for systems whose updates are lane-wise and read each field at several offsets
- * (tuning.system_vector_x), halved until it divides the grid's x size; 1 for everything else. */
+/* Whether the column kernel's vector reads pay by default (single precision, GPUs' column
+ * kernel): every update lane-wise, and
+ * - a system's updates reading their fields at several offsets (reads_share_blocks);
+ * - a single field's body dividing nothing that varies from point to point: jacobi3d's / 6
+ *   (a correctly rounded division per lane) ran 337.6 -> 313.5 GPoints/s with two points read
+ *   as vectors on the H100, where heat3d7 gained 328.9 -> 336.6, hotspot 228.5 -> 246.2, emboss
+ *   341.3 -> 364.6 and heat3d27 195.7 -> 270.0 (poisson2d lost 249.5 -> 246.4; doc/results.md,
+ *   "Aligned vector reads"). */
+static int vector_reads_pay(const cls__facts *f, const cls__naive *c)
+{
+    if (c->rows || f->st->dims < 2 || f->st->dtype != CLS_FLOAT32 || !lane_wise(f)) return 0;
+    if (c->n_stages) return reads_share_blocks(f);
+    size_t flops, divs, selects;
+    cls__expr_point_ops(f->expr, &flops, &divs, &selects);
+    return divs == 0;
+}
+
+/* Points along x per work-item of the column kernel when the caller leaves it open, halved until
+ * it divides the grid's x size: where vector reads pay (vector_reads_pay) the model's count for
+ * them (tuning.vector_reads_x), else in single precision for single-field bodies of few reads
+ * the model's count for lanes read point by point (tuning.column_vector_x and _reads); 1 for
+ * everything else. */
 static size_t default_vector_x(const cls__facts *f, const cls__naive *c)
 {
     if (c->rows || f->st->dims < 2 || f->st->dtype != CLS_FLOAT32) return 1;
-    size_t v;
-    if (c->n_stages) {
-        /* systems: the model's count where every update is lane-wise and reads its fields at
-         * several offsets, read as vectors */
-        v = tuning(f, "tuning.system_vector_x", 1);
-        if (v < 2 || !lane_wise(f) || !reads_share_blocks(f)) return 1;
-    } else {
-        if (!f->expr) return 1;
+    size_t v = vector_reads_pay(f, c) ? tuning(f, "tuning.vector_reads_x", 1) : 1;
+    if (v < 2 && !c->n_stages && f->expr) {
         v = tuning(f, "tuning.column_vector_x", 1);
         double reads = cls__facts_model(f, "tuning.column_vector_x_reads");
-        if (v < 2 || !(reads >= (double)cls__expr_in_reads(f->expr))) return 1;
+        if (!(reads >= (double)cls__expr_in_reads(f->expr))) v = 1;
     }
     if (v > 4) v = 4;
     while (v > 1 && f->dims.n[0] % v != 0) v /= 2;
@@ -209,10 +221,9 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     } else {
         c->vec_x = default_vector_x(f, c);
     }
-    c->vec_reads = c->vec_x > 1 &&
-                   (cls__param_get(f->params, OPS, "vector_reads", v) ? v[0] != 0
-                                                                       : c->n_stages != 0) &&
-                   lane_wise(f);
+    c->vec_reads = c->vec_x > 1 && (cls__param_get(f->params, OPS, "vector_reads", v)
+                                        ? v[0] != 0 && lane_wise(f)
+                                        : vector_reads_pay(f, c));
     c->vector = c->rows ? cls__cpu_row_lanes(f->ctx->device, f->st->dtype) : 0;
     size_t n = cls__param_get(f->params, OPS, "local", v);
     if (n) {
