@@ -28,7 +28,8 @@ static const cls__param_desc params[] = {
     {"vector_reads", CLS__PARAM_SIZE, 0, 1, NULL,
      "column kernel with 2 or 4 points along x: 1 reads each neighbour row as aligned vectors "
      "where the body computes every lane alike (+ - * / of reads, no X), 0 point by point "
-     "(absent: 1 in single precision where the device model finds that it pays)"},
+     "(absent: 1 in single precision for bodies that divide nothing varying, and for systems "
+     "whose updates read each field at two offsets or more)"},
     {NULL, 0, 0, 0, NULL, NULL}};
 
 extern const cls__schedule_ops cls__naive_ops;
