@@ -356,6 +356,19 @@ static void check_vector(cls_context *ctx, cls_stencil *st)
                      cls_boundary_name((cls_boundary)b), params[v]);
             check_one(ctx, st, what, params[v]);
         }
+    /* double precision when asked for (vectors of 16 and 32 bytes) */
+    cls_device_info info;
+    cls_context_device(ctx, &info);
+    if (info.double_support) {
+        cls_stencil_set_dtype(st, CLS_FLOAT64);
+        cls_stencil_set_boundary(st, CLS_BOUNDARY_CLAMP, 0.375);
+        for (int v = 0; v < 2; v++) {
+            char what[200];
+            snprintf(what, sizeof what, "%s double clamp, %s", cls_stencil_name(st), params[v]);
+            check_one(ctx, st, what, params[v]);
+        }
+        cls_stencil_set_dtype(st, CLS_FLOAT32);
+    }
 }
 #endif
 
