@@ -38,7 +38,7 @@ inline real cls_update_interior(__global const real *restrict in, int X, int Y, 
      (CLS_DIMS < 2 || ((y) >= CLS_HALO_Y && (y) < NY - CLS_HALO_Y)) &&                         \
      (CLS_DIMS < 3 || ((z) >= CLS_HALO_Z && (z) < NZ - CLS_HALO_Z)))
 
-/* The point (X, Y, Z) of an interior column as one vector (CLS_VEC_COLUMN in the prelude). */
+/* The lanes of the point (X, Y, Z), all interior, as one vector. */
 #define CLS_NAIVE_VEC_POINT(X, Y, Z)                                                           \
     (*(__global realv *)(out + CLS_IDX(X, Y, Z)) = cls_update_vec(in CLS_AUX_ARGS, X, Y, Z, step))
 
@@ -79,8 +79,7 @@ __kernel void cls_naive(__global const real *restrict in, __global real *restric
 #else
 #if defined(CLS_VEC_READS) && defined(CLS_LANE_WISE)
         if (CLS_INSIDE(x, y, z) && CLS_INSIDE(x + CLS_VEC_X - 1, y, z)) {
-            *(__global realv *)(out + CLS_IDX(x, y, z)) =
-                cls_update_vec(in CLS_AUX_ARGS, x, y, z, step);
+            CLS_NAIVE_VEC_POINT(x, y, z);
             continue;
         }
 #endif

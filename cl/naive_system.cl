@@ -36,7 +36,7 @@ inline void cls_stage_point(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS, int X, int Y,
      (CLS_DIMS < 2 || ((y) >= CLS_HALO_Y && (y) < NY - CLS_HALO_Y)) &&                         \
      (CLS_DIMS < 3 || ((z) >= CLS_HALO_Z && (z) < NZ - CLS_HALO_Z)))
 
-/* The point (X, Y, Z) of an interior column as vectors (CLS_VEC_COLUMN in the prelude). */
+/* The lanes of the point (X, Y, Z), all interior, as vectors. */
 #define CLS_STAGE_VEC_POINT(X, Y, Z)                                                           \
     cls_stage_point_vec(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, X, Y, Z, step)
 
@@ -71,7 +71,7 @@ __kernel void cls_naive_stage(CLS_FIELD_PARAMS CLS_STAGE_OUT_PARAMS CLS_AUX_PARA
 #endif
 #if defined(CLS_VEC_READS) && defined(CLS_LANE_WISE)
         if (CLS_INSIDE(x, y, z) && CLS_INSIDE(x + CLS_VEC_X - 1, y, z)) {
-            cls_stage_point_vec(CLS_FIELD_ARGS CLS_STAGE_OUT_ARGS CLS_AUX_ARGS, x, y, z, step);
+            CLS_STAGE_VEC_POINT(x, y, z);
             continue;
         }
 #endif

@@ -107,10 +107,9 @@ inline realv cls_read_vec(__global const real *restrict a, int x, int y, int z)
 
 /* The naive kernels' column of CLS_PER_ITEM points from (X, Y, Z) on along (DY, DZ), when its
  * every point and lane is interior (the kernel's CLS_INSIDE; callers check the generator's
- * CLS_LANE_WISE):
- * the points unrolled, each by POINT(X, Y, Z), so that the compiler loads each row along the
- * column once for the work-item instead of once per point (the neighbours along the slowest
- * axis from registers); then the work-item is done. */
+ * CLS_LANE_WISE): the points unrolled, each by POINT(X, Y, Z), so that the compiler loads each
+ * row along the column once for the work-item instead of once per point (the neighbours along
+ * the slowest axis from registers); then the work-item is done. */
 #define CLS_VEC_COLUMN(POINT, X, Y, Z, DY, DZ)                                                 \
     do {                                                                                       \
         if (CLS_INSIDE(X, Y, Z) &&                                                             \

@@ -214,9 +214,9 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
      * at CLS_VEC_X consecutive points from aligned vector reads, where each update is lane-wise
      * (cls__expr_lane_wise); X is a multiple of CLS_VEC_X and the whole stencil of every lane
      * lies inside the grid. */
-    size_t n_lanes = 0;
-    while (n_lanes < sg->n && lanes[n_lanes]) n_lanes++;
-    if (n_lanes == sg->n) {
+    int all_lanes = 1;
+    for (size_t k = 0; k < sg->n; k++) all_lanes = all_lanes && lanes[k];
+    if (all_lanes) {
         OUT("#ifdef CLS_VEC_READS\n#define CLS_LANE_WISE 1\n#undef CLS_READ\n#define CLS_READ "
             "cls_read_vec\n#undef CLS_READ_AUX\n#define CLS_READ_AUX cls_read_vec\n");
         for (size_t k = 0; k < sg->n; k++) {
@@ -493,10 +493,7 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
         OUT("CLS_INLINE real %s(%s const real *restrict in CLS_AUX_PARAMS, int X, int Y, int Z, "
             "int STEP%s)\n{\n",
             variant[v].name, variant[v].in_type, variant[v].extra);
-        for (size_t k = 0; k < st->n_params; k++)
-            OUT("    const real %s = (real)%s;\n", st->params[k].name,
-                cls__fmt_double(num, st->params[k].value));
-        OUT("%s\n}\n", body);
+        if (params_and_body(&src, &len, &cap, st, body)) goto oom;
     }
     /* The naive GPU kernel's vector variant (cl/naive.cl, CLS_VEC_READS): the body at
      * CLS_VEC_X consecutive points from aligned vector reads where it is lane-wise
@@ -507,10 +504,8 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
             "cls_read_vec\n#undef CLS_READ_AUX\n#define CLS_READ_AUX cls_read_vec\n");
         OUT("CLS_INLINE realv cls_update_vec(__global const real *restrict in CLS_AUX_PARAMS, "
             "int X, int Y, int Z, int STEP)\n{\n");
-        for (size_t k = 0; k < st->n_params; k++)
-            OUT("    const real %s = (real)%s;\n", st->params[k].name,
-                cls__fmt_double(num, st->params[k].value));
-        OUT("%s\n}\n#endif\n", lane_body);
+        if (params_and_body(&src, &len, &cap, st, lane_body)) goto oom;
+        OUT("#endif\n");
     }
     unsigned in_place = 0;
     if (stage >= 0 && (s = cls__system_stage_in_place(st, (size_t)stage, &in_place)) != CLS_SUCCESS)

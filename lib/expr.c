@@ -1609,13 +1609,12 @@ int cls__expr_lane_wise(const cls_expr *e)
     int ok = vary && !mark_vary(e, vary, 1);
     for (size_t k = 0; ok && k < e->n_nodes; k++) {
         const node *n = &e->nodes[k];
-        if (n->kind == N_SPECIAL && n->v.i == SP_X) ok = 0;
         if (!vary[k]) continue;
-        /* a value that differs between lanes is of type real and comes from + - * / (fma,
-         * fabs, sqrt: correctly rounded, under the build option that makes the scalar / and
-         * sqrt so, lib/codegen.c), negation, a read, a real local or a conversion between
-         * reals; what all lanes share (Y, Z, STEP, parameters, constants) is a scalar and may
-         * use anything */
+        /* a value that differs between lanes is of type real (so X, an int, is refused) and
+         * comes from + - * / (fma, fabs, sqrt: correctly rounded, under the build option that
+         * makes the scalar / and sqrt so, lib/codegen.c), negation, a read, a real local or a
+         * conversion between reals; what all lanes share (Y, Z, STEP, parameters, constants)
+         * is a scalar and may use anything */
         if (n->type != e->real_t) ok = 0;
         else if (n->kind == N_BIN && n->sub > B_DIV) ok = 0;
         else if (n->kind == N_NOT || n->kind == N_TERN) ok = 0;

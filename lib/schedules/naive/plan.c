@@ -130,14 +130,14 @@ static int vector_reads_pay(const cls__facts *f, const cls__naive *c)
 }
 
 /* Points along x per work-item of the column kernel when the caller leaves it open, halved until
- * it divides the grid's x size: where vector reads pay (vector_reads_pay) the model's count for
- * them (tuning.vector_reads_x), else in single precision for single-field bodies of few reads
- * the model's count for lanes read point by point (tuning.column_vector_x and _reads); 1 for
- * everything else. */
-static size_t default_vector_x(const cls__facts *f, const cls__naive *c)
+ * it divides the grid's x size: where vector reads pay (reads_pay, from vector_reads_pay) the
+ * model's count for them (tuning.vector_reads_x), else in single precision for single-field
+ * bodies of few reads the model's count for lanes read point by point (tuning.column_vector_x
+ * and _reads); 1 for everything else. */
+static size_t default_vector_x(const cls__facts *f, const cls__naive *c, int reads_pay)
 {
     if (c->rows || f->st->dims < 2 || f->st->dtype != CLS_FLOAT32) return 1;
-    size_t v = vector_reads_pay(f, c) ? tuning(f, "tuning.vector_reads_x", 1) : 1;
+    size_t v = reads_pay ? tuning(f, "tuning.vector_reads_x", 1) : 1;
     if (v < 2 && !c->n_stages && f->expr) {
         v = tuning(f, "tuning.column_vector_x", 1);
         double reads = cls__facts_model(f, "tuning.column_vector_x_reads");
@@ -209,6 +209,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
             return s;
         }
     }
+    const int reads_pay = vector_reads_pay(f, c); /* parses every update of a system */
     if (cls__param_get(f->params, OPS, "vector_x", v)) {
         if (c->rows || f->st->dims < 2 || (v[0] != 1 && v[0] != 2 && v[0] != 4) ||
             f->dims.n[0] % v[0] != 0) {
@@ -220,11 +221,11 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
         }
         c->vec_x = v[0];
     } else {
-        c->vec_x = default_vector_x(f, c);
+        c->vec_x = default_vector_x(f, c, reads_pay);
     }
     c->vec_reads = c->vec_x > 1 && (cls__param_get(f->params, OPS, "vector_reads", v)
                                         ? v[0] != 0 && lane_wise(f)
-                                        : vector_reads_pay(f, c));
+                                        : reads_pay);
     c->vector = c->rows ? cls__cpu_row_lanes(f->ctx->device, f->st->dtype) : 0;
     size_t n = cls__param_get(f->params, OPS, "local", v);
     if (n) {
