@@ -226,9 +226,26 @@ inline real cls_read_end_direct(__global const real *restrict a, int x, int y, i
  * halos, whose boundary rule is held in ghost points around the grid's edges.  The update
  * gets a pointer to its point in the box and reads its neighbours at constant offsets from it:
  * no boundary code, and the same code at virtual (wrapped) coordinates of periodic grids. */
-#define CLS_SCR_PX (CLS_CT_X + 2 * CLS_CT_H * CLS_HALO_X)
-#define CLS_SCR_PY (CLS_CT_Y + 2 * CLS_CT_H * CLS_HALO_Y)
-#define CLS_SCR_PZ (CLS_CT_Z + 2 * CLS_CT_H * CLS_HALO_Z)
+/* The margin a tile loses per step: one halo; for a system the sum of its stages' reaches
+ * (the planner's CLS_CT_GX..), and beyond the margins its ghosts (CLS_CT_GHOST_X..), which
+ * the region a system's pass loads can reach at the grid's edges. */
+#ifndef CLS_CT_GX
+#define CLS_CT_GX CLS_HALO_X
+#define CLS_CT_GY CLS_HALO_Y
+#define CLS_CT_GZ CLS_HALO_Z
+#endif
+#ifdef CLS_CT_GHOST_X
+#define CLS_CT_PAD_X CLS_CT_GHOST_X
+#define CLS_CT_PAD_Y CLS_CT_GHOST_Y
+#define CLS_CT_PAD_Z CLS_CT_GHOST_Z
+#else
+#define CLS_CT_PAD_X 0
+#define CLS_CT_PAD_Y 0
+#define CLS_CT_PAD_Z 0
+#endif
+#define CLS_SCR_PX (CLS_CT_X + 2 * (CLS_CT_H * CLS_CT_GX + CLS_CT_PAD_X))
+#define CLS_SCR_PY (CLS_CT_Y + 2 * (CLS_CT_H * CLS_CT_GY + CLS_CT_PAD_Y))
+#define CLS_SCR_PZ (CLS_CT_Z + 2 * (CLS_CT_H * CLS_CT_GZ + CLS_CT_PAD_Z))
 #define cls_read_scr(a, x, y, z)                                                               \
     (a)[(long)((x) - X) + (long)CLS_SCR_PX * ((long)((y) - Y) + (long)CLS_SCR_PY * (long)((z) - Z))]
 #endif

@@ -64,16 +64,6 @@ cls_status cls__build_stage_kernel(const cls__facts *f, size_t stage, const char
     return build_kernel(f, (int)stage, tmpl, defines, 0, kernel_name, max_regs, b);
 }
 
-cls_status cls__refuse_system(const cls__facts *f, const char *schedule)
-{
-    if (!cls__stencil_is_system(f->st)) return CLS_SUCCESS;
-    return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
-                     "%s runs single-field stencils; '%s' is a system of %zu fields in %zu "
-                     "stage%s (the naive schedule runs systems)",
-                     schedule, f->st->name, f->st->n_fields, f->st->n_stages,
-                     f->st->n_stages == 1 ? "" : "s");
-}
-
 void cls__built_release(cls__built *b)
 {
     if (b->kernel) clReleaseKernel(b->kernel);

@@ -7,8 +7,10 @@
 #include "expr.h"
 #include "internal.h"
 
-/* generate()'s stage for every stage of a system on local-memory tiles (system_tiles). */
+/* generate()'s stage for every stage of a system on local-memory tiles (system_tiles), and in
+ * scratch boxes (system_scratch). */
 #define CLS__ALL_STAGES (-2)
+#define CLS__ALL_STAGES_SCRATCH (-3)
 
 /* Whether the device rounds float divide and sqrt correctly when asked to; without it the
  * results of bodies that divide are not bitwise reproducible (see cls_reference_run). */
@@ -19,6 +21,23 @@ static int has_correct_divide(cls_context *ctx)
         CL_SUCCESS)
         return 0;
     return (cfg & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+}
+
+/* A point's neighbour at offset (dx, dy, dz) in the coordinates of a stencil of 1, 2, 3
+ * dimensions, and the offsets an accessor takes. */
+static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
+                                        "X + (dx), Y + (dy), Z + (dz)"};
+static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
+
+/* A system's field accessors CLS_FIELD_<f>(offsets): CLS_READ of field f's argument f<f> at the
+ * neighbour, whatever CLS_READ is where an update is emitted. */
+static int field_accessors(char **src, size_t *len, size_t *cap, const cls_stencil *st)
+{
+    for (size_t f = 0; f < st->n_fields; f++)
+        if (cls__appendf(src, len, cap, "#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f,
+                         dim_params[st->dims - 1], f, dim_args[st->dims - 1]) < 0)
+            return -1;
+    return 0;
 }
 
 /* The rest of an update function after its opening brace: the parameters as constants local
@@ -84,9 +103,6 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
                         size_t stage, char **bodies, char **lanes, unsigned in_place,
                         const int reach_x[2])
 {
-    static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
-                                            "X + (dx), Y + (dy), Z + (dz)"};
-    static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
     const cls__stage *sg = &st->stages[stage];
 #define OUT(...)                                                                               \
     do {                                                                                       \
@@ -107,9 +123,7 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     OUT("#ifdef CLS_NAIVE_ROWS\n#define CLS_STAGE_HALO_XLO %d\n#define CLS_STAGE_HALO_XHI %d\n"
         "#endif\n",
         reach_x[0], reach_x[1]);
-    for (size_t f = 0; f < st->n_fields; f++)
-        OUT("#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f, dim_params[st->dims - 1], f,
-            dim_args[st->dims - 1]);
+    if (field_accessors(src, len, cap, st)) return -1;
     /* Readers: by the boundary rule, direct, and (row kernels, CLS_NAIVE_ROWS) x direct with y
      * and z folded once per row (cls_read_row in the prelude). */
     static const char *const readers[3] = {"cls_read", "cls_read_direct", "cls_read_row"};
@@ -278,23 +292,15 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
     return 0;
 }
 
-/* Every stage of a system on a local-memory tile (CLS__UPDATE_TILE; cl/trapezoid.cl): the
- * system's structure as initialisers (the template rotates the tile's buffers as
- * lib/rotation.c rotates the state's), the update functions cls_update_tile_<g>_<k> and
- * cls_update_tile_<g>_<k>_interior, and cls_stage_tile, which computes every update of stage
- * g at one point of the tile.  The tile's buffers lie one after another in T, CLS_TILE_ALLOC
- * values each; at[f] is the buffer holding field f, out[f] the one update of f writes. */
-static cls_status system_tiles(char **src, size_t *len, size_t *cap, const cls_stencil *st)
+/* A system's structure for the templates that rotate its buffers in a work-item's own memory
+ * (cl/system_rotation.cl, which follows it): fields, stages, the buffers the rotation needs
+ * (lib/rotation.c), each field's previous level and each stage's updated fields. */
+static int system_structure(char **src, size_t *len, size_t *cap, const cls_stencil *st)
 {
-    static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
-                                            "X + (dx), Y + (dy), Z + (dz)"};
-    static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
     cls__rotation rot;
-    char *body = NULL;
-    cls_status s = CLS_SUCCESS;
 #define OUT(...)                                                                               \
     do {                                                                                       \
-        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) goto oom;                            \
+        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) return -1;                           \
     } while (0)
     cls__rotation_init(&rot, st);
     OUT("#define CLS_NUM_FIELDS %zu\n#define CLS_NUM_STAGES %zu\n#define CLS_TILE_BUFS %zu\n",
@@ -307,14 +313,37 @@ static cls_status system_tiles(char **src, size_t *len, size_t *cap, const cls_s
     for (size_t g = 0; g < st->n_stages; g++)
         for (size_t k = 0; k < st->n_fields; k++)
             OUT("%s%d", g || k ? ", " : "", k < st->stages[g].n ? st->stages[g].update[k].field : -1);
-    OUT("}\n#ifndef CLS_TILE_ALLOC\n#define CLS_TILE_ALLOC (CLS_PITCH_X * CLS_PITCH_Y * "
+    OUT("}\n");
+    int owned = 0;
+    const char *rotation = cls__kernel_source("system_rotation.cl", &owned);
+    if (!rotation) return -1;
+    int r = cls__appendf(src, len, cap, "%s\n", rotation);
+    if (owned) free((void *)rotation);
+#undef OUT
+    return r < 0 ? -1 : 0;
+}
+
+/* Every stage of a system on a local-memory tile (CLS__UPDATE_TILE; cl/trapezoid.cl): the
+ * system's structure as initialisers (the template rotates the tile's buffers as
+ * lib/rotation.c rotates the state's), the update functions cls_update_tile_<g>_<k> and
+ * cls_update_tile_<g>_<k>_interior, and cls_stage_tile, which computes every update of stage
+ * g at one point of the tile.  The tile's buffers lie one after another in T, CLS_TILE_ALLOC
+ * values each; at[f] is the buffer holding field f, out[f] the one update of f writes. */
+static cls_status system_tiles(char **src, size_t *len, size_t *cap, const cls_stencil *st)
+{
+    char *body = NULL;
+    cls_status s = CLS_SUCCESS;
+#define OUT(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) goto oom;                            \
+    } while (0)
+    if (system_structure(src, len, cap, st)) goto oom;
+    OUT("#ifndef CLS_TILE_ALLOC\n#define CLS_TILE_ALLOC (CLS_PITCH_X * CLS_PITCH_Y * "
         "CLS_PITCH_Z)\n#endif\n#define CLS_TILE_FIELD_PARAMS ");
     for (size_t f = 0; f < st->n_fields; f++)
         OUT("%s__local const real *restrict f%zu", f ? ", " : "", f);
     OUT("\n");
-    for (size_t f = 0; f < st->n_fields; f++)
-        OUT("#define CLS_FIELD_%zu(%s) CLS_READ(f%zu, %s)\n", f, dim_params[st->dims - 1], f,
-            dim_args[st->dims - 1]);
+    if (field_accessors(src, len, cap, st)) goto oom;
     for (size_t g = 0; g < st->n_stages; g++)
         for (size_t k = 0; k < st->stages[g].n; k++) {
             cls_expr *e = NULL;
@@ -364,13 +393,88 @@ oom:
     return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "generating OpenCL source");
 }
 
+/* Every stage of a system in a work-item's scratch boxes (CLS__UPDATE_SCRATCH; cl/cputile.cl):
+ * the system's structure, each stage's reach (CLS_STAGE_REACH, x y z per stage), and per stage
+ * g its update functions cls_update_scr_<g>_<k> (auxiliary arrays by the boundary rule),
+ * _interior (direct) and _row (y and z folded per row), which read every field from the box at
+ * constant offsets from the point (cls_read_scr; a system without auxiliary arrays gets the
+ * first alone, and CLS_CT_NO_AUX); CLS_CT_STAGE_<g> computes every update of
+ * the stage at point x of a row from the row pointers f<f> into the output rows o<k>, and
+ * CLS_CT_OUT_PARAMS_<g> / CLS_CT_OUT_ARGS_<g> are the output rows of its row function. */
+static cls_status system_scratch(char **src, size_t *len, size_t *cap, const cls_stencil *st)
+{
+    static const char *const aux_readers[3] = {"cls_read", "cls_read_direct", "cls_read_row"};
+    static const char *const suffixes[3] = {"", "_interior", "_row"};
+    char *body = NULL;
+    cls_status s = CLS_SUCCESS;
+#define OUT(...)                                                                               \
+    do {                                                                                       \
+        if (cls__appendf(src, len, cap, __VA_ARGS__) < 0) goto oom;                            \
+    } while (0)
+    if (system_structure(src, len, cap, st)) goto oom;
+    if (!st->n_aux) OUT("#define CLS_CT_NO_AUX 1\n");
+    OUT("#define CLS_FOR_STAGES(M)");
+    for (size_t g = 0; g < st->n_stages; g++) OUT(" M(%zu)", g);
+    OUT("\n#define CLS_STAGE_REACH {");
+    for (size_t g = 0; g < st->n_stages; g++) {
+        int r[3];
+        if ((s = cls__system_stage_reach(st, g, r)) != CLS_SUCCESS) return s;
+        OUT("%s%d, %d, %d", g ? ", " : "", r[0], r[1], r[2]);
+    }
+    OUT("}\n#define CLS_SCR_FIELD_PARAMS ");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("%s__global const real *restrict f%zu", f ? ", " : "", f);
+    OUT("\n#define CLS_SCR_FIELD_ARGS_AT(B, AT, OFF) ");
+    for (size_t f = 0; f < st->n_fields; f++)
+        OUT("%s(B) + (long)(AT)[%zu] * CLS_SCR_BOX + (OFF)", f ? ", " : "", f);
+    OUT("\n");
+    if (field_accessors(src, len, cap, st)) goto oom;
+    for (size_t g = 0; g < st->n_stages; g++) {
+        const cls__stage *sg = &st->stages[g];
+        for (size_t k = 0; k < sg->n; k++) {
+            cls_expr *e = NULL;
+            if ((s = cls__stencil_parse_update(st, g, k, &e)) != CLS_SUCCESS) return s;
+            body = cls__expr_emit_opencl(e);
+            cls__expr_free(e);
+            if (!body) goto oom;
+            /* without auxiliary arrays the variants are the same function: one */
+            for (int v = 0; v < (st->n_aux ? 3 : 1); v++) {
+                OUT("#undef CLS_READ\n#define CLS_READ cls_read_scr\n#undef CLS_READ_AUX\n"
+                    "#define CLS_READ_AUX %s\n",
+                    aux_readers[v]);
+                OUT("CLS_INLINE real cls_update_scr_%zu_%zu%s(CLS_SCR_FIELD_PARAMS CLS_AUX_PARAMS, "
+                    "int X, int Y, int Z, int STEP)\n{\n",
+                    g, k, suffixes[v]);
+                if (params_and_body(src, len, cap, st, body)) goto oom;
+            }
+            free(body);
+            body = NULL;
+        }
+        OUT("#define CLS_CT_OUT_PARAMS_%zu", g);
+        for (size_t k = 0; k < sg->n; k++) OUT(", __global real *restrict o%zu", k);
+        OUT("\n#define CLS_CT_OUT_ARGS_%zu(B, OUTB, OFF)", g);
+        for (size_t k = 0; k < sg->n; k++)
+            OUT(", (B) + (long)(OUTB)[%d] * CLS_SCR_BOX + (OFF)", sg->update[k].field);
+        OUT("\n#define CLS_CT_STAGE_%zu(SUF, x, X, Y, Z, STEP) do {", g);
+        for (size_t k = 0; k < sg->n; k++) {
+            OUT(" real v%zu_ = cls_update_scr_%zu_%zu##SUF(", k, g, k);
+            for (size_t f = 0; f < st->n_fields; f++) OUT("%sf%zu + (x)", f ? ", " : "", f);
+            OUT(" CLS_AUX_ARGS, X, Y, Z, STEP);");
+        }
+        for (size_t k = 0; k < sg->n; k++) OUT(" o%zu[x] = v%zu_;", k, k);
+        OUT(" } while (0)\n");
+    }
+#undef OUT
+    return CLS_SUCCESS;
+oom:
+    free(body);
+    return cls__fail(NULL, CLS_ERR_OUT_OF_HOST_MEMORY, "generating OpenCL source");
+}
+
 static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dims, int stage,
                            const char *template_file, const char *extra_defines,
                            unsigned variants, char **source, char **options)
 {
-    static const char *const dim_args[3] = {"X + (dx), 0, 0", "X + (dx), Y + (dy), 0",
-                                            "X + (dx), Y + (dy), Z + (dz)"};
-    static const char *const dim_params[3] = {"dx", "dx, dy", "dx, dy, dz"};
     char *src = NULL, *body = NULL, *lane_body = NULL, *bodies[CLS__MAX_FIELDS] = {NULL},
          *lanes[CLS__MAX_FIELDS] = {NULL};
     size_t len = 0, cap = 0;
@@ -382,8 +486,8 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
     *source = NULL;
     *options = NULL;
 
-    if (stage == CLS__ALL_STAGES) {
-        /* system_tiles parses every update itself */
+    if (stage == CLS__ALL_STAGES || stage == CLS__ALL_STAGES_SCRATCH) {
+        /* system_tiles and system_scratch parse every update themselves */
     } else if (stage >= 0) {
         for (size_t k = 0; k < st->stages[stage].n; k++) {
             if ((s = cls__stencil_parse_update(st, (size_t)stage, k, &e)) != CLS_SUCCESS) goto fail;
@@ -515,6 +619,8 @@ static cls_status generate(cls_context *ctx, const cls_stencil *st, cls_dims dim
         goto oom;
     if (stage == CLS__ALL_STAGES && (s = system_tiles(&src, &len, &cap, st)) != CLS_SUCCESS)
         goto fail;
+    if (stage == CLS__ALL_STAGES_SCRATCH && (s = system_scratch(&src, &len, &cap, st)) != CLS_SUCCESS)
+        goto fail;
     OUT("#undef CLS_READ\n#define CLS_READ cls_read\n#undef CLS_READ_AUX\n"
         "#define CLS_READ_AUX cls_read\n#define CLS_HAVE_UPDATE 1\n");
     OUT("%s\n", tmpl);
@@ -552,6 +658,9 @@ cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
     if (cls__stencil_is_system(st) && variants == CLS__UPDATE_TILE)
         return generate(ctx, st, dims, CLS__ALL_STAGES, template_file, extra_defines, variants,
                         source, options);
+    if (cls__stencil_is_system(st) && (variants & CLS__UPDATE_SCRATCH))
+        return generate(ctx, st, dims, CLS__ALL_STAGES_SCRATCH, template_file, extra_defines,
+                        variants, source, options);
     if (cls__stencil_is_system(st))
         return cls__fail(ctx, CLS_ERR_UNSUPPORTED,
                          "%s: the template %s runs one field; '%s' is a system of %zu fields",

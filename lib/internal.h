@@ -366,9 +366,11 @@ const char *cls__kernel_source(const char *file, int *owned);
 /* Builds the OpenCL C source for a stencil: the common prelude (real type, boundary
  * functions, accessors), the update function's variants (parameters as constants), the
  * schedule's own defines (extra_defines, may be NULL) and its template.  *source is
- * malloc'ed.  A system takes variants == CLS__UPDATE_TILE only: every stage on a local-memory
+ * malloc'ed.  A system takes variants == CLS__UPDATE_TILE: every stage on a local-memory
  * tile (CLS_NUM_FIELDS, CLS_FOR_FIELDS, CLS_FIELD_PREV, CLS_STAGE_FIELDS, CLS_TILE_BUFS and
- * cls_stage_tile; lib/codegen.c says what each holds). */
+ * cls_stage_tile; lib/codegen.c says what each holds), or variants with CLS__UPDATE_SCRATCH:
+ * every stage in scratch boxes (the same structure, CLS_STAGE_REACH and per stage
+ * CLS_CT_STAGE_<g>; lib/codegen.c, system_scratch); both with cl/system_rotation.cl. */
 cls_status cls__codegen(cls_context *ctx, const cls_stencil *st, cls_dims dims,
                         const char *template_file, const char *extra_defines, unsigned variants,
                         char **source, char **options);

@@ -21,7 +21,7 @@ CL_FILES += cl/stream25d.cl cl/transit.cl cl/stream25d_tb.cl cl/cputile.cl cl/st
 # --measure`) and the access descriptions the schedules publish.
 libcls_runtime_la_SOURCES += lib/bench_mapping.c lib/access_publish.h lib/access_publish.c
 CL_FILES += cl/mapping_bench.cl
-CL_FILES += cl/pipeline.cl cl/pipeline_system.cl
+CL_FILES += cl/pipeline.cl cl/pipeline_system.cl cl/system_rotation.cl
 # Convergent solvers with chaotic relaxation (Chen et al.).
 libcls_runtime_la_SOURCES += lib/solver.h lib/solver.c lib/exec_chaotic.c
 CL_FILES += cl/chaotic.cl

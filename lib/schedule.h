@@ -265,10 +265,6 @@ cls_status cls__build_stage_kernel(const cls__facts *f, size_t stage, const char
                                    size_t max_regs, cls__built *b);
 /* Releases what cls__build_kernel created (the program belongs to the context's cache). */
 void cls__built_release(cls__built *b);
-/* CLS_SUCCESS for a single-field stencil; for a system, the refusal of a schedule that runs
- * one field, naming the schedule and the one that runs systems (candidates of such schedules
- * call it first, so that AUTO passes them by and a forced one says why). */
-cls_status cls__refuse_system(const cls__facts *f, const char *schedule);
 /* The kernel's work-group limit on the device (CL_KERNEL_WORK_GROUP_SIZE; 0 unknown). */
 size_t cls__kernel_wg_limit(cls_context *ctx, cl_kernel k);
 /* A work-group shape for a kernel whose work-items each take x_per_item consecutive points

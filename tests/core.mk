@@ -78,6 +78,12 @@ tests_test_cputile_SOURCES = tests/test_cputile.c tests/user_aux.h
 tests_test_cputile_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_cputile_LDADD = $(TEST_LDADD)
 # cputile's model on fixed inputs.
+check_PROGRAMS += tests/test_cputile_system
+TESTS += tests/test_cputile_system
+tests_test_cputile_system_SOURCES = tests/test_cputile_system.c tests/system_grids.h
+tests_test_cputile_system_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_cputile_system_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/test_cputile_model
 TESTS += tests/test_cputile_model
 tests_test_cputile_model_SOURCES = tests/test_cputile_model.c lib/schedules/cputile/model.c \

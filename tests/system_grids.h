@@ -12,6 +12,26 @@
 
 enum { SG_MAXF = 8 };
 
+/* Systems written for the tests, in float: a time-level chain with an aux array and STEP, a
+ * field updated in two stages, a one-sided 1D pair; NULL past the last. */
+static inline const char *sg_written(size_t i)
+{
+    static const char *const spec[] = {
+        "{\"name\": \"levels\", \"dims\": 2, \"fields\": [\"w\", {\"name\": \"w1\", \"previous\": "
+        "\"w\"}, {\"name\": \"w2\", \"previous\": \"w1\"}], \"aux\": [\"c\"], \"params\": {\"b\": "
+        "0.125}, \"stages\": [{\"update\": {\"w\": \"b * (IN(w, 2, 0) + IN(w, 0, -1)) + 0.5 * "
+        "IN(w1, 1, 1) - 0.25 * IN(w2, 0, 0) + AUX(c, -1, 1) + STEP * 0.0078125\"}}]}",
+        "{\"name\": \"restaged\", \"dims\": 3, \"fields\": [\"a\", \"b\"], \"stages\": [{\"update\": "
+        "{\"a\": \"0.5 * (IN(a, 0, 1, 0) + IN(b, 0, 0, -1))\", \"b\": \"IN(b, 1, 0, 0) * 0.75 + "
+        "IN(a, 0, 0, 0) * 0.25\"}}, {\"update\": {\"a\": \"IN(a, 0, 0, 1) - 0.125 * IN(b, -1, 0, "
+        "0)\"}}]}",
+        "{\"name\": \"pair1d\", \"dims\": 1, \"fields\": [\"p\", \"q\"], \"stages\": [{\"update\": "
+        "{\"q\": \"IN(p, 3) * 0.5 + IN(q, 0) * 0.5\"}}, {\"update\": {\"p\": \"IN(q, -1) - IN(p, 1) "
+        "* 0.25\"}}]}",
+        NULL};
+    return i < sizeof spec / sizeof spec[0] ? spec[i] : NULL;
+}
+
 typedef struct grids {
     size_t nf, n, elem, naux;
     cls_dims dims;

@@ -4,7 +4,7 @@
  * at an offset and the coordinates and step, every boundary, both precisions, 1 to 4 steps per
  * pass with step counts that leave a shorter last pass, grids that are not multiples of the
  * tile, tiles larger than the grid, more work-groups than tiles; the refusals; the model's
- * choice. */
+ * choice.  Systems of fields: test_cputile_system.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,8 +179,6 @@ int main(void)
     check(ctx, "hotspot", CLS_BOUNDARY_CLAMP, CLS_FLOAT32, (cls_dims){{200, 150, 1}}, 7, NULL, 0,
           0);
 
-    refuse(ctx, "a system of fields", "wave2d", g2, NULL, CLS_ERR_UNSUPPORTED,
-           "runs single-field stencils");
     refuse(ctx, "a tile with a size for z in 2D", "poisson2d", g2, "cputile.tile=8x8x2",
            CLS_ERR_INVALID_ARGUMENT, "takes 2 sizes");
     refuse(ctx, "65 steps per pass", "poisson2d", g2, "cputile.height=65",

@@ -234,17 +234,24 @@ static void check_refusals(cls_context *ctx, cls_stencil *st)
     cls_plan *plan = NULL;
     cls_plan_info info;
     int ok = cls_plan_create(ctx, st, dims, 4, NULL, &plan) == CLS_SUCCESS &&
-             cls_plan_describe(plan, &info) == CLS_SUCCESS && info.schedule == CLS_SCHEDULE_NAIVE;
-    tap_ok(ok, "%s: AUTO picks naive for a system", cls_stencil_name(st));
-    int declined = 0;
+             cls_plan_describe(plan, &info) == CLS_SUCCESS &&
+             (info.schedule == CLS_SCHEDULE_NAIVE || info.schedule == CLS_SCHEDULE_CPUTILE);
+    tap_ok(ok, "%s: AUTO plans a system on naive or, on a CPU, cputile (%s)", cls_stencil_name(st),
+           ok ? cls_schedule_name(info.schedule) : cls_last_error());
+    /* every other candidate is declined with its reason or priced slower */
+    int said = 0, others = 0;
     for (size_t i = 0; ok && i < cls_plan_num_candidates(plan); i++) {
         cls_plan_candidate c;
-        if (cls_plan_candidate_info(plan, i, &c) == CLS_SUCCESS && c.declined && c.why &&
-            c.why[0])
-            declined++;
+        if (cls_plan_candidate_info(plan, i, &c) != CLS_SUCCESS || c.schedule == info.schedule)
+            continue;
+        others++;
+        if (c.why && c.why[0] &&
+            (c.declined || (c.predicted_seconds > 0 && c.predicted_seconds >= info.predicted_seconds)))
+            said++;
     }
-    tap_ok(declined >= 1, "%s: the candidates say why the others decline (%d)",
-           cls_stencil_name(st), declined);
+    tap_ok(ok && others >= 1 && said == others,
+           "%s: the other candidates decline with their reason or are predicted slower (%d of %d)",
+           cls_stencil_name(st), said, others);
     /* single-field calls refuse a system */
     float dummy[4];
     tap_ok(!ok || (cls_plan_run(plan, dummy, NULL, dummy, NULL) != CLS_SUCCESS &&

@@ -3,8 +3,8 @@
  * fields, two stages): the measured profile carries the system's shape (fields, stages, the
  * summed reach, each stage's own reach and cost), read back from the disk cache bit for bit
  * and measured again when its stage values are missing; the trapezoid asked for with nothing given
- * plans the model's pick with a prediction; AUTO prices the naive schedule and the trapezoid
- * and takes the lower prediction; both plans run bitwise equal to cls_reference_run_fields on
+ * plans the model's pick with a prediction; AUTO prices the naive schedule, the trapezoid and
+ * cputile and takes the lowest prediction; both plans run bitwise equal to cls_reference_run_fields on
  * a grid the tiles do not divide; with the naive schedule's measured rate made slow, AUTO
  * takes the trapezoid and runs it bitwise.  Under the H100 stand-in (its model allows 48 KiB of local
  * memory per work-group) a tile whose fields' buffers exceed that is refused with the bytes,
@@ -209,11 +209,20 @@ static void check_system(cls_context *ctx, const expect *e)
     if (s == CLS_SUCCESS) cls_plan_describe(p, &pi);
     double naive_s = s == CLS_SUCCESS ? candidate_seconds(p, CLS_SCHEDULE_NAIVE) : 0;
     double trap_s = s == CLS_SUCCESS ? candidate_seconds(p, CLS_SCHEDULE_TRAPEZOID) : 0;
+    /* cputile competes where the device model lets AUTO take it (0: declined) */
+    double tile_s = s == CLS_SUCCESS ? candidate_seconds(p, CLS_SCHEDULE_CPUTILE) : 0;
     cls_schedule lower = trap_s < naive_s ? CLS_SCHEDULE_TRAPEZOID : CLS_SCHEDULE_NAIVE;
+    double lowest = trap_s < naive_s ? trap_s : naive_s;
+    if (tile_s > 0 && tile_s < lowest) {
+        lower = CLS_SCHEDULE_CPUTILE;
+        lowest = tile_s;
+    }
     tap_ok(s == CLS_SUCCESS && naive_s > 0 && trap_s > 0 && pi.schedule == lower &&
-               pi.predicted_seconds == (lower == CLS_SCHEDULE_NAIVE ? naive_s : trap_s),
-           "%s: AUTO predicts naive %.4g s and trapezoid %.4g s and takes %s", e->name, naive_s,
-           trap_s, s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : cls_last_error());
+               pi.predicted_seconds == lowest,
+           "%s: AUTO predicts naive %.4g s, trapezoid %.4g s, cputile %.4g s (0: declined) and "
+           "takes %s",
+           e->name, naive_s, trap_s, tile_s,
+           s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : cls_last_error());
     tap_ok(s == CLS_SUCCESS && run_equal(p, &g), "%s: the AUTO plan runs bitwise equal to the "
                                                  "reference", e->name);
     cls_plan_release(p);
@@ -223,8 +232,9 @@ static void check_system(cls_context *ctx, const expect *e)
 
 /* AUTO takes the trapezoid where it predicts a gain: the system's measured profile with the
  * naive schedule's rate set to a microsecond per point (a device where every global access is
- * slow), in a cache of its own; the AUTO plan is then the trapezoid, predicted faster, and runs
- * bitwise equal to the reference. */
+ * slow), in a cache of its own; the trapezoid is then predicted faster than naive, and the AUTO
+ * plan, the trapezoid (cputile where the device model lets AUTO take it and predicts it
+ * faster still), runs bitwise equal to the reference. */
 static void auto_takes_trapezoid(const char *name)
 {
     cls_stencil *st = NULL;
@@ -266,12 +276,18 @@ static void auto_takes_trapezoid(const char *name)
     if (s == CLS_SUCCESS) cls_plan_describe(p, &pi);
     double naive_s = s == CLS_SUCCESS ? candidate_seconds(p, CLS_SCHEDULE_NAIVE) : 0;
     double trap_s = s == CLS_SUCCESS ? candidate_seconds(p, CLS_SCHEDULE_TRAPEZOID) : 0;
-    tap_ok(s == CLS_SUCCESS && pi.schedule == CLS_SCHEDULE_TRAPEZOID && trap_s > 0 &&
-               trap_s < naive_s,
-           "%s with a slow naive rate: AUTO predicts naive %.4g s, trapezoid %.4g s and takes %s",
-           name, naive_s, trap_s, s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : "-");
+    double tile_s = s == CLS_SUCCESS ? candidate_seconds(p, CLS_SCHEDULE_CPUTILE) : 0;
+    /* the trapezoid where cputile is declined or predicted slower (cputile's model does not
+     * use the naive rate) */
+    cls_schedule want = tile_s > 0 && tile_s < trap_s ? CLS_SCHEDULE_CPUTILE
+                                                      : CLS_SCHEDULE_TRAPEZOID;
+    tap_ok(s == CLS_SUCCESS && pi.schedule == want && trap_s > 0 && trap_s < naive_s,
+           "%s with a slow naive rate: AUTO predicts naive %.4g s, trapezoid %.4g s, cputile "
+           "%.4g s (0: declined) and takes %s",
+           name, naive_s, trap_s, tile_s, s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : "-");
     tap_ok(s == CLS_SUCCESS && run_equal(p, &g),
-           "%s: AUTO's trapezoid runs bitwise equal to the reference", name);
+           "%s: AUTO's %s runs bitwise equal to the reference", name,
+           s == CLS_SUCCESS ? cls_schedule_name(pi.schedule) : "plan");
     cls_plan_release(p);
     cls_context_release(ctx);
     if (base) setenv("CLSTENCIL_CACHE_DIR", base, 1);

@@ -8,9 +8,10 @@
 # OpenMP run (median of 5).  Systems of fields: ROUNDS (default 5) interleaved rounds of
 # [OpenMP, libclstencil], 3 runs each, so that both sides of a round see the same load on a
 # shared machine; libclstencil's side is tools/bench/pocl_systems (`make bench` in BUILDDIR)
-# from the same initial fields, so that the checksums agree; its line gives the kernels'
-# device time, a second line (impl pocl-naive-wall) the host time of the advance, launch gaps
-# included.  SYSTEMS="wave2d ..." picks systems, SINGLE=no leaves out the single fields.
+# from the same initial fields, so that the checksums agree, once per schedule of SCHEDULES
+# (default: auto, the planner's choice; impl pocl-SCHEDULE); its line gives the kernels'
+# device time, a second line (impl pocl-SCHEDULE-wall) the host time of the advance, launch
+# gaps included.  SYSTEMS="wave2d ..." picks systems, SINGLE=no leaves out the single fields.
 # BASELINE_KERNELS=DIR adds to each round a third run (impl pocl-baseline) with the kernel
 # templates of DIR (CLSTENCIL_KERNEL_DIR) and naive.in_place=0: with DIR holding an earlier
 # commit's cl/ files, the same round times that commit's system kernels too.
@@ -43,10 +44,13 @@ for name in $systems; do
   while [ "$round" -lt "${ROUNDS:-5}" ]; do
     "$omp" --steps 20 --reps 3 --csv "$name" "$size" | tail -n 1 |
       awk -F, -v s="$name" -v z="$size" '{print "openmp," s "," z "," $6 "," $7 "," $10}'
-    "$build/tools/bench/pocl_systems" --steps 20 --reps 3 "$name" "$size" |
-      awk -F, -v s="$name" -v z="$size" '{n = split(z, d, "x"); p = 1; for (i = 1; i <= n; i++) p *= d[i];
-        print "pocl-naive," s "," z "," $6 "," p / $6 / 1e9 "," $9;
-        print "pocl-naive-wall," s "," z "," $7 "," $8 "," $9}'
+    for sched in ${SCHEDULES:-auto}; do
+      "$build/tools/bench/pocl_systems" --steps 20 --reps 3 --schedule "$sched" "$name" "$size" |
+        awk -F, -v s="$name" -v z="$size" -v i="pocl-$sched" '{n = split(z, d, "x"); p = 1;
+          for (k = 1; k <= n; k++) p *= d[k];
+          print i "," s "," z "," $6 "," p / $6 / 1e9 "," $9;
+          print i "-wall," s "," z "," $7 "," $8 "," $9}'
+    done
     if [ -n "${BASELINE_KERNELS:-}" ]; then
       CLSTENCIL_KERNEL_DIR=$BASELINE_KERNELS "$build/tools/bench/pocl_systems" --steps 20 --reps 3 \
         --params naive.in_place=0 "$name" "$size" |

@@ -28,10 +28,10 @@ void cls__cputile_cost_prices(cls__cputile_cost *c, const cls__cpu_device *d, do
     c->memory_bandwidth = d->bandwidth;
 }
 
-size_t cls__cputile_box(const size_t tile[3], const int halo[3], size_t height)
+size_t cls__cputile_box(const size_t tile[3], const int halo[3], const int pad[3], size_t height)
 {
     size_t b = 1;
-    for (int d = 0; d < 3; d++) b *= tile[d] + 2 * height * (size_t)halo[d];
+    for (int d = 0; d < 3; d++) b *= tile[d] + 2 * height * (size_t)halo[d] + 2 * (size_t)pad[d];
     return b;
 }
 
@@ -76,9 +76,11 @@ static double level_rows(const cls__cputile_cost *c, const size_t tile[3], size_
 
 /* One pass of k steps: the first and the last step (one step: that one) against the grid's
  * traffic (each tile's widened input, the output written and its lines read for ownership,
- * the auxiliary arrays those steps read), plus the steps between, each the longer of its
- * updates and its auxiliary arrays: re-read from the cache, or from memory for those of one
- * slice per step. */
+ * for every field of a system, and the auxiliary arrays those steps read), plus the steps
+ * between, each the longer of its updates and its auxiliary arrays: re-read from the cache,
+ * or from memory for those of one slice per step.  A system's first step reads the boxes its
+ * pass loaded from the grid; the load is priced as the single field's first step, which
+ * reads the grid itself. */
 static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], size_t k,
                            size_t groups, double *computed)
 {
@@ -93,7 +95,9 @@ static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], siz
     double share = (double)(size_t)((tiles + slots - 1) / slots) / tiles;
     double work = 0, edges = 0, edge_aux = 0, middle = 0;
     for (size_t s = 1; s <= k; s++) {
-        double p = level_points(c, tile, k - s), rows = level_rows(c, tile, k - s);
+        /* a system's stages each sweep the step's rows, their regions taken at the step's */
+        double p = level_points(c, tile, k - s),
+               rows = level_rows(c, tile, k - s) * (double)(c->stages ? c->stages : 1);
         double t = s == 1 ? p * c->point_seconds + rows * c->row_seconds
                           : p * c->box_point_seconds + rows * c->box_row_seconds;
         t *= share;
@@ -109,10 +113,9 @@ static double pass_seconds(const cls__cputile_cost *c, const size_t tile[3], siz
         }
     }
     *computed = work;
-    double memory = 0;
+    double memory = 0, fields = (double)(c->fields ? c->fields : 1);
     if (c->bandwidth > 0)
-        memory = (level_points(c, tile, k) * (double)c->elem + 2 * points * (double)c->elem +
-                  edge_aux) /
+        memory = (fields * (level_points(c, tile, k) + 2 * points) * (double)c->elem + edge_aux) /
                  c->bandwidth;
     return c->restart + (edges > memory ? edges : memory) + middle;
 }

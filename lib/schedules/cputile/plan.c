@@ -1,6 +1,6 @@
 /* plan.c: the cputile schedule's planner: overlapped temporal tiles for CPUs (cl/cputile.cl).
  * The tile and the steps per pass come from the model (model.c), searched over the tiles whose
- * two scratch boxes fit the device model's cache budget per compute unit
+ * scratch boxes (two; a system's rotation's) fit the device model's cache budget per compute unit
  * (tuning.cputile_cache_bytes); AUTO considers it where the model asks (tuning.cputile). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +20,24 @@ static const cls__param_desc params[] = {
     {"height", CLS__PARAM_SIZE, 1, MAX_HEIGHT, NULL,
      "time steps per pass, each tile in its compute unit's cache (absent: the model's)"},
     {"groups", CLS__PARAM_SIZE, 1, 4096, NULL,
-     "work-groups of one work-item, each with two scratch boxes (absent: one per compute unit)"},
+     "work-groups of one work-item, each with its scratch boxes (absent: one per compute unit)"},
     {NULL, 0, 0, 0, NULL, NULL}};
+
+/* The margins of a request's tiles: lost per step (the halo; a system's stages' reaches
+ * summed), and beyond them the ghosts of a system's loaded region (its widest stage reach;
+ * none for one field, whose first step reads the grid). */
+static cls_status margins_of(const cls_stencil *st, int halo[3], int pad[3])
+{
+    cls__stencil_step_reach(st, halo);
+    pad[0] = pad[1] = pad[2] = 0;
+    for (size_t g = 0; cls__stencil_is_system(st) && g < st->n_stages; g++) {
+        int r[3];
+        cls_status s = cls__system_stage_reach(st, g, r);
+        if (s != CLS_SUCCESS) return s;
+        for (int d = 0; d < 3; d++) pad[d] = r[d] > pad[d] ? r[d] : pad[d];
+    }
+    return CLS_SUCCESS;
+}
 
 /* The request's figures for the model: a point in cache at the row kernel's costs per vector
  * (the tile loops are row loops), the grid's traffic at the bandwidth of the level its arrays
@@ -33,7 +49,12 @@ static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
     size_t launches = 1;
     memset(c, 0, sizeof *c);
     for (int k = 0; k < 3; k++) c->n[k] = f->dims.n[k];
-    cls_stencil_halo(f->st, c->halo);
+    if (margins_of(f->st, c->halo, c->pad) != CLS_SUCCESS) {
+        *why = cls_last_error();
+        return 0;
+    }
+    c->fields = cls__stencil_is_system(f->st) ? f->st->n_fields : 1;
+    c->stages = cls__stencil_is_system(f->st) ? f->st->n_stages : 1;
     c->periodic = f->st->boundary == CLS_BOUNDARY_PERIODIC;
     c->elem = f->elem;
     c->steps = f->steps;
@@ -46,7 +67,8 @@ static int cost_of(const cls__facts *f, cls__cputile_cost *c, const char **why)
         cls__cpu_body_ops(f, &reads, &flops, &divs, &launches) != CLS_SUCCESS)
         return 0;
     cls__cputile_cost_prices(c, &d, reads, flops, divs,
-                             (double)(2 + f->st->n_aux) * (double)f->points * (double)f->elem);
+                             (double)(2 * c->fields + f->st->n_aux) * (double)f->points *
+                                 (double)f->elem);
     return 1;
 }
 
@@ -102,8 +124,8 @@ static double best_tile_of(const cls__facts *f, const cls__cputile_cost *c, size
         for (size_t j = 0; j < ne[1]; j++)
             for (size_t k = 0; k < ne[2]; k++) {
                 size_t t[3] = {ex[0][i], ex[1][j], ex[2][k]};
-                size_t box = cls__cputile_box(t, c->halo, height);
-                if (!given && 2 * box * c->elem > budget) continue;
+                size_t box = cls__cputile_box(t, c->halo, c->pad, height);
+                if (!given && c->boxes * box * c->elem > budget) continue;
                 double s = cls__cputile_predict(c, t, height, groups, NULL);
                 if (best == 0 || s < best) {
                     best = s;
@@ -113,10 +135,18 @@ static double best_tile_of(const cls__facts *f, const cls__cputile_cost *c, size
     return best;
 }
 
+/* The boxes a work-group keeps: two for one field (the step's input and output), for a system
+ * the buffers its rotation needs (lib/rotation.c). */
+static size_t boxes_of(const cls_stencil *st)
+{
+    cls__rotation rot;
+    if (!cls__stencil_is_system(st)) return 2;
+    cls__rotation_init(&rot, st);
+    return rot.n_bufs;
+}
+
 static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
 {
-    cls_status s = cls__refuse_system(f, "cputile");
-    if (s != CLS_SUCCESS) return s;
     size_t v[3], given_tile[3], given_h = 0, groups = f->dev->compute_units;
     int tile_given = 0;
     if (cls__param_get(f->params, OPS, "tile", v)) {
@@ -138,6 +168,7 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     const char *missing = NULL;
     int priced = cost_of(f, &c, &missing);
     size_t budget = (size_t)cls__facts_model(f, "tuning.cputile_cache_bytes");
+    c.boxes = boxes_of(f->st);
     if (!priced && !(tile_given && given_h))
         return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
                          "cputile: %s; give cputile.tile and cputile.height", missing);
@@ -145,7 +176,10 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
         /* a given configuration runs unpriced */
         memset(&c, 0, sizeof c);
         for (int d = 0; d < 3; d++) c.n[d] = f->dims.n[d];
-        cls_stencil_halo(f->st, c.halo);
+        cls_status s = margins_of(f->st, c.halo, c.pad);
+        if (s != CLS_SUCCESS) return s;
+        c.fields = cls__stencil_is_system(f->st) ? f->st->n_fields : 1;
+        c.stages = cls__stencil_is_system(f->st) ? f->st->n_stages : 1;
         c.elem = f->elem;
         c.steps = f->steps;
         c.cores = groups;
@@ -171,18 +205,20 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     }
     if (!best_h)
         return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
-                         "cputile: no tile's two scratch boxes fit the device model's %zu bytes "
-                         "per compute unit (tuning.cputile_cache_bytes); give cputile.tile",
-                         budget);
+                         "cputile: no tile's %zu scratch boxes fit the device model's %zu "
+                         "bytes per compute unit (tuning.cputile_cache_bytes); give cputile.tile",
+                         c.boxes, budget);
     cls__cputile *cfg = calloc(1, sizeof *cfg);
     if (!cfg) return cls__fail(f->ctx, CLS_ERR_OUT_OF_HOST_MEMORY, "cputile configuration");
     memcpy(cfg->tile, best_t, sizeof best_t);
     cfg->height = best_h;
     cfg->groups = groups;
     memcpy(cfg->halo, c.halo, sizeof cfg->halo);
-    cfg->box = cls__cputile_box(cfg->tile, cfg->halo, cfg->height);
+    memcpy(cfg->pad, c.pad, sizeof cfg->pad);
+    cfg->boxes = c.boxes;
+    cfg->box = cls__cputile_box(cfg->tile, cfg->halo, cfg->pad, cfg->height);
     cfg->vector = cls__cpu_row_lanes(f->ctx->device, f->st->dtype);
-    double bytes = (double)cfg->groups * 2.0 * (double)cfg->box * (double)f->elem;
+    double bytes = (double)cfg->groups * (double)cfg->boxes * (double)cfg->box * (double)f->elem;
     if (bytes > (double)f->dev->max_alloc_bytes && f->dev->max_alloc_bytes) {
         free(cfg);
         return cls__fail(f->ctx, CLS_ERR_UNSUPPORTED,
@@ -218,11 +254,16 @@ static cls_status build(const cls__facts *f, cls__candidate *cand)
 {
     cls__cputile *c = cand->config;
     cls__built b = {0};
-    char defines[256];
-    snprintf(defines, sizeof defines,
-             "#define CLS_CPUTILE 1\n#define CLS_CT_X %zu\n#define CLS_CT_Y %zu\n"
-             "#define CLS_CT_Z %zu\n#define CLS_CT_H %zu\n#define CLS_ROW_VEC %zu",
-             c->tile[0], c->tile[1], c->tile[2], c->height, c->vector);
+    char defines[512];
+    int n = snprintf(defines, sizeof defines,
+                     "#define CLS_CPUTILE 1\n#define CLS_CT_X %zu\n#define CLS_CT_Y %zu\n"
+                     "#define CLS_CT_Z %zu\n#define CLS_CT_H %zu\n#define CLS_ROW_VEC %zu",
+                     c->tile[0], c->tile[1], c->tile[2], c->height, c->vector);
+    if (cls__stencil_is_system(f->st))
+        snprintf(defines + n, sizeof defines - (size_t)n,
+                 "\n#define CLS_CT_GX %d\n#define CLS_CT_GY %d\n#define CLS_CT_GZ %d\n"
+                 "#define CLS_CT_GHOST_X %d\n#define CLS_CT_GHOST_Y %d\n#define CLS_CT_GHOST_Z %d",
+                 c->halo[0], c->halo[1], c->halo[2], c->pad[0], c->pad[1], c->pad[2]);
     cls_status s = cls__build_kernel(f, "cputile.cl", defines,
                                      CLS__UPDATE_ROW | CLS__UPDATE_SCRATCH, "cls_cputile", 0, &b);
     c->program = b.program;
@@ -259,9 +300,9 @@ const cls__schedule_ops cls__cputile_ops = {
     .name = "cputile",
     .id = CLS_SCHEDULE_CPUTILE,
     .flags = 0,
-    .summary = "CPUs: each work-item advances tiles by several steps in scratch boxes that stay "
-               "in its core's cache, the overlap recomputed (the ghost zones of Meng & Skadron "
-               "2010 without local memory or barriers)",
+    .summary = "CPUs: each work-item advances tiles of every field by several steps in "
+               "scratch boxes that stay in its core's cache, the overlap recomputed (the ghost "
+               "zones of Meng & Skadron 2010 without local memory or barriers)",
     .params = params,
     .candidates = candidates,
     .build = build,
