@@ -74,6 +74,7 @@ void cls__tuning_gpu(cls_model_params *p)
     p->cputile = 0;
     p->cputile_cache_bytes = 262144;
     p->cputile_gain = 1.15;
+    p->cputile_dims = 3;
     /* no GPU schedule runs the row kernel or reads through a CPU's cache levels */
     p->row_point_cycles = 1;
     p->row_read_cycles = 1;
@@ -150,6 +151,12 @@ void cls__tuning_cpu(cls_model_params *p)
     p->cputile = 1;
     p->cputile_cache_bytes = 1048576;
     p->cputile_gain = 1.15;
+    /* 3D tiles lose a margin on six faces per step: on the AMD host every 3D system ran slower
+     * on cputile than on naive (wave3d 128^3 3.3 against 3.5 GPoints/s, fdtd3d 160^3 0.58
+     * against 0.67 at the best tile, acoustic3d_r4 1.0 against 1.8) and heat3d7 160^3 4.3
+     * against 4.5, while the unprobed model priced wave3d's tiles faster (doc/results.md,
+     * "cputile for systems on PoCL") */
+    p->cputile_dims = 2;
     /* The row kernel's costs per vector of points on an unprobed CPU: a load and an add each
      * take about a cycle of a core's vector units, a division several, the loop and the store
      * a few, a run's set-up and the runtime's scheduling of its work-item a few hundred.  `clstencil probe`

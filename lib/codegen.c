@@ -255,16 +255,22 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
         OUT(" real v%zu_ = cls_update_%zu##SUF(CLS_FIELD_ARGS CLS_AUX_ARGS, X, Y, Z, STEP);", k, k);
     for (size_t k = 0; k < sg->n; k++) OUT(" out%zu[CLS_DIDX(X, Y, Z)] = v%zu_;", k, k);
     OUT(" } while (0)\n");
-    /* Templates that define CLS_IN_PLACE (the CPU row kernel) write the fields of in_place
-     * (cls__system_stage_in_place) through their field argument, not const, and leave those
-     * updates' outputs, the same buffers, unused, so that restrict still holds;
+    /* Templates that define CLS_IN_PLACE (the CPU row kernel) write the updates of in_place
+     * (cls__system_stage_in_place) through the argument of the field whose buffer they write
+     * (cls__system_in_place_into), not const, and leave those updates' outputs, the same
+     * buffers, unused, so that restrict still holds;
      * CLS_STAGE_KEEP computes every update at one point into T[k][I], CLS_STAGE_PUT stores
      * T[k][I] (for a block computed before the stores that overlap it). */
+    /* the fields whose buffers the in-place updates write (their own, or their oldest time
+     * level's: cls__system_in_place_into) */
+    unsigned written = 0;
+    for (size_t f = 0; f < st->n_fields; f++)
+        if (in_place >> f & 1u) written |= 1u << cls__system_in_place_into(st, f);
     OUT("#ifdef CLS_IN_PLACE\n#define CLS_STAGE_IN_PLACE %u\n#undef CLS_FIELD_PARAMS\n"
         "#define CLS_FIELD_PARAMS ",
         in_place);
     for (size_t f = 0; f < st->n_fields; f++)
-        OUT("%s__global %sreal *restrict f%zu", f ? ", " : "", in_place >> f & 1u ? "" : "const ",
+        OUT("%s__global %sreal *restrict f%zu", f ? ", " : "", written >> f & 1u ? "" : "const ",
             f);
     /* STORE computes into v<k>_ and stores, KEEP computes into T, PUT stores from T. */
     static const char *const head[3] = {
@@ -282,7 +288,7 @@ static int system_stage(char **src, size_t *len, size_t *cap, const cls_stencil 
         for (size_t k = 0; m != 1 && k < sg->n; k++) {
             int f = sg->update[k].field;
             OUT(in_place >> f & 1u ? " f%d[CLS_DIDX(X, Y, Z)] = " : " out%d[CLS_DIDX(X, Y, Z)] = ",
-                in_place >> f & 1u ? f : (int)k);
+                in_place >> f & 1u ? cls__system_in_place_into(st, (size_t)f) : (int)k);
             OUT(value[m], k);
             OUT(";");
         }

@@ -239,10 +239,14 @@ cls_status cls__system_stage_reach(const cls_stencil *st, size_t stage, int reac
  * single-field stencil, the sum of the stages' radii of a system (a tile advanced one step in
  * local memory loses this much valid margin on each side). */
 void cls__stencil_step_reach(const cls_stencil *st, int reach[3]);
-/* The fields (bit f: field f) that stage `stage`'s updates may write in place, the stage's
- * result unchanged: each is read in the stage only by its own update, only at offset 0, and
- * is neither a time level nor a time level's source (lib/in_place.c). */
+/* The fields (bit f: field f) whose updates in stage `stage` may write in place, the stage's
+ * result unchanged, into the buffer of field cls__system_in_place_into(f): f itself, read in
+ * the stage only by its own update at offset 0 (f neither a time level nor a time level's
+ * source); or, for the source of time levels, the oldest level, read in the step only by f's
+ * update at offset 0, f updated in no other stage (lib/in_place.c). */
 cls_status cls__system_stage_in_place(const cls_stencil *st, size_t stage, unsigned *fields);
+/* The field whose buffer an in-place update of field f writes: f's oldest time level, or f. */
+int cls__system_in_place_into(const cls_stencil *st, size_t f);
 /* Sums and conjunctions over a system's updates (cls_stencil_flops, cls_stencil_is_exact). */
 cls_status cls__system_flops(const cls_stencil *st, size_t *flops);
 int cls__system_is_exact(const cls_stencil *st);

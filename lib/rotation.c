@@ -44,8 +44,9 @@ void cls__rotation_stage_begin(cls__rotation *r, const cls_stencil *st, size_t s
     cls__rotation_stage_begin_in_place(r, st, stage, 0);
 }
 
-/* A field updated in place writes the buffer it is read from, so it takes no free buffer and
- * the busy count stays within the out-of-place one that n_bufs bounds. */
+/* A field updated in place writes a buffer the stage reads (its own, or its oldest time
+ * level's: cls__system_in_place_into), so it takes no free buffer and the busy count stays
+ * within the out-of-place one that n_bufs bounds. */
 void cls__rotation_stage_begin_in_place(cls__rotation *r, const cls_stencil *st, size_t stage,
                                         unsigned in_place)
 {
@@ -53,8 +54,9 @@ void cls__rotation_stage_begin_in_place(cls__rotation *r, const cls_stencil *st,
     size_t n = cls__stencil_is_system(st) ? st->stages[stage].n : 1;
     for (size_t k = 0; k < n; k++) {
         int f = cls__stencil_is_system(st) ? st->stages[stage].update[k].field : 0;
-        if ((in_place >> f & 1u) && r->at[f] >= r->reserved) {
-            r->out[f] = r->at[f];
+        int into = (in_place >> f & 1u) ? cls__system_in_place_into(st, (size_t)f) : -1;
+        if (into >= 0 && r->at[into] >= r->reserved) {
+            r->out[f] = r->at[into];
             continue;
         }
         int b = r->reserved;

@@ -182,7 +182,8 @@
     X(pipeline_when_fits, "tuning", "pipeline_when_fits", CLS__INT, "flag", 0, 1, 0, "1: runs from host arrays may pipeline grids that fit the device; 0: they stay resident") \
     X(cputile, "tuning", "cputile", CLS__INT, "flag", 0, 1, 0, "1: AUTO considers the cputile schedule (a work-item's loops vectorise over the compute unit's SIMD lanes); 0: it runs only when asked for") \
     X(cputile_cache_bytes, "tuning", "cputile_cache_bytes", CLS__INT, "bytes", 1, 1099511627776.0, 0, "cputile: the two scratch boxes of a work-group stay within this much of its compute unit's cache (a CPU core's L2)") \
-    X(cputile_gain, "tuning", "cputile_gain", CLS__REAL, "ratio", 1, 100, 0, "cputile: AUTO takes it only where the model predicts its passes at least this much faster than passes of one step")
+    X(cputile_gain, "tuning", "cputile_gain", CLS__REAL, "ratio", 1, 100, 0, "cputile: AUTO takes it only where the model predicts its passes at least this much faster than passes of one step") \
+    X(cputile_dims, "tuning", "cputile_dims", CLS__INT, "dimensions", 1, 3, 0, "cputile: AUTO considers it for stencils and systems of at most this many dimensions")
 
 /* Tables: transfer and allocation times against size, X(id, section, key, summary). */
 #define CLS_MODEL_TABLES(X)                                                                    \

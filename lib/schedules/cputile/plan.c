@@ -230,13 +230,19 @@ static cls_status candidates(cls__facts *f, int forced, cls__candidates *out)
     /* AUTO: only where the passes gain enough over passes of one step (what the naive schedule
      * runs, without the tiles), so that the model's errors do not trade naive for a near tie */
     int auto_ok = cls__facts_model(f, "tuning.cputile") != 0;
+    int dims_ok = (double)f->st->dims <= cls__facts_model(f, "tuning.cputile_dims");
     double gain = 0, need = cls__facts_model(f, "tuning.cputile_gain");
     if (priced && auto_ok && !forced) gain = best > 0 ? one / best : 0;
     int gains = forced || !priced || gain >= need;
-    cls__rank rank = forced || (auto_ok && gains) ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
+    cls__rank rank =
+        forced || (auto_ok && dims_ok && gains) ? CLS__RANK_NORMAL : CLS__RANK_DECLINED;
     char note[128] = "";
     if (!auto_ok)
         snprintf(note, sizeof note, " (AUTO only where tuning.cputile is 1)");
+    else if (!dims_ok && !forced)
+        snprintf(note, sizeof note, " (AUTO only for stencils of at most %g dimensions, "
+                                    "tuning.cputile_dims)",
+                 cls__facts_model(f, "tuning.cputile_dims"));
     else if (!gains)
         snprintf(note, sizeof note,
                  " (AUTO: predicted %.2fx faster than one-step passes, below tuning.cputile_gain "

@@ -21,7 +21,8 @@ static const cls__param_desc params[] = {
      "axis"},
     {"in_place", CLS__PARAM_SIZE, 0, 1, NULL,
      "systems, row kernel (CPUs): 1 (default) updates a field in place where the stage reads it "
-     "only at the point it writes, 0 writes every update to another buffer"},
+     "only at the point it writes, and a time level's source over its oldest level where the "
+     "step reads that level only there; 0 writes every update to another buffer"},
     {"vector_x", CLS__PARAM_SIZE, 1, 4, NULL,
      "2D and 3D column kernel: consecutive points along x per work-item, stored as one vector "
      "(1, 2 or 4, dividing the grid's x size)"},
@@ -151,18 +152,30 @@ static size_t default_vector_x(const cls__facts *f, const cls__naive *c, int rea
 /* One launch per step (the restart of Meng & Skadron 2010's Eq. 17; one per stage for a
  * system) and every point at the stencil's measured rate; else the row kernel at the CPU model's
  * vector work against its traffic (model/cpu_rows.c), or the minimal traffic at the device's
- * bandwidth (a system's counts every field each stage reads and writes). */
+ * bandwidth (a system's counts every field each stage reads and writes).  The measured rate of
+ * the row kernel is its work in the cache (the ghost-zone profile measures a grid of a few
+ * hundred thousand points): a step takes at least the CPU model's traffic of the arrays at the
+ * level they fit. */
 static double predict(const cls__facts *f, const cls__naive *c, const char **how)
 {
     double per_point = 0;
     cls__cpu_device d;
     cls__cpu_rows_work w;
     const char *why = NULL;
+    int rows_model = c->rows && cls__cpu_device_of(f, &d, &why) &&
+                     cls__cpu_rows_work_of(f, c->per_item, c->item_rows, &w) == CLS_SUCCESS;
+    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
     if (f->profile && f->profile->naive_seconds_per_point > 0) {
         per_point = f->profile->naive_seconds_per_point;
         *how = "its measured rate";
-    } else if (c->rows && cls__cpu_device_of(f, &d, &why) &&
-               cls__cpu_rows_work_of(f, c->per_item, c->item_rows, &w) == CLS_SUCCESS) {
+        double step = launches * f->restart_seconds + (double)f->points * per_point, memory = 0;
+        if (rows_model) cls__cpu_rows_step(&d, &w, NULL, &memory);
+        if (memory > step) {
+            *how = "its arrays' traffic at their cache level's bandwidth, above its measured rate";
+            step = launches * f->restart_seconds + memory;
+        }
+        return (double)f->steps * step;
+    } else if (rows_model) {
         double compute = 0, memory = 0;
         double step = cls__cpu_rows_step(&d, &w, &compute, &memory);
         *how = compute >= memory ? "the row kernel's vector work on the cores"
@@ -175,7 +188,6 @@ static double predict(const cls__facts *f, const cls__naive *c, const char **how
         *how = "no device model";
         return 0;
     }
-    double launches = cls__stencil_is_system(f->st) ? (double)f->st->n_stages : 1.0;
     return (double)f->steps * (launches * f->restart_seconds + (double)f->points * per_point);
 }
 
